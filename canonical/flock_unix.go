@@ -1,0 +1,32 @@
+//go:build darwin || dragonfly || freebsd || linux || netbsd || openbsd
+
+package canonical
+
+import (
+	"os"
+	"syscall"
+)
+
+// lockPath takes an exclusive flock(2) on name, creating it if needed, and
+// returns the function that releases it. The kernel drops the lock if the
+// process dies, so a crash never leaves a stale lock behind.
+func lockPath(name string) (unlock func(), err error) {
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, &os.PathError{Op: "flock", Path: name, Err: err}
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		_ = f.Close()
+	}, nil
+}

@@ -1,0 +1,261 @@
+package canonical
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// lockVersion is the only lockfile format there is so far.
+const lockVersion = 1
+
+// Lock is a lockfile: the expected checksum of each file, keyed by the file's
+// path relative to the lockfile's directory with forward slashes (see RelPath).
+//
+// On disk it is
+//
+//	{
+//	  "version": 1,
+//	  "files": {
+//	    "flows/a.yaml": "sha256:…"
+//	  }
+//	}
+//
+// with the files sorted by path, two-space indentation and a trailing newline,
+// so the same entries always give the same bytes.
+type Lock struct {
+	Files map[string]string
+}
+
+// lockFile is the on-disk shape; version comes first so a reader sees it first.
+type lockFile struct {
+	Version int                `json:"version"`
+	Files   *map[string]string `json:"files"`
+}
+
+// ReadLock reads the lockfile at path. A missing file is an error that
+// satisfies errors.Is(err, fs.ErrNotExist); a malformed one is an error that
+// names the path and what is wrong.
+func ReadLock(path string) (*Lock, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading lockfile: %w", err)
+	}
+	l, err := parseLock(data)
+	if err != nil {
+		return nil, fmt.Errorf("reading lockfile %s: %w", path, err)
+	}
+	return l, nil
+}
+
+func parseLock(data []byte) (*Lock, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("file is empty")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	// A misspelt "files" must not read as a lockfile with no entries.
+	dec.DisallowUnknownFields()
+	var f lockFile
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("not a lockfile: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("not a lockfile: data after the closing brace")
+	}
+	if f.Version != lockVersion {
+		return nil, fmt.Errorf("unsupported version %d (this dws reads version %d)", f.Version, lockVersion)
+	}
+	if f.Files == nil {
+		return nil, errors.New(`no "files" object`)
+	}
+	files := *f.Files
+	if files == nil {
+		files = map[string]string{}
+	}
+	if err := checkEntries(files); err != nil {
+		return nil, err
+	}
+	return &Lock{Files: files}, nil
+}
+
+// checkEntries reports the first bad entry in path order, so the message is
+// the same on every run.
+func checkEntries(files map[string]string) error {
+	var bad []string
+	for p, sum := range files {
+		if p == "" || !validSum(sum) {
+			bad = append(bad, p)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	sort.Strings(bad)
+	p := bad[0]
+	if p == "" {
+		return errors.New("an entry has an empty path")
+	}
+	return fmt.Errorf("entry %q: %q is not a checksum (want sha256: and 64 lower-case hex digits)", p, files[p])
+}
+
+func validSum(s string) bool {
+	hexPart, ok := strings.CutPrefix(s, "sha256:")
+	if !ok || len(hexPart) != 64 {
+		return false
+	}
+	for i := 0; i < len(hexPart); i++ {
+		c := hexPart[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// encodeLock gives the lockfile's bytes; encoding/json sorts map keys, which
+// is what makes the output byte-stable.
+func encodeLock(l *Lock) ([]byte, error) {
+	files := map[string]string{}
+	if l != nil && l.Files != nil {
+		files = l.Files
+	}
+	if err := checkEntries(files); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(lockFile{Version: lockVersion, Files: &files}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteLock writes l to path atomically: the bytes go to a temporary file in
+// the same directory, which is synced, closed, made 0644 and renamed over
+// path. A reader, or another dws writing at the same time, sees either the old
+// lockfile or a complete new one, never a torn one. Concurrent WriteLock calls
+// are last-writer-wins; use UpdateLock to merge entries without losing any.
+func WriteLock(path string, l *Lock) error {
+	data, err := encodeLock(l)
+	if err != nil {
+		return fmt.Errorf("writing lockfile %s: %w", path, err)
+	}
+	if err := writeAtomic(path, data); err != nil {
+		return fmt.Errorf("writing lockfile %s: %w", path, err)
+	}
+	return nil
+}
+
+func writeAtomic(path string, data []byte) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	// A dot name keeps the temporary file out of globs such as *.lock.
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmpName := tmp.Name()
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmpName)
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	// Without the sync a crash shortly after the rename can leave an empty
+	// file under the final name on some file systems.
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	// CreateTemp makes the file 0600; a lockfile is committed and shared.
+	if err = os.Chmod(tmpName, 0o644); err != nil {
+		return err
+	}
+	if err = os.Rename(tmpName, path); err != nil {
+		return err
+	}
+	syncDir(dir)
+	return nil
+}
+
+// syncDir makes the rename itself durable where the platform allows it; a
+// failure here loses durability, not correctness, so it is not reported.
+func syncDir(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	_ = d.Sync()
+	_ = d.Close()
+}
+
+// UpdateLock merges entries into the lockfile at path, creating it if it does
+// not exist, and leaves the other entries alone.
+//
+// The read-modify-write runs under an exclusive lock on the file path+".lock"
+// (flock(2) on Unix; an exclusively created marker file elsewhere), so two dws
+// processes updating the same lockfile at once, as pre-commit's parallel hooks
+// do, never lose each other's entries. On Unix the ".lock" file is left in
+// place on purpose: deleting it would let a third process lock a new file
+// while a second still holds the old one.
+func UpdateLock(path string, entries map[string]string) error {
+	if err := checkEntries(entries); err != nil {
+		return fmt.Errorf("updating lockfile %s: %w", path, err)
+	}
+	unlock, err := lockPath(path + ".lock")
+	if err != nil {
+		return fmt.Errorf("updating lockfile %s: %w", path, err)
+	}
+	defer unlock()
+
+	l, err := ReadLock(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		l, err = &Lock{Files: map[string]string{}}, nil
+	}
+	if err != nil {
+		return fmt.Errorf("updating lockfile: %w", err)
+	}
+	for p, sum := range entries {
+		l.Files[p] = sum
+	}
+	return WriteLock(path, l)
+}
+
+// RelPath returns the key for file in a lockfile at lockPath: file's path
+// relative to the lockfile's directory, cleaned, with forward slashes. Both
+// paths may be relative (to the working directory) or absolute. Symbolic links
+// are not resolved, so the key is the path the user wrote. A file outside the
+// lockfile's directory gets a key starting with "../".
+func RelPath(lockPath, file string) (string, error) {
+	dir, err := filepath.Abs(filepath.Dir(lockPath))
+	if err != nil {
+		return "", fmt.Errorf("lockfile key for %s: %w", file, err)
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return "", fmt.Errorf("lockfile key for %s: %w", file, err)
+	}
+	rel, err := filepath.Rel(dir, abs)
+	if err != nil {
+		return "", fmt.Errorf("lockfile key for %s: %w", file, err)
+	}
+	if rel == "." {
+		return "", fmt.Errorf("lockfile key for %s: it is the lockfile's directory, not a file", file)
+	}
+	return filepath.ToSlash(rel), nil
+}
