@@ -1,0 +1,206 @@
+// Package schema holds the embedded JSON Schemas (draft 2020-12) of the dws dialects,
+// compiles each one once, and turns validation errors into plain-words failures.
+//
+// It knows schemas and nothing else: not files, not source positions, not how a dialect is
+// detected, not rules. Everything is embedded and the compiler refuses to load any URL that
+// is not one of the embedded schemas (the draft metaschemas ship inside the library), so
+// validation never reaches the network or the file system.
+//
+// Adding a dialect is dropping a file named <dialect>.schema.json into this directory whose
+// $id is https://dws.dev/schema/<dialect>.json; nothing else changes.
+package schema
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+//go:embed *.schema.json
+var files embed.FS
+
+const (
+	fileSuffix = ".schema.json"
+	urlPrefix  = "https://dws.dev/schema/"
+	urlSuffix  = ".json"
+)
+
+// dialect is one embedded schema and its lazily compiled validator.
+type dialect struct {
+	id   string
+	url  string
+	src  []byte
+	once sync.Once
+	sch  *jsonschema.Schema
+	err  error
+}
+
+// registry maps dialect ids and schema URLs to the embedded schemas. It is built at package
+// initialisation from the embedded directory listing, which costs no parsing.
+var registry = func() struct {
+	ids   []string
+	byID  map[string]*dialect
+	byURL map[string]*dialect
+} {
+	r := struct {
+		ids   []string
+		byID  map[string]*dialect
+		byURL map[string]*dialect
+	}{byID: map[string]*dialect{}, byURL: map[string]*dialect{}}
+	entries, err := fs.ReadDir(files, ".")
+	if err != nil {
+		panic(fmt.Sprintf("schema: listing embedded schemas: %v", err))
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, fileSuffix) {
+			continue
+		}
+		src, err := files.ReadFile(name)
+		if err != nil {
+			panic(fmt.Sprintf("schema: reading embedded %s: %v", name, err))
+		}
+		id := strings.TrimSuffix(name, fileSuffix)
+		d := &dialect{id: id, url: urlPrefix + id + urlSuffix, src: src}
+		r.ids = append(r.ids, id)
+		r.byID[id] = d
+		r.byURL[d.url] = d
+	}
+	sort.Strings(r.ids)
+	return r
+}()
+
+// Dialects returns the sorted ids of the dialects that have an embedded schema.
+func Dialects() []string {
+	return append([]string(nil), registry.ids...)
+}
+
+// Source returns the embedded schema text of a dialect (what `dws schema DIALECT` prints).
+func Source(dialect string) ([]byte, bool) {
+	d, ok := registry.byID[dialect]
+	if !ok {
+		return nil, false
+	}
+	return bytes.Clone(d.src), true
+}
+
+// URL returns the $id of a dialect's schema, "https://dws.dev/schema/<dialect>.json",
+// or "" when the dialect has no embedded schema.
+func URL(dialect string) string {
+	if d, ok := registry.byID[dialect]; ok {
+		return d.url
+	}
+	return ""
+}
+
+// DialectForURL is the reverse of URL: it names the dialect whose schema a document's
+// "$schema" points at. An empty fragment ("…/cortex.json#") is accepted.
+func DialectForURL(url string) (string, bool) {
+	d, ok := registry.byURL[strings.TrimSuffix(url, "#")]
+	if !ok {
+		return "", false
+	}
+	return d.id, true
+}
+
+// Validate checks v, a JSON data-model value (nil, bool, json.Number, string, []any,
+// map[string]any: what encoding/json yields with UseNumber), against a dialect's schema and
+// returns one Failure per failing leaf, sorted. The error is only for an unknown dialect,
+// a broken embedded schema, or a v that is not a JSON data-model value.
+func Validate(dialect string, v any) ([]Failure, error) {
+	d, ok := registry.byID[dialect]
+	if !ok {
+		return nil, fmt.Errorf("schema: unknown dialect %q", dialect)
+	}
+	sch, err := d.compiled()
+	if err != nil {
+		return nil, err
+	}
+	err = sch.Validate(v)
+	if err == nil {
+		return nil, nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return nil, fmt.Errorf("schema: validating against the %s schema: %w", dialect, err)
+	}
+	docs, err := rawDocs()
+	if err != nil {
+		return nil, err
+	}
+	return failures(ve, v, docs), nil
+}
+
+// compiled compiles the dialect's schema on first use. The Compiler is not safe for
+// concurrent use, so each compilation gets its own; the compiled Schema is.
+func (d *dialect) compiled() (*jsonschema.Schema, error) {
+	d.once.Do(func() {
+		if err := checkID(d); err != nil {
+			d.err = err
+			return
+		}
+		sch, err := newCompiler().Compile(d.url)
+		if err != nil {
+			d.err = fmt.Errorf("schema: compiling the embedded %s schema: %w", d.id, err)
+			return
+		}
+		d.sch = sch
+	})
+	return d.sch, d.err
+}
+
+// checkID makes a dropped-in schema file with a wrong $id fail loudly: the library would
+// otherwise re-home the resource and report a confusing missing-fragment error.
+func checkID(d *dialect) error {
+	docs, err := rawDocs()
+	if err != nil {
+		return err
+	}
+	doc := docs[d.url]
+	id, _ := doc.get("$id").str()
+	if id != d.url {
+		return fmt.Errorf("schema: the embedded %s%s has $id %q, want %q", d.id, fileSuffix, id, d.url)
+	}
+	return nil
+}
+
+// newCompiler returns a compiler that asserts formats and can load only embedded schemas.
+func newCompiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	// Under 2020-12 format is an annotation unless asserted; dws wants it checked.
+	c.AssertFormat = true
+	c.LoadURL = loadEmbedded
+	return c
+}
+
+// loadEmbedded serves the embedded schemas and refuses everything else. The draft
+// metaschemas never reach it: the library resolves those itself.
+func loadEmbedded(url string) (io.ReadCloser, error) {
+	if d, ok := registry.byURL[strings.TrimSuffix(url, "#")]; ok {
+		return io.NopCloser(bytes.NewReader(d.src)), nil
+	}
+	return nil, fmt.Errorf("schema: refusing to load %s: not an embedded schema (dws works offline)", url)
+}
+
+// rawDocs parses every embedded schema, keeping member order, so that messages can list
+// allowed keys and enum values as the schema author wrote them.
+var rawDocs = sync.OnceValues(func() (map[string]*node, error) {
+	docs := make(map[string]*node, len(registry.byURL))
+	for url, d := range registry.byURL {
+		n, err := parseNode(d.src)
+		if err != nil {
+			return nil, fmt.Errorf("schema: parsing the embedded %s%s: %w", d.id, fileSuffix, err)
+		}
+		docs[url] = n
+	}
+	return docs, nil
+})
