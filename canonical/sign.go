@@ -46,7 +46,7 @@ func ParsePrivateKey(pemBytes []byte) (ed25519.PrivateKey, error) {
 	}
 	k, err := x509.ParsePKCS8PrivateKey(der)
 	if err != nil {
-		return nil, fmt.Errorf("reading private key: %w", err)
+		return nil, fmt.Errorf("reading private key: not a PKCS #8 key: %w", err)
 	}
 	priv, ok := k.(ed25519.PrivateKey)
 	if !ok {
@@ -64,7 +64,7 @@ func ParsePublicKey(pemBytes []byte) (ed25519.PublicKey, error) {
 	}
 	k, err := x509.ParsePKIXPublicKey(der)
 	if err != nil {
-		return nil, fmt.Errorf("reading public key: %w", err)
+		return nil, fmt.Errorf("reading public key: not a PKIX key: %w", err)
 	}
 	pub, ok := k.(ed25519.PublicKey)
 	if !ok {
