@@ -1,0 +1,59 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/dwsdev/dws/lint"
+	"github.com/urfave/cli/v2"
+)
+
+const initConfig = `# dws configuration (SPEC §14). Paths and globs are relative to this file.
+version: 1
+
+# What a bare "dws validate" and a directory walk take.
+include: ["**/*.json", "**/*.yaml", "**/*.yml"]
+exclude: []
+
+# Files whose dialect cannot be detected from their keys: glob -> dialect.
+# dialects: { "legacy/**/*.json": cortex }
+
+# Engines cap definition size; so does dws.
+limits: { max_bytes: 65536, max_steps: 100 }
+
+# Change a rule's severity (error, warning, info) or turn it off.
+# rules: { missing-verification-gate: off }
+
+# Accepted findings, each with a reason. pointer (a JSON Pointer) is optional.
+# ignore:
+#   - { path: "workflows/vendor/*.json", rules: [http-idempotency-key], pointer: /steps/3, reason: "vendor API has no idempotency" }
+
+# Findings recorded by "dws validate --write-baseline .dws-baseline.json".
+# baseline: .dws-baseline.json
+
+# Cortex: the prompt-template registry ai steps are checked against, and the
+# variables a run starts with (turns on template-variable).
+# cortex: { prompt_templates: prompt_templates.yaml, context: [expenseId, amount] }
+`
+
+func initCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "init",
+		Usage: "write a commented .dws.yaml in the current directory",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "overwrite an existing .dws.yaml"}},
+		Action: func(c *cli.Context) error {
+			if _, err := os.Stat(lint.ConfigName); err == nil && !c.Bool("force") {
+				return usagef("init: %s already exists (use --force to overwrite)", lint.ConfigName)
+			} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("init: %w", err)
+			}
+			if err := lint.WriteFileAtomic(lint.ConfigName, []byte(initConfig)); err != nil {
+				return fmt.Errorf("init: writing %s: %w", lint.ConfigName, err)
+			}
+			fmt.Fprintf(c.App.Writer, "wrote %s\n", lint.ConfigName)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/dwsdev/dws/dialect"
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/report"
+	"github.com/urfave/cli/v2"
+)
+
+// maxStdin is the same ceiling the read stage puts on files.
+const maxStdin = 4 << 20
+
+func validateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "run the validate pipeline on files and directories",
+		ArgsUsage: "[PATH…]  (files, directories, or - for standard input; none = the config's include)",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.Formats, ", ")},
+			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
+			&cli.StringFlag{Name: "dialect", Usage: "validate every file as this dialect"},
+			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the run: error, warning, info"},
+			&cli.IntFlag{Name: "max-warnings", Value: -1, Usage: "fail when there are more warnings than this (-1: no limit)"},
+			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files checked in parallel"},
+			&cli.StringFlag{Name: "stdin-filename", Usage: "the name to report standard input as (its extension picks JSON or YAML)"},
+			&cli.StringFlag{Name: "write-baseline", Usage: "record today's findings in this baseline file and exit 0"},
+			&cli.BoolFlag{Name: "no-color", Usage: "never style the output"},
+		},
+		Action: validate,
+	}
+}
+
+// setup is what every pipeline command needs: the rule registry, the dialects and the
+// config in force.
+type setup struct {
+	reg      *lint.Registry
+	dialects []lint.Dialect
+	cfg      *lint.Config
+}
+
+func loadSetup(configFlag string) (*setup, error) {
+	s := &setup{dialects: dialect.All()}
+	s.reg = lint.NewRegistry(s.dialects...)
+	path := configFlag
+	if path == "" {
+		if p, ok := lint.FindConfig("."); ok {
+			path = p
+		}
+	}
+	if path == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		s.cfg = lint.DefaultConfig(wd)
+		return s, nil
+	}
+	cfg, err := lint.LoadConfig(path, s.reg, s.dialects)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	s.cfg = cfg
+	return s, nil
+}
+
+func validate(c *cli.Context) error {
+	format := c.String("format")
+	if !slices.Contains(report.Formats, format) {
+		return usagef("--format: %q is not one of %s", format, strings.Join(report.Formats, ", "))
+	}
+	failOn, err := lint.ParseSeverity(c.String("fail-on"))
+	if err != nil || failOn == lint.Off {
+		return usagef("--fail-on: %q is not one of error, warning, info", c.String("fail-on"))
+	}
+	if c.Int("jobs") < 1 {
+		return usagef("--jobs: want at least 1")
+	}
+	s, err := loadSetup(c.String("config"))
+	if err != nil {
+		return err
+	}
+	l := &lint.Linter{Registry: s.reg, Dialects: s.dialects, Config: s.cfg, Jobs: c.Int("jobs"), Dialect: c.String("dialect")}
+	if l.Dialect != "" && !slices.ContainsFunc(s.dialects, func(d lint.Dialect) bool { return d.ID() == l.Dialect }) {
+		return usagef("--dialect: unknown dialect %q (known: %s)", l.Dialect, strings.Join(dialectIDs(s.dialects), ", "))
+	}
+	writeBaseline := c.String("write-baseline")
+	if s.cfg.Baseline != "" && writeBaseline == "" {
+		b, err := lint.LoadBaseline(s.cfg.Baseline)
+		if err != nil {
+			return usagef("%v (create it with dws validate --write-baseline)", err)
+		}
+		l.Baseline = b
+	}
+
+	paths := c.Args().Slice()
+	if len(paths) == 0 {
+		paths = []string{relativeDir(s.cfg.Dir)}
+	}
+	var inputs []lint.Input
+	var fsPaths []string
+	stdinUsed := false
+	for _, p := range paths {
+		if p != "-" {
+			fsPaths = append(fsPaths, p)
+			continue
+		}
+		if stdinUsed {
+			return usagef("standard input (-) can be given only once")
+		}
+		stdinUsed = true
+		data, err := io.ReadAll(io.LimitReader(c.App.Reader, maxStdin+1))
+		if err != nil {
+			return fmt.Errorf("reading standard input: %w", err)
+		}
+		if len(data) > maxStdin {
+			return usagef("standard input is larger than 4 MiB")
+		}
+		name := c.String("stdin-filename")
+		if name == "" {
+			name = "<stdin>"
+		}
+		inputs = append(inputs, lint.Input{Path: name, Data: data, Stdin: true})
+	}
+	expanded, problems := l.Expand(fsPaths)
+	inputs = append(inputs, expanded...)
+	res := l.Run(inputs, problems...)
+
+	if writeBaseline != "" {
+		if err := lint.WriteBaseline(writeBaseline, res); err != nil {
+			return fmt.Errorf("writing baseline: %w", err)
+		}
+		fmt.Fprintf(c.App.ErrWriter, "dws: recorded %d findings in %s\n", len(res.Diagnostics()), writeBaseline)
+		return nil
+	}
+
+	w, _ := report.New(format, report.Options{
+		Color:    colorWanted(c, c.App.Writer),
+		Version:  version(),
+		Registry: s.reg,
+	})
+	if err := w.Write(c.App.Writer, res); err != nil {
+		return fmt.Errorf("writing report: %w", err)
+	}
+	return exitCode(exitStatus(res, failOn, c.Int("max-warnings")))
+}
+
+func exitStatus(res *lint.Result, failOn lint.Severity, maxWarnings int) int {
+	warnings := 0
+	failed := false
+	for _, d := range res.Diagnostics() {
+		if d.Severity >= failOn {
+			failed = true
+		}
+		if d.Severity == lint.Warning {
+			warnings++
+		}
+	}
+	if failed || (maxWarnings >= 0 && warnings > maxWarnings) {
+		return exitFindings
+	}
+	return exitOK
+}
+
+// colorWanted is true only on a terminal, and never with NO_COLOR or --no-color.
+func colorWanted(c *cli.Context, w io.Writer) bool {
+	if c.Bool("no-color") || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+func dialectIDs(ds []lint.Dialect) []string {
+	ids := make([]string, len(ds))
+	for i, d := range ds {
+		ids[i] = d.ID()
+	}
+	return ids
+}
+
+
+// relativeDir shows dir relative to the working directory when it can, so that a bare
+// `dws validate` in a project prints short paths.
+func relativeDir(dir string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return dir
+	}
+	if rel, err := filepath.Rel(wd, dir); err == nil {
+		return rel
+	}
+	return dir
+}

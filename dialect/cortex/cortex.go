@@ -1,0 +1,98 @@
+// Package cortex is the PRIA Cortex Workflow DSL dialect: detection, the step graph
+// (entry steps[0], onSuccess/onFailure edges, null or absent ends the run), the Cortex
+// rules and the prompt-template registry they read.
+package cortex
+
+import (
+	"strconv"
+
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/source"
+)
+
+// ID is the dialect id.
+const ID = "cortex"
+
+// Dialect is the Cortex dialect. Its zero value is ready to use.
+type Dialect struct{}
+
+// ID implements lint.Dialect.
+func (Dialect) ID() string { return ID }
+
+// Detect reports a document with top-level schemaVersion and steps.
+func (Dialect) Detect(doc *source.Document) bool {
+	r := doc.Root
+	return r != nil && r.Kind == source.Object && r.Member("schemaVersion") != nil && r.Member("steps") != nil
+}
+
+// Rules implements lint.Dialect.
+func (Dialect) Rules() []lint.Rule {
+	return []lint.Rule{httpIdempotencyKey, aiSchema, retryNotApplicable, versionFormat, templateVariable}
+}
+
+// Lint implements lint.Dialect.
+func (Dialect) Lint(f *lint.File) {
+	steps := decode(f.Doc)
+	set := settingsOf(f.Config)
+	checkHTTPIdempotencyKey(f, steps)
+	checkAISchema(f, steps, set)
+	checkRetryNotApplicable(f, steps)
+	checkVersionFormat(f)
+	checkTemplateVariables(f, steps, set)
+	// The sql stage (sql-* and branch-expression) plugs in here, after the rules above.
+}
+
+// step is one entry of steps, read tolerantly: the schema stage has already reported
+// what is malformed, so a field of the wrong type is simply absent here.
+type step struct {
+	index     int
+	ptr       string
+	node      *source.Node
+	id        string
+	hasID     bool
+	typ       string
+	params    *source.Node
+	onSuccess edge
+	onFailure edge
+}
+
+// edge is an onSuccess or onFailure field.
+type edge struct {
+	// target is the step id named; empty when the field is null, absent or malformed.
+	target string
+	// ends is true when the field is null or absent: the run ends there.
+	ends bool
+	ptr  string
+}
+
+func decode(doc *source.Document) []step {
+	arr := doc.Root.Get("steps")
+	if arr == nil || arr.Kind != source.Array {
+		return nil
+	}
+	steps := make([]step, 0, len(arr.Items))
+	for i, n := range arr.Items {
+		s := step{index: i, ptr: "/steps/" + strconv.Itoa(i), node: n}
+		s.id, s.hasID = n.Get("id").Str()
+		s.typ, _ = n.Get("type").Str()
+		if p := n.Get("params"); p != nil && p.Kind == source.Object {
+			s.params = p
+		}
+		s.onSuccess = edgeOf(n, s.ptr, "onSuccess")
+		s.onFailure = edgeOf(n, s.ptr, "onFailure")
+		steps = append(steps, s)
+	}
+	return steps
+}
+
+func edgeOf(n *source.Node, ptr, key string) edge {
+	e := edge{ptr: ptr + "/" + key}
+	v := n.Get(key)
+	switch {
+	case v == nil || v.Kind == source.Null:
+		e.ends = true
+	case v.Kind == source.String:
+		e.target = v.Text
+	}
+	return e
+}

@@ -1,0 +1,45 @@
+package cortex
+
+import (
+	"github.com/dwsdev/dws/graph"
+	"github.com/dwsdev/dws/lint"
+)
+
+// Graphs implements lint.Dialect: steps are nodes, onSuccess/onFailure are edges (for a
+// branch step, the true and the false edge), and a step whose onSuccess or onFailure is
+// null or absent is an exit.
+func (Dialect) Graphs(f *lint.File) []lint.GraphCheck {
+	g, ok := build(decode(f.Doc))
+	if !ok {
+		return nil
+	}
+	return []lint.GraphCheck{{Graph: g, Options: graph.Options{Entry: g.Nodes[0].ID, Noun: "step"}}}
+}
+
+// build makes the step graph. ok is false when there is no entry to judge from: no
+// steps, or a first step without an id (the schema stage reports both).
+func build(steps []step) (*graph.Graph, bool) {
+	if len(steps) == 0 || !steps[0].hasID {
+		return nil, false
+	}
+	g := graph.New("/steps")
+	for _, s := range steps {
+		if !s.hasID {
+			continue
+		}
+		i, ok := g.AddNode(graph.Node{
+			ID: s.id, Pointer: s.ptr, IDPointer: s.ptr + "/id",
+			Exit: s.onSuccess.ends || s.onFailure.ends,
+		})
+		if !ok {
+			continue
+		}
+		if s.onSuccess.target != "" {
+			g.AddEdge(i, s.onSuccess.target, graph.Success, s.onSuccess.ptr, false)
+		}
+		if s.onFailure.target != "" {
+			g.AddEdge(i, s.onFailure.target, graph.Failure, s.onFailure.ptr, false)
+		}
+	}
+	return g, true
+}

@@ -1,0 +1,63 @@
+package cortex
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dwsdev/dws/lint"
+)
+
+var httpIdempotencyKey = lint.Rule{
+	ID: "http-idempotency-key", Severity: lint.Error, Dialect: ID,
+	Summary: "an http step sends no idempotencyKey header",
+	Doc: `The Cortex engine retries http steps on 5xx answers, so the same call can reach the
+remote side more than once. Every http step must send an idempotencyKey header (any
+spelling that differs only in case, '-' or '_', such as Idempotency-Key, counts) with a
+non-empty value, usually built from run data such as {{expenseId}}, so the remote side can
+recognise a repeat.`,
+	Fail: lint.Example{Name: "notify.json", Text: `{
+  "schemaVersion": "1.0", "name": "notify", "version": "v1.0",
+  "steps": [
+    { "id": "post-message", "type": "http",
+      "params": { "method": "POST", "url": "https://chat.example/api", "headers": { "Authorization": "Bearer x" }, "bodyTemplate": "hello" } }
+  ]
+}
+`},
+	Pass: lint.Example{Name: "notify.json", Text: `{
+  "schemaVersion": "1.0", "name": "notify", "version": "v1.0",
+  "steps": [
+    { "id": "post-message", "type": "http",
+      "params": { "method": "POST", "url": "https://chat.example/api", "headers": { "Authorization": "Bearer x", "idempotencyKey": "{{runId}}" }, "bodyTemplate": "hello" } }
+  ]
+}
+`},
+}
+
+func checkHTTPIdempotencyKey(f *lint.File, steps []step) {
+	for _, s := range steps {
+		if s.typ != "http" || s.params == nil {
+			continue
+		}
+		ptr := s.ptr + "/params"
+		headers := s.params.Get("headers")
+		if headers != nil {
+			ptr += "/headers"
+		}
+		found := false
+		for _, m := range members(headers) {
+			if v, ok := m.Value.Str(); ok && isIdempotencyKey(m.Key) && strings.TrimSpace(v) != "" {
+				found = true
+				break
+			}
+		}
+		if !found {
+			f.Report(httpIdempotencyKey.ID, ptr, fmt.Sprintf(
+				"http step %q sends no idempotencyKey header; a retried call could act twice", s.id))
+		}
+	}
+}
+
+func isIdempotencyKey(name string) bool {
+	name = strings.NewReplacer("-", "", "_", "").Replace(name)
+	return strings.EqualFold(name, "idempotencykey")
+}

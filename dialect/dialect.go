@@ -1,0 +1,13 @@
+// Package dialect is the one list of the dialects a dws binary knows. Each dialect lives
+// in its own package below this one; the core packages never import them.
+package dialect
+
+import (
+	"github.com/dwsdev/dws/dialect/cortex"
+	"github.com/dwsdev/dws/lint"
+)
+
+// All returns every dialect, in detection order.
+func All() []lint.Dialect {
+	return []lint.Dialect{cortex.Dialect{}}
+}

@@ -1,0 +1,111 @@
+package dialect_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dwsdev/dws/dialect"
+	"github.com/dwsdev/dws/lint"
+)
+
+var update = flag.Bool("update", false, "rewrite the .out files of the fixtures")
+
+// TestFixtures runs the pipeline on every fixture under fixtures/<dialect>/{ok,err}/:
+// ok files must produce nothing; err files must produce exactly the lines of NAME.out.
+// A fixture is validated with NAME.dws.yaml beside it when there is one, else with
+// fixtures/<dialect>/.dws.yaml.
+func TestFixtures(t *testing.T) {
+	dirs, err := filepath.Glob("../fixtures/*/*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no fixtures found: %v", err)
+	}
+	count := 0
+	for _, dir := range dirs {
+		kind := filepath.Base(dir)
+		if kind != "ok" && kind != "err" {
+			continue
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if !isFixture(name) {
+				continue
+			}
+			count++
+			path := filepath.Join(dir, name)
+			t.Run(strings.TrimPrefix(path, "../fixtures/"), func(t *testing.T) {
+				got := lintFixture(t, path)
+				if kind == "ok" {
+					if got != "" {
+						t.Errorf("%s must validate clean, got:\n%s", path, got)
+					}
+					return
+				}
+				outPath := strings.TrimSuffix(path, filepath.Ext(path)) + ".out"
+				if *update {
+					if err := os.WriteFile(outPath, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(outPath)
+				if err != nil {
+					t.Fatalf("%v (run go test ./dialect -run TestFixtures -update to create it)", err)
+				}
+				if got != string(want) {
+					t.Errorf("%s: diagnostics differ\n--- want\n%s--- got\n%s", path, want, got)
+				}
+				if got == "" {
+					t.Errorf("%s is an err fixture but produces no finding", path)
+				}
+			})
+		}
+	}
+	if count < 10 {
+		t.Fatalf("only %d fixtures found", count)
+	}
+}
+
+func isFixture(name string) bool {
+	if strings.HasSuffix(name, ".dws.yaml") {
+		return false
+	}
+	switch filepath.Ext(name) {
+	case ".json", ".yaml", ".yml":
+		return true
+	}
+	return false
+}
+
+// lintFixture validates one fixture and returns its diagnostics, one line each, with
+// paths relative to the fixture's dialect directory.
+func lintFixture(t *testing.T, path string) string {
+	t.Helper()
+	dialects := dialect.All()
+	reg := lint.NewRegistry(dialects...)
+	cfgPath := strings.TrimSuffix(path, filepath.Ext(path)) + ".dws.yaml"
+	if _, err := os.Stat(cfgPath); err != nil {
+		cfgPath = filepath.Join(filepath.Dir(filepath.Dir(path)), lint.ConfigName)
+	}
+	cfg := lint.DefaultConfig(".")
+	if _, err := os.Stat(cfgPath); err == nil {
+		if cfg, err = lint.LoadConfig(cfgPath, reg, dialects); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := &lint.Linter{Registry: reg, Dialects: dialects, Config: cfg, Jobs: 1}
+	res := l.Run([]lint.Input{{Path: filepath.ToSlash(path)}})
+	prefix := filepath.ToSlash(filepath.Dir(filepath.Dir(path))) + "/"
+	var b strings.Builder
+	for _, d := range res.Diagnostics() {
+		line := strings.ReplaceAll(d.String(), prefix, "")
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,61 @@
+package dialect_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/dwsdev/dws/dialect"
+	"github.com/dwsdev/dws/lint"
+)
+
+// TestRuleDocs runs every rule's documented examples, so that what dws explain shows is
+// true: the failing example produces the rule, the passing one produces nothing at all.
+func TestRuleDocs(t *testing.T) {
+	dialects := dialect.All()
+	reg := lint.NewRegistry(dialects...)
+	for _, r := range reg.Rules() {
+		t.Run(r.ID, func(t *testing.T) {
+			if r.Summary == "" || len(r.Doc) < 80 {
+				t.Errorf("rule %s needs a summary and a real explanation", r.ID)
+			}
+			if r.Fail.Name == "" || r.Pass.Name == "" {
+				t.Fatalf("rule %s needs a failing and a passing example", r.ID)
+			}
+			fail := runExample(t, reg, dialects, r.Fail)
+			if !slices.ContainsFunc(fail, func(d lint.Diagnostic) bool { return d.Rule == r.ID }) {
+				t.Errorf("the failing example of %s does not produce it; got %v", r.ID, fail)
+			}
+			if pass := runExample(t, reg, dialects, r.Pass); len(pass) != 0 {
+				t.Errorf("the passing example of %s produces findings: %v", r.ID, pass)
+			}
+		})
+	}
+}
+
+func runExample(t *testing.T, reg *lint.Registry, dialects []lint.Dialect, ex lint.Example) []lint.Diagnostic {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, text := range ex.Files {
+		write(name, text)
+	}
+	if !ex.Missing {
+		write(ex.Name, ex.Text)
+	}
+	cfg := lint.DefaultConfig(dir)
+	if ex.Config != "" {
+		write(lint.ConfigName, "version: 1\n"+ex.Config)
+		var err error
+		if cfg, err = lint.LoadConfig(filepath.Join(dir, lint.ConfigName), reg, dialects); err != nil {
+			t.Fatalf("example config: %v", err)
+		}
+	}
+	l := &lint.Linter{Registry: reg, Dialects: dialects, Config: cfg, Jobs: 1}
+	return l.Run([]lint.Input{{Path: filepath.Join(dir, ex.Name)}}).Diagnostics()
+}

@@ -1,0 +1,303 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/dwsdev/dws/graph"
+	"github.com/dwsdev/dws/schema"
+	"github.com/dwsdev/dws/source"
+)
+
+// Linter runs the validate pipeline (SPEC §3) over files.
+type Linter struct {
+	Registry *Registry
+	Dialects []Dialect
+	Config   *Config
+	// Dialect, when set, is the dialect every file is validated as (--dialect).
+	Dialect string
+	// Jobs bounds how many files are checked at once; 0 means the number of CPUs.
+	Jobs int
+	// Baseline, when set, hides the findings it lists.
+	Baseline *Baseline
+}
+
+// Input is one file to check. Data is set for standard input; otherwise the file
+// at Path is read.
+type Input struct {
+	Path  string
+	Data  []byte
+	Stdin bool
+}
+
+// FileResult is what the pipeline found in one file.
+type FileResult struct {
+	Path        string       `json:"path"`
+	Dialect     string       `json:"dialect"`
+	Checksum    string       `json:"checksum"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+	// Doc is the parsed document, kept for printing source lines; nil when unparsed.
+	Doc *source.Document `json:"-"`
+}
+
+// Result is the outcome of one run, files sorted by path.
+type Result struct {
+	Files      []FileResult
+	Suppressed int
+	// Extra holds findings about files that are not inputs (the config, the baseline)
+	// while suppressions are applied; Run moves them into Files.
+	Extra []Diagnostic
+}
+
+// Diagnostics returns every diagnostic of the run, sorted.
+func (r *Result) Diagnostics() []Diagnostic {
+	var all []Diagnostic
+	for _, f := range r.Files {
+		all = append(all, f.Diagnostics...)
+	}
+	return Sort(all)
+}
+
+// Run checks every input and returns the sorted result. It never stops at the first
+// problem: unreadable and malformed files are findings like any other.
+// problems are findings from expanding the paths (Expand); each becomes a file's result.
+func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
+	jobs := l.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	jobs = min(jobs, max(len(inputs), 1))
+	results := make([]FileResult, len(inputs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = l.file(inputs[i])
+			}
+		}()
+	}
+	for i := range inputs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, p := range problems {
+		results = append(results, FileResult{Path: p.File, Diagnostics: []Diagnostic{p}})
+	}
+	slices.SortStableFunc(results, func(a, b FileResult) int { return strings.Compare(a.Path, b.Path) })
+	res := &Result{Files: results}
+	l.suppress(res)
+	// Findings about the config or the baseline join the file they are in.
+	for _, d := range res.Extra {
+		i := slices.IndexFunc(res.Files, func(f FileResult) bool { return f.Path == d.File })
+		if i < 0 {
+			res.Files = append(res.Files, FileResult{Path: d.File})
+			i = len(res.Files) - 1
+		}
+		res.Files[i].Diagnostics = append(res.Files[i].Diagnostics, d)
+	}
+	res.Extra = nil
+	slices.SortStableFunc(res.Files, func(a, b FileResult) int { return strings.Compare(a.Path, b.Path) })
+	for i := range res.Files {
+		res.Files[i].Diagnostics = Sort(res.Files[i].Diagnostics)
+	}
+	return res
+}
+
+func (l *Linter) file(in Input) FileResult {
+	f := &File{Path: in.Path, Config: l.Config, reg: l.Registry}
+	res := FileResult{Path: in.Path}
+	defer func() {
+		// A panic in one rule must not take the other files down with it; it is still a
+		// bug, reported as a finding so that the run fails.
+		if r := recover(); r != nil {
+			f.ReportAt("read", "", fileStart, fmt.Sprintf("internal error while checking this file: %v (please report it)", r))
+			res.Diagnostics = f.diags
+		}
+	}()
+	l.check(f, in)
+	res.Diagnostics = f.diags
+	res.Doc = f.Doc
+	if f.Dialect != nil {
+		res.Dialect = f.Dialect.ID()
+	}
+	return res
+}
+
+func (l *Linter) check(f *File, in Input) {
+	// Stage 1: read.
+	data := in.Data
+	if !in.Stdin {
+		var ok bool
+		if data, ok = l.read(f, in.Path); !ok {
+			return
+		}
+	}
+	if int64(len(data)) > l.Config.Limits.MaxBytes {
+		f.ReportAt("size-limit", "", fileStart,
+			fmt.Sprintf("the file is %d bytes, more than limits.max_bytes (%d)", len(data), l.Config.Limits.MaxBytes))
+	}
+	// Stage 2: parse.
+	format := source.FormatOf(in.Path, data)
+	doc, err := source.Parse(in.Path, data, format)
+	if err != nil {
+		// Keep the text, unparsed, so the report can still show the offending line.
+		defer func() { f.Doc = &source.Document{Path: in.Path, Format: format, Text: data} }()
+		var pe *source.Error
+		if errors.As(err, &pe) {
+			f.ReportAt("parse", "", source.Span{Start: pe.Pos, End: pe.Pos}, pe.Msg)
+		} else {
+			f.ReportAt("parse", "", fileStart, err.Error())
+		}
+		return
+	}
+	f.Doc = doc
+	// Stage 3: dialect.
+	d := l.dialectFor(f)
+	if d == nil {
+		return
+	}
+	f.Dialect = d
+	// Stage 4: schema.
+	value := doc.Root.Value()
+	failures, err := schema.Validate(d.ID(), value)
+	if err != nil {
+		f.ReportAt("schema", "", fileStart, err.Error())
+	}
+	for _, fl := range failures {
+		if fl.Key {
+			f.ReportKey("schema", fl.Pointer, fl.Message)
+		} else {
+			f.Report("schema", fl.Pointer, fl.Message)
+		}
+	}
+	// Stage 5: graph.
+	for _, gc := range d.Graphs(f) {
+		opts := gc.Options
+		if opts.MaxNodes == 0 {
+			opts.MaxNodes = l.Config.Limits.MaxSteps
+		}
+		for _, fd := range graph.Check(gc.Graph, opts) {
+			rel := make([]Related, 0, len(fd.Related))
+			for _, r := range fd.Related {
+				rel = append(rel, f.Related(r.Pointer, r.Message))
+			}
+			f.Report(fd.Rule, fd.Pointer, fd.Message, rel...)
+		}
+	}
+	// Stages 6 and 7: the dialect's rules, SQL included.
+	d.Lint(f)
+}
+
+// read reads a file with the hard ceiling of SPEC §3 stage 1.
+func (l *Linter) read(f *File, path string) ([]byte, bool) {
+	st, err := os.Stat(path)
+	if err != nil {
+		f.ReportAt("read", "", fileStart, readError(err))
+		return nil, false
+	}
+	if !st.Mode().IsRegular() {
+		what := "not a regular file"
+		if st.IsDir() {
+			what = "a directory"
+		}
+		f.ReportAt("read", "", fileStart, "cannot read: "+what)
+		return nil, false
+	}
+	if st.Size() > readCeiling {
+		f.ReportAt("size-limit", "", fileStart,
+			fmt.Sprintf("the file is %d bytes, above the 4 MiB ceiling: not parsed", st.Size()))
+		return nil, false
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		f.ReportAt("read", "", fileStart, readError(err))
+		return nil, false
+	}
+	defer fh.Close()
+	// The file may grow between Stat and Read; the ceiling holds either way.
+	data, err := io.ReadAll(io.LimitReader(fh, readCeiling+1))
+	if err != nil {
+		f.ReportAt("read", "", fileStart, readError(err))
+		return nil, false
+	}
+	if len(data) > readCeiling {
+		f.ReportAt("size-limit", "", fileStart, "the file grew above the 4 MiB ceiling while being read: not parsed")
+		return nil, false
+	}
+	return data, true
+}
+
+func readError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "cannot read: no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "cannot read: permission denied"
+	}
+	return "cannot read: " + err.Error()
+}
+
+// dialectFor picks the file's dialect by SPEC §2's precedence, reporting `dialect` when
+// none fits.
+func (l *Linter) dialectFor(f *File) Dialect {
+	want, why := l.Dialect, "--dialect"
+	if want == "" {
+		rel := l.Config.Rel(f.Path)
+		for _, g := range l.Config.Dialects {
+			if ok, _ := doublestar.Match(g.Glob, rel); ok {
+				want, why = g.Dialect, fmt.Sprintf("the dialects glob %q", g.Glob)
+				break
+			}
+		}
+	}
+	if want == "" {
+		if s, ok := f.Doc.Root.Get("$schema").Str(); ok {
+			if id, ok := schema.DialectForURL(s); ok {
+				want, why = id, "its $schema"
+			}
+		}
+	}
+	if want != "" {
+		for _, d := range l.Dialects {
+			if d.ID() == want {
+				if !d.Detect(f.Doc) {
+					f.ReportAt("dialect", "", fileStart,
+						fmt.Sprintf("%s asks for dialect %s, but the file does not look like one", why, want))
+					return nil
+				}
+				return d
+			}
+		}
+		f.ReportAt("dialect", "", fileStart, fmt.Sprintf("%s asks for dialect %q, which this dws does not know", why, want))
+		return nil
+	}
+	for _, d := range l.Dialects {
+		if d.Detect(f.Doc) {
+			return d
+		}
+	}
+	ids := make([]string, len(l.Dialects))
+	for i, d := range l.Dialects {
+		ids[i] = d.ID()
+	}
+	f.ReportAt("dialect", "", fileStart, fmt.Sprintf(
+		"no dialect fits this file (known: %s); name one with --dialect or a dialects: glob in .dws.yaml",
+		strings.Join(ids, ", ")))
+	return nil
+}

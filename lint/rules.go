@@ -1,0 +1,208 @@
+package lint
+
+// A minimal Cortex document most core-rule examples grow from; Cortex is the dialect
+// every dws binary has.
+const helloCortex = `{
+  "schemaVersion": "1.0",
+  "name": "hello",
+  "version": "v1.0",
+  "steps": [
+    { "id": "say-hi", "type": "script", "params": { "code": "console.log('hi')" }, "onSuccess": null, "onFailure": null }
+  ]
+}
+`
+
+// coreRules are the rules of SPEC §4.1 that apply to every dialect.
+var coreRules = []Rule{
+	{
+		ID: "read", Severity: Error,
+		Summary: "the file cannot be read, or is not a regular file",
+		Doc: `dws reads every file it is given with a hard ceiling: files above 4 MiB are not read at all,
+and devices, pipes and sockets are refused so that a stray path can never hang a CI job.
+A missing file, a permission problem, or a directory symlink loop is reported here instead
+of stopping the run, so every other file still gets checked.`,
+		Fail: Example{Name: "missing.json", Missing: true},
+		Pass: Example{Name: "hello.json", Text: helloCortex},
+	},
+	{
+		ID: "parse", Severity: Error,
+		Summary: "the file is not well-formed JSON or YAML",
+		Doc: `JSON is read strictly (RFC 8259): duplicate keys, trailing commas, comments, NaN, leading
+zeros and invalid UTF-8 are errors, because different consumers of the same file would
+silently disagree about them. YAML is read as YAML 1.2 with bounded aliases; duplicate keys
+and keys that are not strings are errors. The position is the first offending character.`,
+		Fail: Example{Name: "trailing.json", Text: `{"schemaVersion": "1.0", "steps": [],}` + "\n"},
+		Pass: Example{Name: "hello.json", Text: helloCortex},
+	},
+	{
+		ID: "size-limit", Severity: Error,
+		Summary: "the file is larger than limits.max_bytes",
+		Doc: `Workflow engines cap definition size (Cortex: 64 KB per DAG). dws reports files above
+limits.max_bytes (default 65,536 bytes) and still checks them; files above 4 MiB are not
+parsed at all. Raise the limit in .dws.yaml if your engine allows larger definitions.`,
+		Fail: Example{Name: "big.json", Text: helloCortex, Config: "limits: { max_bytes: 64 }\n"},
+		Pass: Example{Name: "hello.json", Text: helloCortex, Config: "limits: { max_bytes: 4096 }\n"},
+	},
+	{
+		ID: "step-limit", Severity: Error,
+		Summary: "a definition has more steps or phases than limits.max_steps",
+		Doc: `Engines cap the number of steps in one definition (Cortex: 100). Very large definitions
+are also hard to review; split them into sub-workflows, or raise limits.max_steps.`,
+		Fail: Example{Name: "two.json", Config: "limits: { max_steps: 1 }\n", Text: `{
+  "schemaVersion": "1.0", "name": "two-steps", "version": "v1.0",
+  "steps": [
+    { "id": "first", "type": "sleep", "params": { "seconds": 1 }, "onSuccess": "second" },
+    { "id": "second", "type": "sleep", "params": { "seconds": 1 } }
+  ]
+}
+`},
+		Pass: Example{Name: "hello.json", Text: helloCortex, Config: "limits: { max_steps: 1 }\n"},
+	},
+	{
+		ID: "dialect", Severity: Error,
+		Summary: "no dialect fits the file, or the one asked for does not",
+		Doc: `Each file is validated as one dialect, chosen by --dialect, then the dialects: globs in
+.dws.yaml, then a "$schema" naming a dws schema, then detection by top-level keys. A file
+that fits no dialect is an error, never silently skipped; name its dialect in .dws.yaml or
+exclude it.`,
+		Fail: Example{Name: "unknown.json", Text: `{"hello": "world"}` + "\n"},
+		Pass: Example{Name: "hello.json", Text: helloCortex},
+	},
+	{
+		ID: "schema", Severity: Error,
+		Summary: "the dialect's JSON Schema rejects a value",
+		Doc: `Every dialect has an embedded JSON Schema (print it with dws schema DIALECT) covering
+shape: types, required keys, enums, patterns and unknown keys. Each failing value gets one
+diagnostic at its own position; an unknown key is underlined at the key, so typos such as
+"onSucess" never pass silently.`,
+		Fail: Example{Name: "typo.json", Text: `{
+  "schemaVersion": "1.0", "name": "typo", "version": "v1.0",
+  "steps": [
+    { "id": "nap", "type": "sleep", "params": { "seconds": 1 }, "onSucess": null }
+  ]
+}
+`},
+		Pass: Example{Name: "hello.json", Text: helloCortex},
+	},
+	{
+		ID: "duplicate-id", Severity: Error,
+		Summary: "two steps, phases, tasks, hooks or workflows share an id in one scope",
+		Doc: `Edges name their targets by id, so two nodes with one id make every edge to them
+ambiguous. The first definition wins; later ones are reported (pointing back at the first)
+and take no further part in the graph checks.`,
+		Fail: Example{Name: "dup.json", Text: `{
+  "schemaVersion": "1.0", "name": "dup", "version": "v1.0",
+  "steps": [
+    { "id": "nap", "type": "sleep", "params": { "seconds": 1 }, "onSuccess": null },
+    { "id": "nap", "type": "sleep", "params": { "seconds": 2 } }
+  ]
+}
+`},
+		Pass: Example{Name: "hello.json", Text: helloCortex},
+	},
+	{
+		ID: "dangling-edge", Severity: Error,
+		Summary: "an edge names a node that does not exist",
+		Doc: `An edge (onSuccess, a transition's to, a next, an after) must name a node of the same
+definition. A dangling edge is reported once and then ignored, so the node it leaves is
+judged as if the edge were absent.`,
+		Fail: Example{Name: "dangling.json", Text: `{
+  "schemaVersion": "1.0", "name": "dangling", "version": "v1.0",
+  "steps": [
+    { "id": "nap", "type": "sleep", "params": { "seconds": 1 }, "onSuccess": "wake-up" }
+  ]
+}
+`},
+		Pass: Example{Name: "hello.json", Text: helloCortex},
+	},
+	{
+		ID: "entry", Severity: Error,
+		Summary: "the entry is missing or unknown, or a second node has no incoming edge",
+		Doc: `A definition has exactly one entry (Cortex: steps[0]; DWS: entry_phase; DireClaw: a
+workflow's first step). A node other than the entry that no edge leads to is a second
+entry: the engine never runs it. Ensembles and task decompositions may have several roots,
+so this rule does not apply to them.`,
+		Fail: Example{Name: "orphan.json", Text: `{
+  "schemaVersion": "1.0", "name": "orphan", "version": "v1.0",
+  "steps": [
+    { "id": "first", "type": "sleep", "params": { "seconds": 1 } },
+    { "id": "orphan", "type": "sleep", "params": { "seconds": 1 } }
+  ]
+}
+`},
+		Pass: Example{Name: "hello.json", Text: helloCortex},
+	},
+	{
+		ID: "unreachable", Severity: Error,
+		Summary: "a node has incoming edges but cannot be reached from the entry",
+		Doc: `A node fed only by nodes that never run (an island, or the successor of a second entry)
+never runs either. Each node that cannot run gets exactly one finding: entry when nothing
+leads to it, unreachable when something does.`,
+		Fail: Example{Name: "island.json", Text: `{
+  "schemaVersion": "1.0", "name": "island", "version": "v1.0",
+  "steps": [
+    { "id": "first", "type": "sleep", "params": { "seconds": 1 } },
+    { "id": "orphan", "type": "sleep", "params": { "seconds": 1 }, "onSuccess": "fed" },
+    { "id": "fed", "type": "sleep", "params": { "seconds": 1 } }
+  ]
+}
+`},
+		Pass: Example{Name: "hello.json", Text: helloCortex},
+	},
+	{
+		ID: "cycle", Severity: Error,
+		Summary: "a cycle that no bounded loop closes",
+		Doc: `Cortex workflows and ensembles must be acyclic; a DWS workflow may loop only through a
+loop transition with max_iterations. Each cycle is reported once, at its first member, with
+every other member listed, whichever edge closes it.`,
+		Fail: Example{Name: "cycle.json", Text: `{
+  "schemaVersion": "1.0", "name": "cycle", "version": "v1.0",
+  "steps": [
+    { "id": "ping", "type": "sleep", "params": { "seconds": 1 }, "onSuccess": "pong" },
+    { "id": "pong", "type": "sleep", "params": { "seconds": 1 }, "onSuccess": "ping" }
+  ]
+}
+`},
+		Pass: Example{Name: "hello.json", Text: helloCortex},
+	},
+	{
+		ID: "dead-end", Severity: Error,
+		Summary: "a reachable node from which no exit can be reached",
+		Doc: `A run that enters such a node can never finish: every route out of it leads back into a
+loop. Give the loop a way out (a null edge in Cortex, a phase without outgoing transitions in
+DWS, a step that routes nowhere in DireClaw).`,
+		Fail: Example{Name: "trap.json", Text: `{
+  "schemaVersion": "1.0", "name": "trap", "version": "v1.0",
+  "steps": [
+    { "id": "ping", "type": "sleep", "params": { "seconds": 1 }, "onSuccess": "pong", "onFailure": "pong" },
+    { "id": "pong", "type": "sleep", "params": { "seconds": 1 }, "onSuccess": "ping", "onFailure": "ping" }
+  ]
+}
+`},
+		Pass: Example{Name: "hello.json", Text: helloCortex},
+	},
+	{
+		ID: "unused-suppression", Severity: Warning,
+		Summary: "an ignore entry, inline ignore or baseline entry matched nothing",
+		Doc: `Suppressions outlive the findings they were written for. One that no longer matches
+anything hides nothing today but would hide a new finding tomorrow; delete it. Config ignore
+entries and baseline entries are only judged against files checked in the same run.`,
+		Fail: Example{Name: "hello.yaml", Text: `# dws:ignore cycle -- nothing here loops
+schemaVersion: "1.0"
+name: hello
+version: v1.0
+steps:
+  - { id: say-hi, type: script, params: { code: "1" } }
+`},
+		Pass: Example{Name: "hello.yaml", Text: `schemaVersion: "1.0"
+name: hello
+version: v1.0
+steps:
+  - id: say-hi
+    type: script
+    params: { code: "1" }
+    # dws:ignore dangling-edge -- the next step is added by a later migration
+    onSuccess: later
+`},
+	},
+}

@@ -1,0 +1,250 @@
+package lint
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/dwsdev/dws/source"
+)
+
+// inlinePrefix starts an inline suppression in a YAML comment:
+//
+//	# dws:ignore RULE[,RULE…] -- reason
+const inlinePrefix = "dws:ignore"
+
+// Baseline is a set of accepted findings keyed by (file, rule, pointer), never by line,
+// so that edits elsewhere in a file do not invalidate it.
+type Baseline struct {
+	// Path is the baseline file; entry files are relative to its directory.
+	Path    string
+	Entries []BaselineEntry
+	doc     *source.Document
+}
+
+// BaselineEntry is one accepted finding.
+type BaselineEntry struct {
+	File    string `json:"file"`
+	Rule    string `json:"rule"`
+	Pointer string `json:"pointer"`
+}
+
+type baselineFile struct {
+	Version  int             `json:"version"`
+	Findings []BaselineEntry `json:"findings"`
+}
+
+// LoadBaseline reads a baseline written by WriteBaseline.
+func LoadBaseline(path string) (*Baseline, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading baseline: %w", err)
+	}
+	doc, err := source.Parse(path, data, source.JSON)
+	if err != nil {
+		return nil, fmt.Errorf("reading baseline %s: %w", path, err)
+	}
+	var bf baselineFile
+	if err := json.Unmarshal(data, &bf); err != nil || bf.Version != 1 {
+		return nil, fmt.Errorf("reading baseline %s: not a dws baseline (version 1)", path)
+	}
+	return &Baseline{Path: path, Entries: bf.Findings, doc: doc}, nil
+}
+
+// WriteBaseline records every diagnostic of res in a baseline at path, atomically.
+func WriteBaseline(path string, res *Result) error {
+	dir := filepath.Dir(absOrSelf(path))
+	bf := baselineFile{Version: 1, Findings: []BaselineEntry{}}
+	for _, d := range res.Diagnostics() {
+		rel, err := filepath.Rel(dir, absOrSelf(d.File))
+		if err != nil {
+			rel = d.File
+		}
+		bf.Findings = append(bf.Findings, BaselineEntry{File: filepath.ToSlash(rel), Rule: d.Rule, Pointer: d.Pointer})
+	}
+	slices.SortFunc(bf.Findings, func(a, b BaselineEntry) int {
+		return cmp.Or(strings.Compare(a.File, b.File), strings.Compare(a.Rule, b.Rule), strings.Compare(a.Pointer, b.Pointer))
+	})
+	bf.Findings = slices.Compact(bf.Findings)
+	data, err := json.MarshalIndent(bf, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, append(data, '\n'))
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same directory and
+// a rename, so readers (and a second dws writing at the same time) never see half a file.
+func WriteFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op after the rename
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+type inlineIgnore struct {
+	line  int
+	rules []string
+	used  bool
+}
+
+// suppress applies inline ignores, config ignores and the baseline, in that order, and
+// reports the suppressions that matched nothing.
+func (l *Linter) suppress(res *Result) {
+	type entryUse struct{ matchedFile, used bool }
+	ignores := make([]entryUse, len(l.Config.Ignore))
+	var baseUsed []bool
+	baseFiles := map[string]bool{}
+	if l.Baseline != nil {
+		baseUsed = make([]bool, len(l.Baseline.Entries))
+	}
+	for fi := range res.Files {
+		fr := &res.Files[fi]
+		inl := inlineIgnores(fr.Doc)
+		rel := l.Config.Rel(fr.Path)
+		var baseRel string
+		if l.Baseline != nil {
+			baseRel = relTo(l.Baseline.Path, fr.Path)
+			baseFiles[baseRel] = true
+		}
+		kept := fr.Diagnostics[:0]
+		for _, d := range fr.Diagnostics {
+			if d.Rule == "unused-suppression" {
+				kept = append(kept, d)
+				continue
+			}
+			hidden := false
+			for i := range inl {
+				if inl[i].line == d.Line && slices.Contains(inl[i].rules, d.Rule) {
+					inl[i].used, hidden = true, true
+				}
+			}
+			for i, ig := range l.Config.Ignore {
+				if ok, _ := doublestar.Match(ig.Path, rel); !ok {
+					continue
+				}
+				ignores[i].matchedFile = true
+				if (len(ig.Rules) == 0 || slices.Contains(ig.Rules, d.Rule)) && pointerWithin(d.Pointer, ig.Pointer) {
+					ignores[i].used, hidden = true, true
+				}
+			}
+			if l.Baseline != nil {
+				for i, e := range l.Baseline.Entries {
+					if e.File == baseRel && e.Rule == d.Rule && e.Pointer == d.Pointer {
+						baseUsed[i], hidden = true, true
+					}
+				}
+			}
+			if hidden {
+				res.Suppressed++
+			} else {
+				kept = append(kept, d)
+			}
+		}
+		fr.Diagnostics = kept
+		// The ignore entries must also see files without findings, to judge them unused.
+		for i, ig := range l.Config.Ignore {
+			if ok, _ := doublestar.Match(ig.Path, rel); ok {
+				ignores[i].matchedFile = true
+			}
+		}
+		for _, in := range inl {
+			if !in.used {
+				f := &File{Path: fr.Path, Doc: fr.Doc, Config: l.Config, reg: l.Registry}
+				pos := source.Pos{Line: in.line, Col: 1}
+				f.ReportAt("unused-suppression", "", source.Span{Start: pos, End: pos},
+					fmt.Sprintf("dws:ignore %s matches no finding on this line; remove it", strings.Join(in.rules, ",")))
+				fr.Diagnostics = append(fr.Diagnostics, f.diags...)
+			}
+		}
+	}
+	if l.Config.Path != "" {
+		cf := &File{Path: display(relCwd(l.Config.Path)), Config: l.Config, reg: l.Registry}
+		for i, ig := range l.Config.Ignore {
+			if ignores[i].matchedFile && !ignores[i].used {
+				pos := source.Pos{Line: ig.Line, Col: ig.Column}
+				cf.ReportAt("unused-suppression", "", source.Span{Start: pos, End: pos},
+					fmt.Sprintf("ignore entry for %q matches no finding; remove it", ig.Path))
+			}
+		}
+		res.Extra = append(res.Extra, cf.diags...)
+	}
+	if l.Baseline != nil {
+		bf := &File{Path: display(relCwd(l.Baseline.Path)), Doc: l.Baseline.doc, Config: l.Config, reg: l.Registry}
+		for i, e := range l.Baseline.Entries {
+			if baseFiles[e.File] && !baseUsed[i] {
+				bf.Report("unused-suppression", fmt.Sprintf("/findings/%d", i),
+					fmt.Sprintf("baseline entry %s %s %s matches no finding; rewrite the baseline", e.File, e.Rule, e.Pointer))
+			}
+		}
+		res.Extra = append(res.Extra, bf.diags...)
+	}
+}
+
+// inlineIgnores reads `# dws:ignore` comments. A comment applies to the line of the key
+// or value it is attached to: on that line, or on the line above it.
+func inlineIgnores(doc *source.Document) []inlineIgnore {
+	if doc == nil {
+		return nil
+	}
+	var out []inlineIgnore
+	for _, c := range doc.Comments {
+		text, ok := strings.CutPrefix(strings.TrimSpace(c.Text), inlinePrefix)
+		if !ok {
+			continue
+		}
+		text, _, _ = strings.Cut(text, "--")
+		var rules []string
+		for _, r := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+			rules = append(rules, r)
+		}
+		if len(rules) > 0 {
+			out = append(out, inlineIgnore{line: c.Line, rules: rules})
+		}
+	}
+	return out
+}
+
+func pointerWithin(p, prefix string) bool {
+	return prefix == "" || p == prefix || strings.HasPrefix(p, prefix+"/")
+}
+
+func relTo(base, file string) string {
+	rel, err := filepath.Rel(filepath.Dir(absOrSelf(base)), absOrSelf(file))
+	if err != nil {
+		return filepath.ToSlash(file)
+	}
+	return filepath.ToSlash(rel)
+}
+
+func relCwd(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
+}

@@ -1,0 +1,114 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Expand turns command-line paths into inputs: files are taken as they are, directories
+// are walked and filtered through the config's include and exclude globs. Paths that
+// cannot be walked become `read` findings, so a bad path never hides the others.
+//
+// The walk follows symbolic links to directories but never into one of their own
+// ancestors (a symlink loop is a `read` finding), and skips directories whose name
+// starts with a dot, node_modules, and dws's own files (.dws.yaml, the lockfile, the baseline).
+func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic) {
+	seen := map[string]bool{}
+	add := func(p string) {
+		p = display(p)
+		if !seen[p] {
+			seen[p] = true
+			inputs = append(inputs, Input{Path: p})
+		}
+	}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil || !st.IsDir() {
+			add(p) // the read stage reports what is wrong with it
+			continue
+		}
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			add(p)
+			continue
+		}
+		problems = append(problems, l.walk(p, []string{absOrSelf(real)}, add)...)
+	}
+	return inputs, problems
+}
+
+func (l *Linter) walk(dir string, ancestors []string, add func(string)) []Diagnostic {
+	var problems []Diagnostic
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return []Diagnostic{l.readProblem(dir, readError(err))}
+	}
+	slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	for _, e := range entries {
+		name := e.Name()
+		p := filepath.Join(dir, name)
+		isDir := e.IsDir()
+		if e.Type()&os.ModeSymlink != 0 {
+			st, err := os.Stat(p)
+			if err != nil {
+				if l.included(p) {
+					add(p) // a broken link to a file we would check: the read stage says so
+				}
+				continue
+			}
+			isDir = st.IsDir()
+		}
+		if isDir {
+			if strings.HasPrefix(name, ".") || name == "node_modules" {
+				continue
+			}
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				problems = append(problems, l.readProblem(p, readError(err)))
+				continue
+			}
+			real = absOrSelf(real)
+			if slices.Contains(ancestors, real) {
+				problems = append(problems, l.readProblem(p,
+					fmt.Sprintf("directory symlink loop: %s leads back to %s; not followed", display(p), real)))
+				continue
+			}
+			problems = append(problems, l.walk(p, append(slices.Clip(ancestors), real), add)...)
+			continue
+		}
+		if name == ConfigName || l.ownFile(p) || !l.included(p) {
+			continue
+		}
+		add(p)
+	}
+	return problems
+}
+
+func (l *Linter) included(p string) bool {
+	rel := l.Config.Rel(p)
+	return matchAny(l.Config.Include, rel) && !matchAny(l.Config.Exclude, rel)
+}
+
+func (l *Linter) ownFile(p string) bool {
+	abs := absOrSelf(p)
+	return abs == l.Config.Lock || abs == l.Config.Baseline
+}
+
+func (l *Linter) readProblem(path, msg string) Diagnostic {
+	f := &File{Path: display(path), Config: l.Config, reg: l.Registry}
+	f.ReportAt("read", "", fileStart, msg)
+	return f.diags[0]
+}
+
+// display is the form a path is shown in: cleaned, slash-separated.
+func display(p string) string { return filepath.ToSlash(filepath.Clean(p)) }
+
+func absOrSelf(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}

@@ -1,0 +1,76 @@
+// Package report writes the result of a validate run in the formats users ask for: text
+// for people, JSON for programs, GitHub workflow commands and JUnit for CI. It knows
+// diagnostics and results, never how they were found.
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/dwsdev/dws/lint"
+)
+
+// Writer writes one run's result.
+type Writer interface {
+	Write(w io.Writer, res *lint.Result) error
+}
+
+// Options tune the writers.
+type Options struct {
+	// Color turns on terminal styling (text only).
+	Color bool
+	// Version is dws's version, for the formats that name the tool.
+	Version string
+	// Registry describes the rules, for the formats that carry rule metadata.
+	Registry *lint.Registry
+}
+
+// Formats lists the format names New accepts.
+var Formats = []string{"text", "json", "github", "junit"}
+
+// New returns the writer for a format name.
+func New(format string, opts Options) (Writer, error) {
+	switch format {
+	case "text", "":
+		return &text{opts: opts}, nil
+	case "json":
+		return &jsonWriter{opts: opts}, nil
+	case "github":
+		return github{}, nil
+	case "junit":
+		return junit{}, nil
+	}
+	return nil, fmt.Errorf("unknown format %q", format)
+}
+
+// Summary counts a result's findings by severity.
+type Summary struct {
+	Files      int `json:"files"`
+	Errors     int `json:"errors"`
+	Warnings   int `json:"warnings"`
+	Infos      int `json:"infos"`
+	Suppressed int `json:"suppressed"`
+	// Failed is the number of files with at least one finding.
+	Failed int `json:"-"`
+}
+
+// Summarize counts res.
+func Summarize(res *lint.Result) Summary {
+	s := Summary{Files: len(res.Files), Suppressed: res.Suppressed}
+	for _, f := range res.Files {
+		if len(f.Diagnostics) > 0 {
+			s.Failed++
+		}
+		for _, d := range f.Diagnostics {
+			switch d.Severity {
+			case lint.Error:
+				s.Errors++
+			case lint.Warning:
+				s.Warnings++
+			case lint.Info:
+				s.Infos++
+			}
+		}
+	}
+	return s
+}

@@ -1,0 +1,146 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/dwsdev/dws/lint"
+)
+
+// text is the compiler-style report: a header line per finding, the source line with a
+// caret under the span, related places as notes, then a summary line.
+type text struct {
+	opts Options
+}
+
+// window is how many characters of a long source line are shown around a finding, so a
+// minified one-line JSON file does not flood the terminal.
+const window = 100
+
+type styles struct {
+	err, warn, info, note, rule, caret, gutter, bold lipgloss.Style
+}
+
+func newStyles(color bool) styles {
+	if !color {
+		s := lipgloss.NewStyle()
+		return styles{s, s, s, s, s, s, s, s}
+	}
+	return styles{
+		err:    lipgloss.NewStyle().Foreground(lipgloss.Color("9")).Bold(true),
+		warn:   lipgloss.NewStyle().Foreground(lipgloss.Color("11")).Bold(true),
+		info:   lipgloss.NewStyle().Foreground(lipgloss.Color("12")).Bold(true),
+		note:   lipgloss.NewStyle().Foreground(lipgloss.Color("14")),
+		rule:   lipgloss.NewStyle().Faint(true),
+		caret:  lipgloss.NewStyle().Foreground(lipgloss.Color("10")).Bold(true),
+		gutter: lipgloss.NewStyle().Faint(true),
+		bold:   lipgloss.NewStyle().Bold(true),
+	}
+}
+
+func (t *text) Write(w io.Writer, res *lint.Result) error {
+	bw := bufio.NewWriter(w)
+	st := newStyles(t.opts.Color)
+	for _, f := range res.Files {
+		for _, d := range f.Diagnostics {
+			sev := st.err
+			switch d.Severity {
+			case lint.Warning:
+				sev = st.warn
+			case lint.Info:
+				sev = st.info
+			}
+			fmt.Fprintf(bw, "%s %s %s %s\n",
+				st.bold.Render(fmt.Sprintf("%s:%d:%d:", d.File, d.Line, d.Column)),
+				sev.Render(d.Severity.String()+":"), d.Message, st.rule.Render("["+d.Rule+"]"))
+			if f.Doc != nil {
+				t.excerpt(bw, st, f, d)
+			}
+			for _, r := range d.Related {
+				fmt.Fprintf(bw, "    %s %s %s\n", st.gutter.Render(fmt.Sprintf("%s:%d:%d:", r.File, r.Line, r.Column)),
+					st.note.Render("note:"), r.Message)
+			}
+		}
+	}
+	fmt.Fprintln(bw, summaryLine(res, st))
+	return bw.Flush()
+}
+
+// excerpt prints the finding's source line with a caret under its span.
+func (t *text) excerpt(w io.Writer, st styles, f lint.FileResult, d lint.Diagnostic) {
+	line := f.Doc.Line(d.Line)
+	if line == "" && d.Line > 1 {
+		return
+	}
+	runes := []rune(line)
+	startCol := max(d.Column-1, 0)
+	// A span that runs past this line is underlined to its end; an empty one gets one caret.
+	endCol := len(runes)
+	if d.EndLine == d.Line || d.EndLine == 0 {
+		endCol = d.EndColumn - 1
+	}
+	endCol = max(min(endCol, len(runes)), startCol+1)
+	// Cut long lines to a window around the span.
+	from, to, pre, post := 0, len(runes), "", ""
+	if len(runes) > window {
+		from = max(0, startCol-window/3)
+		to = min(len(runes), from+window)
+		if from > 0 {
+			pre = "…"
+		}
+		if to < len(runes) {
+			post = "…"
+		}
+	}
+	shown := strings.Map(printable, string(runes[from:to]))
+	gutter := fmt.Sprintf("%5d | ", d.Line)
+	fmt.Fprintf(w, "%s%s%s%s\n", st.gutter.Render(gutter), pre, shown, post)
+	pad := strings.Repeat(" ", utf8.RuneCountInString(pre)+max(startCol-from, 0))
+	width := max(min(endCol, to)-max(startCol, from), 1)
+	fmt.Fprintf(w, "%s%s%s\n", st.gutter.Render("      | "), pad, st.caret.Render("^"+strings.Repeat("~", width-1)))
+}
+
+func summaryLine(res *lint.Result, st styles) string {
+	s := Summarize(res)
+	suppressed := ""
+	if s.Suppressed > 0 {
+		suppressed = fmt.Sprintf(" (%d suppressed)", s.Suppressed)
+	}
+	if s.Errors+s.Warnings+s.Infos == 0 {
+		return st.bold.Render(fmt.Sprintf("no problems in %s", plural(s.Files, "file"))) + suppressed
+	}
+	var parts []string
+	if s.Errors > 0 {
+		parts = append(parts, st.err.Render(plural(s.Errors, "error")))
+	}
+	if s.Warnings > 0 {
+		parts = append(parts, st.warn.Render(plural(s.Warnings, "warning")))
+	}
+	if s.Infos > 0 {
+		parts = append(parts, st.info.Render(plural(s.Infos, "info")))
+	}
+	return fmt.Sprintf("%s in %d of %s%s", strings.Join(parts, ", "), s.Failed, plural(s.Files, "file"), suppressed)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// printable keeps control characters (a NUL byte, an escape sequence) in a hostile file
+// from reaching the terminal, while keeping every character one column wide.
+func printable(r rune) rune {
+	switch {
+	case r == '\t':
+		return ' '
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		return '\uFFFD'
+	}
+	return r
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it. It installs what the tests need when it is
+# missing (so no test ever skips for want of a tool) and then runs them all.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CGO_ENABLED=1 # pg_query_go is cgo; without it the build fails confusingly
+export PATH="$(go env GOPATH)/bin:$PATH"
+
+need_apt=()
+command -v gcc >/dev/null || need_apt+=(gcc)
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then need_apt+=(postgresql); fi
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "test.sh: installing ${need_apt[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+if [ -x scripts/postgres.sh ]; then scripts/postgres.sh; fi
+
+if ! command -v golangci-lint >/dev/null; then
+  echo "test.sh: installing golangci-lint"
+  GOFLAGS= go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
+fi
+
+echo "test.sh: go vet"
+go vet ./...
+echo "test.sh: golangci-lint"
+golangci-lint run ./...
+echo "test.sh: go test"
+go test -count=1 ./...
