@@ -3,6 +3,7 @@
 package canonical
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -17,7 +18,7 @@ func lockPath(name string) (unlock func(), err error) {
 	}
 	for {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
+		if !errors.Is(err, syscall.EINTR) {
 			break
 		}
 	}

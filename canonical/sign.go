@@ -12,7 +12,10 @@ import (
 
 // Errors from Verify, for callers that report the cases differently.
 var (
-	ErrNoSignature       = errors.New("no signature")
+	// ErrNoSignature is returned by Verify for an empty signature.
+	ErrNoSignature = errors.New("no signature")
+	// ErrSignatureMismatch is returned by Verify for a well-formed signature
+	// that was not made over this document with this key.
 	ErrSignatureMismatch = errors.New("signature does not match")
 )
 
