@@ -1,0 +1,497 @@
+package sqlallow
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
+)
+
+// Finding is one problem in a statement.
+type Finding struct {
+	Rule    string // sql-syntax, sql-statement, sql-table, sql-column, sql-function, sql-nondeterministic, sql-args, branch-expression
+	Offset  int    // 0-based byte offset into the text that was checked
+	Length  int    // bytes to underline
+	Message string
+}
+
+// Use is one relation the statement reads or writes.
+type Use struct {
+	Relation string   // schema.name, normalised
+	Columns  []string // columns used, sorted; "*" when every column is
+	Offset   int      // first reference
+}
+
+// Result is what CheckStatement and CheckExpression found.
+type Result struct {
+	Findings  []Finding
+	Relations []Use
+}
+
+// placeholder is one {{name}} in the original text.
+type placeholder struct {
+	start, end int
+	name       string
+	ident      bool // substituted as an identifier, not a parameter
+}
+
+// maxPlaceholders bounds the {{…}} a statement may hold: each becomes $9000+i,
+// which must fit in the five bytes of the shortest placeholder.
+const maxPlaceholders = 1000
+
+func findPlaceholders(s string) []placeholder {
+	var out []placeholder
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '{' || s[i+1] != '{' {
+			continue
+		}
+		end := strings.Index(s[i+2:], "}}")
+		if end < 0 {
+			break
+		}
+		name := strings.TrimSpace(s[i+2 : i+2+end])
+		if name == "" || strings.ContainsAny(name, "{}\n") {
+			continue
+		}
+		out = append(out, placeholder{start: i, end: i + 2 + end + 2, name: name})
+		i += 2 + end + 1
+	}
+	return out
+}
+
+// substitute replaces each placeholder by a token of exactly its length: a
+// parameter $9000+i, or for one that stands where a name is needed, the
+// identifier q$NNN. Either way every offset still points into the original.
+func substitute(s string, ph []placeholder) string {
+	b := []byte(s)
+	for i, p := range ph {
+		var tok string
+		if p.ident {
+			tok = fmt.Sprintf("q$%03d", i)
+		} else {
+			tok = "$" + strconv.Itoa(9000+i)
+		}
+		for j := p.start; j < p.end; j++ {
+			b[j] = ' '
+		}
+		copy(b[p.start:], tok)
+	}
+	return string(b)
+}
+
+// templateIn reports which placeholder a name was made from, if any.
+func templateIn(name string, ph []placeholder) (int, bool) {
+	if len(ph) == 0 {
+		return 0, false
+	}
+	for i := 0; i+4 < len(name); i++ {
+		var digits string
+		switch {
+		case name[i] == 'q' && name[i+1] == '$':
+			digits = name[i+2 : i+5]
+			if n, err := strconv.Atoi(digits); err == nil && n < len(ph) {
+				return n, true
+			}
+		case name[i] == '$' && name[i+1] == '9':
+			digits = name[i+1 : i+5]
+			if n, err := strconv.Atoi(digits); err == nil && n-9000 < len(ph) && n >= 9000 {
+				return n - 9000, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// parseTemplated parses s with its placeholders substituted. A placeholder at
+// which the parser stops is retried as an identifier, so that `FROM {{t}}`
+// parses and is then reported as a name the allow-list cannot check.
+func parseTemplated(s string) (*pg.ParseResult, []placeholder, string, error) {
+	ph := findPlaceholders(s)
+	if len(ph) > maxPlaceholders {
+		ph = ph[:maxPlaceholders]
+	}
+	for {
+		src := substitute(s, ph)
+		tree, err := pg.Parse(src)
+		if err == nil {
+			return tree, ph, src, nil
+		}
+		pe, ok := err.(*pgparser.Error)
+		if !ok {
+			return nil, ph, src, err
+		}
+		at := charToByte(src, pe.Cursorpos-1)
+		retried := false
+		for i := range ph {
+			if !ph[i].ident && at >= ph[i].start && at < ph[i].end {
+				ph[i].ident = true
+				retried = true
+				break
+			}
+		}
+		if !retried {
+			return nil, ph, src, err
+		}
+	}
+}
+
+// CheckStatement checks one sql step statement. args is the number of
+// entries in the step's args (-1: unknown, sql-args is not checked).
+func CheckStatement(stmt string, args int, p *Policy) Result {
+	c := newChecker(p)
+	tree, ph, src, err := parseTemplated(stmt)
+	c.src, c.ph = src, ph
+	if err != nil {
+		se := syntaxError(src, err)
+		c.add("sql-syntax", se.Offset, 1, se.Message)
+		return c.result()
+	}
+	if len(tree.Stmts) == 0 {
+		c.add("sql-statement", 0, len(stmt), "no statement: a sql step runs exactly one")
+		return c.result()
+	}
+	if len(tree.Stmts) > 1 {
+		loc := skipSpace(src, int(tree.Stmts[1].StmtLocation))
+		c.add("sql-statement", loc, stmtLen(src, tree.Stmts[1])-(loc-int(tree.Stmts[1].StmtLocation)), fmt.Sprintf("%d statements: a sql step runs exactly one", len(tree.Stmts)))
+	}
+	for _, raw := range tree.Stmts {
+		kind := Kind(raw.Stmt)
+		if !c.pol.statements[kind] {
+			loc := skipSpace(src, int(raw.StmtLocation))
+			c.add("sql-statement", loc, wordLen(src, loc), fmt.Sprintf("%s statements are not allowed (allowed: %s)", strings.ToUpper(kind), strings.Join(sortedKeys(c.pol.statements), ", ")))
+		}
+		c.top = raw.Stmt
+		c.visit(raw.Stmt, nil)
+	}
+	c.templateFindings()
+	if args >= 0 {
+		c.checkArgs(args)
+	}
+	return c.result()
+}
+
+// exprPrefix wraps a branch expression so the parser reads it as one.
+const exprPrefix = "SELECT ("
+
+// CheckExpression checks a branch expression: one SQL expression that reads
+// no relation. Offsets are into expr.
+func CheckExpression(expr string, p *Policy) Result {
+	c := newChecker(p)
+	c.expr = true
+	wrapped := exprPrefix + expr + "\n)"
+	tree, ph, src, err := parseTemplated(wrapped)
+	c.src, c.ph, c.shift = src, ph, len(exprPrefix)
+	if err != nil {
+		se := syntaxError(src, err)
+		c.add("branch-expression", se.Offset, 1, "not one boolean expression: "+se.Message)
+		return c.result()
+	}
+	var sel *pg.SelectStmt
+	if len(tree.Stmts) == 1 {
+		sel = tree.Stmts[0].Stmt.GetSelectStmt()
+	}
+	if sel == nil || len(sel.TargetList) != 1 || sel.IntoClause != nil || len(sel.FromClause) > 0 ||
+		sel.WhereClause != nil || len(sel.GroupClause) > 0 || sel.HavingClause != nil ||
+		len(sel.WindowClause) > 0 || len(sel.ValuesLists) > 0 || len(sel.SortClause) > 0 ||
+		sel.LimitCount != nil || sel.LimitOffset != nil || len(sel.LockingClause) > 0 ||
+		sel.WithClause != nil || sel.Op != pg.SetOperation_SET_OPERATION_UNDEFINED && sel.Op != pg.SetOperation_SETOP_NONE ||
+		len(sel.DistinctClause) > 0 || sel.TargetList[0].GetResTarget() == nil || sel.TargetList[0].GetResTarget().Name != "" {
+		c.add("branch-expression", len(exprPrefix), len(expr), "not one boolean expression")
+		return c.result()
+	}
+	if v := sel.TargetList[0].GetResTarget().Val; v != nil {
+		if k := v.GetAConst(); k != nil && (k.GetIval() != nil || k.GetFval() != nil || k.GetSval() != nil || k.GetBsval() != nil) {
+			c.add("branch-expression", int(k.Location), tokenLen(src, int(k.Location)), "not a boolean expression: a constant that is not true or false")
+		}
+	}
+	c.top = tree.Stmts[0].Stmt
+	c.visit(tree.Stmts[0].Stmt, nil)
+	c.templateFindings()
+	for _, pr := range c.params {
+		if !c.isTemplateParam(pr) {
+			c.add("branch-expression", int(pr.Location), tokenLen(src, int(pr.Location)), fmt.Sprintf("$%d has nothing to bind to in a branch expression; use {{name}}", pr.Number))
+		}
+	}
+	return c.result()
+}
+
+// Kind is the statement kind of a parsed statement, as Policy.Statements
+// names it.
+func Kind(n *pg.Node) string {
+	switch st := n.Node.(type) {
+	case *pg.Node_SelectStmt:
+		if selectInto(st.SelectStmt) {
+			return "select into"
+		}
+		return "select"
+	case *pg.Node_InsertStmt:
+		return "insert"
+	case *pg.Node_UpdateStmt:
+		return "update"
+	case *pg.Node_DeleteStmt:
+		return "delete"
+	case *pg.Node_MergeStmt:
+		return "merge"
+	case *pg.Node_CreateStmt:
+		return "create table"
+	case *pg.Node_CreateTableAsStmt:
+		return "create table as"
+	case *pg.Node_ViewStmt:
+		return "create view"
+	case *pg.Node_IndexStmt:
+		return "create index"
+	case *pg.Node_VariableSetStmt:
+		return "set"
+	case *pg.Node_VariableShowStmt:
+		return "show"
+	case *pg.Node_TransactionStmt:
+		return "transaction"
+	case *pg.Node_GrantStmt, *pg.Node_GrantRoleStmt:
+		return "grant"
+	case *pg.Node_DeclareCursorStmt:
+		return "declare"
+	case *pg.Node_ClosePortalStmt:
+		return "close"
+	case *pg.Node_CheckPointStmt:
+		return "checkpoint"
+	}
+	if n.Node == nil {
+		return "unknown"
+	}
+	name := string(n.ProtoReflect().WhichOneof(n.ProtoReflect().Descriptor().Oneofs().Get(0)).Message().Name())
+	name = strings.TrimSuffix(name, "Stmt")
+	var b strings.Builder
+	for i, r := range name {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+func selectInto(s *pg.SelectStmt) bool {
+	if s == nil {
+		return false
+	}
+	return s.IntoClause != nil || selectInto(s.Larg)
+}
+
+// skipSpace moves past white space and comments before a statement.
+func skipSpace(src string, off int) int {
+	for off < len(src) {
+		switch {
+		case src[off] == ' ' || src[off] == '\t' || src[off] == '\n' || src[off] == '\r' || src[off] == '\f':
+			off++
+		case strings.HasPrefix(src[off:], "--"):
+			i := strings.IndexByte(src[off:], '\n')
+			if i < 0 {
+				return len(src)
+			}
+			off += i + 1
+		case strings.HasPrefix(src[off:], "/*"):
+			i := strings.Index(src[off+2:], "*/")
+			if i < 0 {
+				return off
+			}
+			off += i + 4
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+func stmtLen(src string, raw *pg.RawStmt) int {
+	if raw.StmtLen == 0 {
+		return len(src) - int(raw.StmtLocation)
+	}
+	return int(raw.StmtLen)
+}
+
+func isIdentByte(ch byte) bool {
+	return ch == '_' || ch == '$' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch >= 0x80
+}
+
+// wordLen is the length of the word (keyword or plain identifier) at off.
+func wordLen(src string, off int) int {
+	if off < 0 || off >= len(src) {
+		return 1
+	}
+	i := off
+	for i < len(src) && isIdentByte(src[i]) {
+		i++
+	}
+	if i == off {
+		return 1
+	}
+	return i - off
+}
+
+// tokenLen is the length of a possibly qualified, possibly quoted name at
+// off (a.b."C"), or of one word or symbol.
+func tokenLen(src string, off int) int {
+	if off < 0 || off >= len(src) {
+		return 1
+	}
+	if src[off] == '\'' {
+		j := off + 1
+		for j < len(src) && src[j] != '\'' {
+			j++
+		}
+		return j + 1 - off
+	}
+	i := off
+	for i < len(src) {
+		switch {
+		case src[i] == '"':
+			j := i + 1
+			for j < len(src) {
+				if src[j] == '"' {
+					if j+1 < len(src) && src[j+1] == '"' {
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			i = j + 1
+		case isIdentByte(src[i]):
+			for i < len(src) && isIdentByte(src[i]) {
+				i++
+			}
+		default:
+			if i == off {
+				return 1
+			}
+			return i - off
+		}
+		if i < len(src) && src[i] == '.' && i+1 < len(src) && (src[i+1] == '"' || isIdentByte(src[i+1]) || src[i+1] == '*') {
+			i++
+			if src[i] == '*' {
+				i++
+				break
+			}
+			continue
+		}
+		break
+	}
+	if i > len(src) {
+		i = len(src)
+	}
+	return i - off
+}
+
+func (c *checker) add(rule string, off, length int, msg string) {
+	off -= c.shift
+	if c.expr {
+		// The wrapper's own bytes are not in the expression.
+		limit := len(c.src) - c.shift - len("\n)")
+		if off < 0 {
+			off = 0
+		}
+		if off > limit {
+			off = limit
+		}
+		if off+length > limit {
+			length = limit - off
+		}
+		if rule != "sql-function" && rule != "sql-nondeterministic" {
+			rule = "branch-expression"
+		}
+	}
+	if off < 0 {
+		off = 0
+	}
+	if length < 1 {
+		length = 1
+	}
+	c.findings = append(c.findings, Finding{Rule: rule, Offset: off, Length: length, Message: msg})
+}
+
+func (c *checker) result() Result {
+	sort.SliceStable(c.findings, func(i, j int) bool {
+		a, b := c.findings[i], c.findings[j]
+		if a.Offset != b.Offset {
+			return a.Offset < b.Offset
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+	var out []Finding
+	for i, f := range c.findings {
+		if i > 0 && f == c.findings[i-1] {
+			continue
+		}
+		out = append(out, f)
+	}
+	r := Result{Findings: out}
+	for _, u := range c.useOrder {
+		acc := c.uses[u]
+		use := Use{Relation: u, Offset: acc.offset - c.shift}
+		if acc.all {
+			use.Columns = []string{"*"}
+		} else {
+			use.Columns = sortedKeys(acc.cols)
+		}
+		r.Relations = append(r.Relations, use)
+	}
+	sort.SliceStable(r.Relations, func(i, j int) bool { return r.Relations[i].Offset < r.Relations[j].Offset })
+	return r
+}
+
+func (c *checker) isTemplateParam(pr *pg.ParamRef) bool {
+	for _, p := range c.ph {
+		if int(pr.Location) == p.start && !p.ident {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) checkArgs(args int) {
+	used := map[int]bool{}
+	reported := map[int]bool{}
+	for _, pr := range c.params {
+		if c.isTemplateParam(pr) {
+			continue
+		}
+		n := int(pr.Number)
+		used[n] = true
+		if (n < 1 || n > args) && !reported[n] {
+			reported[n] = true
+			c.add("sql-args", int(pr.Location), tokenLen(c.src, int(pr.Location)), fmt.Sprintf("$%d has no entry in args (%d given)", n, args))
+		}
+	}
+	for i := 0; i < args; i++ {
+		if !used[i+1] {
+			c.add("sql-args", 0, len(c.src), fmt.Sprintf("args[%d] is never used", i))
+		}
+	}
+}
+
+// templateFindings reports placeholders that stand where a name is needed,
+// or inside a name: their value decides which table or column is used.
+func (c *checker) templateFindings() {
+	for i, p := range c.ph {
+		role, ok := c.tplRoles[i]
+		if !ok && !p.ident {
+			continue
+		}
+		if !ok {
+			role = "name"
+		}
+		rule := map[string]string{"table": "sql-table", "column": "sql-column", "function": "sql-function"}[role]
+		if rule == "" {
+			rule = "sql-syntax"
+		}
+		c.add(rule, p.start, p.end-p.start, fmt.Sprintf("{{%s}} is used as a %s: a template value cannot choose a %s; the allow-list cannot check it", p.name, role, role))
+	}
+}

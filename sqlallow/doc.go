@@ -1,0 +1,29 @@
+// Package sqlallow checks one SQL statement against an allow-list: which
+// relations, columns and functions it touches, and whether each is permitted.
+//
+// It parses with PostgreSQL's own parser (pg_query_go) and walks the whole
+// tree: a typed walk for the nodes that carry meaning (relations, column
+// references, functions, the scope of CTEs and query levels) falls back to a
+// generic walk over every message field, so a node type this package does not
+// know is still searched for relations, columns and functions (fail closed).
+//
+// It knows nothing about files, dialects or how diagnostics are printed: a
+// caller gets Findings with byte offsets into the text it passed in.
+//
+// Decisions where PostgreSQL leaves room:
+//   - An unqualified allow key ("expense") names the relation in the first
+//     search_path schema. An unqualified reference resolves to the first
+//     search_path schema that the DDL defines it in (without DDL: the first
+//     schema). A reference whose unqualified name starts with "pg_" resolves to
+//     pg_catalog, as PostgreSQL searches pg_catalog before search_path; such a
+//     relation is allowed only when listed as pg_catalog.NAME.
+//   - Statement kinds (Policy.Statements) are lower case: select, insert,
+//     update, delete, merge, "select into" (SELECT … INTO creates a table), and
+//     for anything else the command name ("copy", "do", "call", "set",
+//     "create table", "drop", "explain", "lock", …; see Kind). A data-modifying
+//     statement inside a CTE must be an allowed kind too.
+//   - System columns (ctid, xmin, …) are columns like any other: granted by
+//     "*" or by name.
+//   - A function's body is not inspected: a user-defined function that reads a
+//     table is not seen. The deny-list is the control for functions.
+package sqlallow

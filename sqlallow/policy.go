@@ -1,0 +1,247 @@
+package sqlallow
+
+import (
+	"sort"
+	"strings"
+)
+
+// Policy is what one statement may touch.
+type Policy struct {
+	// Allow maps a relation, written as in SQL ("expense", "billing.invoice",
+	// `"MixedCase"`), to its allowed columns; a single "*" allows every column.
+	// An unqualified key is in SearchPath[0].
+	Allow map[string][]string
+	// SearchPath is the schema search path; empty means ["public"].
+	SearchPath []string
+	// Statements are the allowed statement kinds (see the package doc); empty
+	// means select, insert, update, delete.
+	Statements []string
+	// DenyFunctions is added to the built-in deny-list. An entry is a function
+	// name, optionally schema-qualified; a trailing * matches a prefix.
+	DenyFunctions []string
+	// DDL, when set, gives the real columns of tables: "*" expands to them and
+	// only tables that have a column are candidates for an unqualified name.
+	DDL *Schema
+}
+
+// DefaultPolicy allows the four data statements on nothing.
+func DefaultPolicy() Policy {
+	return Policy{
+		Allow:      map[string][]string{},
+		SearchPath: []string{"public"},
+		Statements: []string{"select", "insert", "update", "delete"},
+	}
+}
+
+// builtinDeny are functions that reach outside the allowed tables: files,
+// large objects, other databases, server administration, sleeping and locks,
+// and functions that run a query given as text (query_to_xml, ts_stat), which
+// would read any table.
+var builtinDeny = []string{
+	"pg_read_file", "pg_read_binary_file", "pg_ls_*", "pg_stat_file", "pg_file_*", "pg_logdir_ls",
+	"lo_*", "loread", "lowrite",
+	"dblink*",
+	"pg_sleep*",
+	"set_config", "current_setting", "pg_reload_conf", "pg_rotate_logfile", "pg_promote",
+	"pg_terminate_backend", "pg_cancel_backend", "pg_log_backend_memory_contexts",
+	"pg_advisory*", "pg_try_advisory*", "pg_notify",
+	"pg_switch_wal", "pg_create_restore_point", "pg_backup_*", "pg_start_backup", "pg_stop_backup",
+	"pg_create_*", "pg_drop_replication_slot", "pg_replication_*", "pg_logical_*", "pg_copy_*",
+	"pg_export_snapshot", "pg_import_system_collations", "pg_wal_replay_*",
+	"query_to_xml*", "cursor_to_xml*", "table_to_xml*", "schema_to_xml*", "database_to_xml*",
+	"ts_stat", "ts_rewrite",
+	"get_raw_page", "heap_page_items", "bt_*", "pg_visibility*", "pgstattuple*",
+}
+
+// volatile functions give a different answer on each run: a sql step must get
+// such a value as an argument so that a retry repeats the same statement.
+var volatile = map[string]bool{
+	"now": true, "random": true, "random_normal": true, "setseed": true,
+	"clock_timestamp": true, "statement_timestamp": true, "transaction_timestamp": true,
+	"timeofday": true, "gen_random_uuid": true, "uuid_generate_v1": true,
+	"uuid_generate_v1mc": true, "uuid_generate_v4": true,
+	"nextval": true, "setval": true, "currval": true, "lastval": true,
+	"txid_current": true, "txid_current_if_assigned": true,
+	"pg_current_xact_id": true, "pg_current_xact_id_if_assigned": true,
+	"pg_backend_pid": true,
+}
+
+var systemColumns = map[string]bool{
+	"ctid": true, "xmin": true, "xmax": true, "cmin": true, "cmax": true, "tableoid": true,
+}
+
+// grant is the compiled allow entry of one relation.
+type grant struct {
+	all  bool
+	cols map[string]bool
+	list string // "id, status, amount" for messages
+}
+
+type compiled struct {
+	allow      map[string]*grant // schema.name → grant
+	searchPath []string
+	statements map[string]bool
+	denyExact  map[string]bool // name or schema.name
+	denyPrefix []string
+	ddl        *Schema
+}
+
+func compile(p *Policy) *compiled {
+	c := &compiled{allow: map[string]*grant{}, statements: map[string]bool{}, denyExact: map[string]bool{}}
+	if p == nil {
+		d := DefaultPolicy()
+		p = &d
+	}
+	for _, s := range p.SearchPath {
+		c.searchPath = append(c.searchPath, normIdent(s))
+	}
+	if len(c.searchPath) == 0 {
+		c.searchPath = []string{"public"}
+	}
+	for k, cols := range p.Allow {
+		key := c.normRelation(k)
+		g := c.allow[key]
+		if g == nil {
+			g = &grant{cols: map[string]bool{}}
+			c.allow[key] = g
+		}
+		for _, col := range cols {
+			if strings.TrimSpace(col) == "*" {
+				g.all = true
+				continue
+			}
+			g.cols[normIdent(col)] = true
+		}
+	}
+	for _, g := range c.allow {
+		names := make([]string, 0, len(g.cols))
+		for n := range g.cols {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		g.list = strings.Join(names, ", ")
+	}
+	kinds := p.Statements
+	if len(kinds) == 0 {
+		kinds = []string{"select", "insert", "update", "delete"}
+	}
+	for _, k := range kinds {
+		c.statements[strings.Join(strings.Fields(strings.ToLower(k)), " ")] = true
+	}
+	for _, d := range append(append([]string(nil), builtinDeny...), p.DenyFunctions...) {
+		d = strings.TrimSpace(d)
+		if strings.HasSuffix(d, "*") {
+			c.denyPrefix = append(c.denyPrefix, strings.ToLower(strings.TrimSuffix(d, "*")))
+			continue
+		}
+		c.denyExact[strings.Join(splitName(d), ".")] = true
+	}
+	c.ddl = p.DDL
+	return c
+}
+
+// normRelation turns an allow key into schema.name.
+func (c *compiled) normRelation(k string) string {
+	parts := splitName(k)
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return c.searchPath[0] + "." + parts[0]
+	default:
+		return parts[len(parts)-2] + "." + parts[len(parts)-1]
+	}
+}
+
+// splitName splits a possibly qualified SQL name and normalises each part the
+// way PostgreSQL does: unquoted parts fold to lower case, quoted parts keep
+// their case ("" is a quote), and every part is cut to 63 bytes.
+func splitName(s string) []string {
+	var parts []string
+	var b strings.Builder
+	i := 0
+	s = strings.TrimSpace(s)
+	for i <= len(s) {
+		if i == len(s) || s[i] == '.' {
+			parts = append(parts, truncIdent(b.String()))
+			b.Reset()
+			i++
+			continue
+		}
+		if s[i] == '"' {
+			i++
+			for i < len(s) {
+				if s[i] == '"' {
+					if i+1 < len(s) && s[i+1] == '"' {
+						b.WriteByte('"')
+						i += 2
+						continue
+					}
+					break
+				}
+				b.WriteByte(s[i])
+				i++
+			}
+			i++
+			continue
+		}
+		ch := s[i]
+		if ch >= 'A' && ch <= 'Z' {
+			ch += 'a' - 'A'
+		}
+		if ch != ' ' && ch != '\t' {
+			b.WriteByte(ch)
+		}
+		i++
+	}
+	return parts
+}
+
+func normIdent(s string) string {
+	p := splitName(s)
+	if len(p) == 0 {
+		return ""
+	}
+	return strings.Join(p, ".")
+}
+
+// truncIdent cuts an identifier to NAMEDATALEN-1 bytes without splitting a
+// UTF-8 sequence, as the PostgreSQL scanner does.
+func truncIdent(s string) string {
+	if len(s) <= 63 {
+		return s
+	}
+	n := 63
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+func (c *compiled) denied(schema, name string) bool {
+	if c.denyExact[name] || (schema != "" && c.denyExact[schema+"."+name]) {
+		return true
+	}
+	for _, p := range c.denyPrefix {
+		if strings.HasPrefix(name, p) || (schema != "" && strings.HasPrefix(schema+"."+name, p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteIdent writes an identifier so that splitName reads it back unchanged.
+func quoteIdent(s string) string {
+	plain := s != ""
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if !(ch >= 'a' && ch <= 'z' || ch == '_' || i > 0 && (ch >= '0' && ch <= '9' || ch == '$')) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}

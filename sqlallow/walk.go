@@ -1,0 +1,1013 @@
+package sqlallow
+
+import (
+	"fmt"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+type useAcc struct {
+	cols   map[string]bool
+	all    bool
+	offset int
+}
+
+type checker struct {
+	pol      *compiled
+	src      string
+	ph       []placeholder
+	shift    int  // bytes of wrapper before the checked text
+	expr     bool // checking a branch expression
+	top      *pg.Node
+	findings []Finding
+	uses     map[string]*useAcc
+	useOrder []string
+	params   []*pg.ParamRef
+	tplRoles map[int]string
+	depth    int
+}
+
+func newChecker(p *Policy) *checker {
+	return &checker{pol: compile(p), uses: map[string]*useAcc{}, tplRoles: map[int]string{}}
+}
+
+// relRef is one reference to a real relation.
+type relRef struct {
+	key      string // schema.name
+	display  string // as written, normalised
+	grant    *grant // nil: not on the allow-list
+	ddl      []string
+	ddlKnown bool
+	tpl      bool // named by a template placeholder: reported once, not checked further
+}
+
+// item is one entry of a FROM list (or a DML target) that column references
+// can resolve to.
+type item struct {
+	name     string // the name a qualified reference uses (alias or relation name)
+	schema   string // schema as written, for schema.table.col, when not aliased
+	rel      *relRef
+	cols     []string // visible column names, when known
+	known    bool
+	rename   map[string]string // visible name → real column (alias column lists)
+	children []*item           // the leaves of an aliased join
+	hidden   bool              // inside an aliased join: not referenceable by name
+}
+
+const (
+	hasNo = iota
+	hasMaybe
+	hasYes
+)
+
+func (it *item) has(col string) int {
+	switch {
+	case it.children != nil:
+		best := hasNo
+		for _, ch := range it.children {
+			if h := ch.has(col); h > best {
+				best = h
+			}
+		}
+		return best
+	case it.rel != nil && it.rel.tpl:
+		return hasMaybe
+	case !it.known:
+		return hasMaybe
+	}
+	if it.rel != nil && systemColumns[col] {
+		return hasYes
+	}
+	for _, c := range it.cols {
+		if c == col {
+			return hasYes
+		}
+	}
+	return hasNo
+}
+
+func (it *item) realCol(col string) string {
+	if r, ok := it.rename[col]; ok {
+		return r
+	}
+	return col
+}
+
+type cteDef struct {
+	name  string
+	cols  []string
+	known bool
+}
+
+// scope is one query level.
+type scope struct {
+	parent      *scope
+	ctes        []*cteDef
+	items       []*item
+	lateralOnly bool // items are being hidden from a non-LATERAL subquery in FROM
+}
+
+func (s *scope) cte(name string) *cteDef {
+	for sc := s; sc != nil; sc = sc.parent {
+		for i := len(sc.ctes) - 1; i >= 0; i-- {
+			if sc.ctes[i].name == name {
+				return sc.ctes[i]
+			}
+		}
+	}
+	return nil
+}
+
+func (s *scope) lookup(name string) *item {
+	for sc := s; sc != nil; sc = sc.parent {
+		if sc.lateralOnly {
+			continue
+		}
+		for _, it := range sc.items {
+			if !it.hidden && it.name == name {
+				return it
+			}
+		}
+	}
+	return nil
+}
+
+var nodeOneof = (&pg.Node{}).ProtoReflect().Descriptor().Oneofs().Get(0)
+
+func inner(n *pg.Node) proto.Message {
+	if n == nil {
+		return nil
+	}
+	r := n.ProtoReflect()
+	fd := r.WhichOneof(nodeOneof)
+	if fd == nil {
+		return nil
+	}
+	return r.Get(fd).Message().Interface()
+}
+
+// maxDepth bounds recursion over the tree; the parser itself stops far
+// earlier, so this only guards against surprises.
+const maxDepth = 20000
+
+// visit walks any part of the tree in scope s. Node types with meaning get
+// their own handling; every other message has all of its fields walked, so
+// no relation, column or function below an unknown node type is missed.
+func (c *checker) visit(m proto.Message, s *scope) {
+	c.depth++
+	defer func() { c.depth-- }()
+	if c.depth > maxDepth {
+		if c.depth == maxDepth+1 {
+			c.add("sql-syntax", 0, 1, "statement is nested too deeply to check")
+		}
+		return
+	}
+	switch x := m.(type) {
+	case nil:
+		return
+	case *pg.Node:
+		if x == nil || x.Node == nil {
+			return
+		}
+		c.visit(inner(x), s)
+	case *pg.SelectStmt:
+		c.selectStmt(x, s)
+	case *pg.InsertStmt:
+		c.insertStmt(x, s)
+	case *pg.UpdateStmt:
+		c.updateStmt(x, s)
+	case *pg.DeleteStmt:
+		c.deleteStmt(x, s)
+	case *pg.MergeStmt:
+		c.mergeStmt(x, s)
+	case *pg.RangeVar:
+		c.relation(x, "")
+	case *pg.ColumnRef:
+		c.columnRef(x, s)
+	case *pg.FuncCall:
+		c.funcCall(x)
+		c.children(x, s)
+	case *pg.SQLValueFunction:
+		c.valueFunction(x)
+	case *pg.TypeCast:
+		c.typeCast(x)
+		c.children(x, s)
+	case *pg.ParamRef:
+		c.params = append(c.params, x)
+	case *pg.LockingClause:
+		// FOR UPDATE OF names FROM items, not relations.
+	case *pg.RangeSubselect, *pg.RangeFunction, *pg.JoinExpr, *pg.RangeTableSample, *pg.RangeTableFunc:
+		if s == nil {
+			s = &scope{}
+		}
+		c.fromItem(x, s)
+	case *pg.WithClause:
+		if s == nil {
+			s = &scope{}
+		}
+		c.withClause(x, s)
+	default:
+		c.children(m, s)
+	}
+}
+
+// children walks every message-typed field of m except those named in skip.
+func (c *checker) children(m proto.Message, s *scope, skip ...protoreflect.Name) {
+	m.ProtoReflect().Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if fd.Kind() != protoreflect.MessageKind {
+			return true
+		}
+		for _, sk := range skip {
+			if fd.Name() == sk {
+				return true
+			}
+		}
+		if fd.IsList() {
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				c.visit(l.Get(i).Message().Interface(), s)
+			}
+			return true
+		}
+		c.visit(v.Message().Interface(), s)
+		return true
+	})
+}
+
+func (c *checker) visitAll(list []*pg.Node, s *scope) {
+	for _, n := range list {
+		c.visit(n, s)
+	}
+}
+
+// query walks a statement that produces rows (a subquery, a CTE body) as a
+// new level below parent and returns its output column names when known.
+func (c *checker) query(n *pg.Node, parent *scope) ([]string, bool) {
+	switch x := inner(n).(type) {
+	case *pg.SelectStmt:
+		return c.selectStmt(x, parent)
+	case *pg.InsertStmt:
+		return c.insertStmt(x, parent)
+	case *pg.UpdateStmt:
+		return c.updateStmt(x, parent)
+	case *pg.DeleteStmt:
+		return c.deleteStmt(x, parent)
+	case *pg.MergeStmt:
+		return c.mergeStmt(x, parent)
+	default:
+		c.visit(n, parent)
+		return nil, false
+	}
+}
+
+func (c *checker) withClause(w *pg.WithClause, s *scope) {
+	var defs []*cteDef
+	for _, n := range w.Ctes {
+		cte := n.GetCommonTableExpr()
+		if cte == nil {
+			c.visit(n, s)
+			continue
+		}
+		d := &cteDef{name: cte.Ctename}
+		if len(cte.Aliascolnames) > 0 {
+			d.cols, d.known = stringList(cte.Aliascolnames), true
+		}
+		defs = append(defs, d)
+		if w.Recursive {
+			// In WITH RECURSIVE every CTE of the list is visible to every body.
+			s.ctes = append(s.ctes, d)
+		}
+	}
+	i := 0
+	for _, n := range w.Ctes {
+		cte := n.GetCommonTableExpr()
+		if cte == nil {
+			continue
+		}
+		d := defs[i]
+		i++
+		cols, known := c.query(cte.Ctequery, s)
+		if !d.known {
+			d.cols, d.known = cols, known
+		}
+		if sc := cte.SearchClause; sc != nil && sc.SearchSeqColumn != "" {
+			d.cols = append(append([]string(nil), d.cols...), sc.SearchSeqColumn)
+		}
+		if cc := cte.CycleClause; cc != nil {
+			d.cols = append(append([]string(nil), d.cols...), cc.CycleMarkColumn, cc.CyclePathColumn)
+			c.visit(cc.CycleMarkValue, s)
+			c.visit(cc.CycleMarkDefault, s)
+		}
+		if !w.Recursive {
+			// A plain CTE is visible only to the siblings after it.
+			s.ctes = append(s.ctes, d)
+		}
+	}
+}
+
+func stringList(list []*pg.Node) []string {
+	out := make([]string, 0, len(list))
+	for _, n := range list {
+		if str := n.GetString_(); str != nil {
+			out = append(out, str.Sval)
+		}
+	}
+	return out
+}
+
+func isSetOp(sel *pg.SelectStmt) bool {
+	return sel.Op != pg.SetOperation_SETOP_NONE && sel.Op != pg.SetOperation_SET_OPERATION_UNDEFINED
+}
+
+func (c *checker) selectStmt(sel *pg.SelectStmt, parent *scope) ([]string, bool) {
+	s := &scope{parent: parent}
+	if sel.WithClause != nil {
+		c.withClause(sel.WithClause, s)
+	}
+	if isSetOp(sel) || sel.Larg != nil || sel.Rarg != nil {
+		var cols []string
+		known := false
+		if sel.Larg != nil {
+			cols, known = c.selectStmt(sel.Larg, s)
+		}
+		if sel.Rarg != nil {
+			c.selectStmt(sel.Rarg, s)
+		}
+		rs := &scope{parent: s, items: []*item{{cols: cols, known: known}}}
+		c.sortClause(sel.SortClause, cols, rs)
+		c.children(sel, rs, "with_clause", "larg", "rarg", "sort_clause", "locking_clause")
+		return cols, known
+	}
+	if len(sel.ValuesLists) > 0 {
+		c.children(sel, s, "with_clause", "locking_clause")
+		n := 0
+		if l := sel.ValuesLists[0].GetList(); l != nil {
+			n = len(l.Items)
+		}
+		cols := make([]string, n)
+		for i := range cols {
+			cols[i] = fmt.Sprintf("column%d", i+1)
+		}
+		return cols, true
+	}
+	for _, f := range sel.FromClause {
+		c.fromNode(f, s)
+	}
+	cols, known := c.targetCols(sel.TargetList, s)
+	c.sortClause(sel.SortClause, outputNames(sel.TargetList, cols), s)
+	c.sortClause(sel.DistinctClause, outputNames(sel.TargetList, cols), s)
+	c.children(sel, s, "with_clause", "from_clause", "locking_clause", "sort_clause", "distinct_clause")
+	return cols, known
+}
+
+func outputNames(targets []*pg.Node, cols []string) []string {
+	out := append([]string(nil), cols...)
+	for _, t := range targets {
+		if rt := t.GetResTarget(); rt != nil && rt.Name != "" {
+			out = append(out, rt.Name)
+		}
+	}
+	return out
+}
+
+// sortClause walks ORDER BY / DISTINCT ON, where a bare name is first an
+// output column name (PostgreSQL's SQL-92 rule) and only then an input column.
+func (c *checker) sortClause(list []*pg.Node, outputs []string, s *scope) {
+	for _, n := range list {
+		e := n
+		if sb := n.GetSortBy(); sb != nil {
+			e = sb.Node
+			c.visitAll(sb.UseOp, s)
+		}
+		if cr := e.GetColumnRef(); cr != nil && len(cr.Fields) == 1 {
+			if str := cr.Fields[0].GetString_(); str != nil {
+				matched := false
+				for _, o := range outputs {
+					if o == str.Sval {
+						matched = true
+					}
+				}
+				if matched {
+					continue
+				}
+			}
+		}
+		c.visit(e, s)
+	}
+}
+
+// targetCols walks a SELECT list and returns the output column names. A name
+// is given only where it is certain how PostgreSQL names the column; anything
+// else makes the list unknown, which keeps column resolution conservative.
+func (c *checker) targetCols(list []*pg.Node, s *scope) ([]string, bool) {
+	var cols []string
+	known := true
+	for _, n := range list {
+		rt := n.GetResTarget()
+		if rt == nil {
+			known = false
+			continue
+		}
+		if rt.Name != "" {
+			cols = append(cols, rt.Name)
+			continue
+		}
+		if cr := rt.Val.GetColumnRef(); cr != nil && len(cr.Fields) > 0 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			var its []*item
+			if len(cr.Fields) == 1 {
+				its = leaves(s.items)
+			} else if str := cr.Fields[len(cr.Fields)-2].GetString_(); str != nil {
+				if it := s.lookup(str.Sval); it != nil {
+					its = leaves([]*item{it})
+				}
+			}
+			if len(its) == 0 {
+				known = false
+			}
+			for _, it := range its {
+				if !it.known {
+					known = false
+				}
+				cols = append(cols, it.cols...)
+			}
+			continue
+		}
+		name, ok := figureColname(rt.Val)
+		if !ok {
+			known = false
+			continue
+		}
+		cols = append(cols, name)
+	}
+	return cols, known
+}
+
+func leaves(items []*item) []*item {
+	var out []*item
+	for _, it := range items {
+		if it.children != nil {
+			if !it.hidden {
+				// children are in the scope too; a wrapper adds nothing.
+				continue
+			}
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+func figureColname(n *pg.Node) (string, bool) {
+	switch x := inner(n).(type) {
+	case *pg.ColumnRef:
+		if str := x.Fields[len(x.Fields)-1].GetString_(); str != nil {
+			return str.Sval, true
+		}
+	case *pg.FuncCall:
+		if str := x.Funcname[len(x.Funcname)-1].GetString_(); str != nil {
+			return str.Sval, true
+		}
+	case *pg.TypeCast:
+		if name, ok := figureColname(x.Arg); ok && name != "?column?" {
+			return name, true
+		}
+	case *pg.A_Const, *pg.A_Expr, *pg.ParamRef, *pg.BoolExpr, *pg.NullTest, *pg.BooleanTest:
+		return "?column?", true
+	}
+	return "", false
+}
+
+// fromNode walks one FROM entry and adds what it makes visible to s.
+func (c *checker) fromNode(n *pg.Node, s *scope) []*item {
+	return c.fromItem(inner(n), s)
+}
+
+func (c *checker) fromItem(m proto.Message, s *scope) []*item {
+	switch x := m.(type) {
+	case *pg.RangeVar:
+		it := c.rangeVarItem(x, s)
+		s.items = append(s.items, it)
+		return []*item{it}
+	case *pg.RangeSubselect:
+		saved := s.lateralOnly
+		if !x.Lateral {
+			s.lateralOnly = true
+		}
+		cols, known := c.query(x.Subquery, s)
+		s.lateralOnly = saved
+		it := &item{cols: cols, known: known}
+		c.applyAlias(it, x.Alias)
+		s.items = append(s.items, it)
+		return []*item{it}
+	case *pg.RangeFunction:
+		// Functions in FROM may refer to earlier FROM items even without LATERAL.
+		c.children(x, s, "alias")
+		it := &item{}
+		if len(x.Functions) == 1 {
+			if l := x.Functions[0].GetList(); l != nil && len(l.Items) > 0 {
+				if fc := l.Items[0].GetFuncCall(); fc != nil {
+					it.name, _ = figureColname(l.Items[0])
+					_ = fc
+				}
+			}
+		}
+		if len(x.Coldeflist) > 0 {
+			for _, cd := range x.Coldeflist {
+				if d := cd.GetColumnDef(); d != nil {
+					it.cols = append(it.cols, d.Colname)
+				}
+			}
+			it.known = true
+		}
+		c.applyAlias(it, x.Alias)
+		s.items = append(s.items, it)
+		return []*item{it}
+	case *pg.JoinExpr:
+		left := c.fromNode(x.Larg, s)
+		right := c.fromNode(x.Rarg, s)
+		for _, u := range stringList(x.UsingClause) {
+			c.joinColumn(left, u, 0)
+			c.joinColumn(right, u, 0)
+		}
+		if x.IsNatural {
+			c.naturalJoin(left, right)
+		}
+		c.visit(x.Quals, s)
+		all := append(append([]*item(nil), left...), right...)
+		var made []*item
+		if x.Alias != nil {
+			for _, it := range all {
+				it.hidden = true
+			}
+			w := &item{name: x.Alias.Aliasname, children: leaves(all), known: true}
+			s.items = append(s.items, w)
+			made = append(made, w)
+		}
+		if x.JoinUsingAlias != nil {
+			w := &item{name: x.JoinUsingAlias.Aliasname, children: leaves(all), known: true}
+			s.items = append(s.items, w)
+			made = append(made, w)
+		}
+		return append(made, all...)
+	case *pg.RangeTableSample:
+		its := c.fromNode(x.Relation, s)
+		c.add("sql-nondeterministic", int(x.Location), wordLen(c.src, int(x.Location)), "TABLESAMPLE picks rows at random: the statement is not repeatable")
+		c.visitAll(x.Method, s)
+		c.visitAll(x.Args, s)
+		c.visit(x.Repeatable, s)
+		return its
+	case *pg.RangeTableFunc:
+		c.children(x, s, "alias")
+		it := &item{}
+		for _, col := range x.Columns {
+			if tc := col.GetRangeTableFuncCol(); tc != nil {
+				it.cols = append(it.cols, tc.Colname)
+			}
+		}
+		it.known = true
+		c.applyAlias(it, x.Alias)
+		s.items = append(s.items, it)
+		return []*item{it}
+	default:
+		if m != nil {
+			c.children(m, s)
+		}
+		return nil
+	}
+}
+
+func (c *checker) applyAlias(it *item, a *pg.Alias) {
+	if a == nil {
+		return
+	}
+	it.name = a.Aliasname
+	if names := stringList(a.Colnames); len(names) > 0 {
+		if it.known && len(names) <= len(it.cols) {
+			it.cols = append(names, it.cols[len(names):]...)
+		} else {
+			it.cols, it.known = names, false
+		}
+	}
+}
+
+// rangeVarItem makes the FROM item for a name: a CTE in scope, else a relation.
+func (c *checker) rangeVarItem(rv *pg.RangeVar, s *scope) *item {
+	if rv.Schemaname == "" && rv.Catalogname == "" {
+		if d := s.cte(rv.Relname); d != nil {
+			it := &item{name: rv.Relname, cols: d.cols, known: d.known}
+			c.applyAlias(it, rv.Alias)
+			return it
+		}
+	}
+	r := c.relation(rv, "")
+	it := &item{name: rv.Relname, schema: rv.Schemaname, rel: r, cols: r.ddl, known: r.ddlKnown}
+	if rv.Alias != nil {
+		it.name, it.schema = rv.Alias.Aliasname, ""
+		if names := stringList(rv.Alias.Colnames); len(names) > 0 {
+			if r.ddlKnown {
+				it.rename = map[string]string{}
+				vis := append([]string(nil), r.ddl...)
+				for i, nm := range names {
+					if i < len(vis) {
+						it.rename[nm] = vis[i]
+						vis[i] = nm
+					}
+				}
+				it.cols = vis
+			} else if r.grant != nil && !r.grant.all && !r.tpl {
+				c.add("sql-column", int(rv.Location), tokenLen(c.src, int(rv.Location)), fmt.Sprintf("column aliases on %q hide which columns are read; without DDL dws cannot tell: name the columns instead", r.display))
+				it.rename = map[string]string{}
+				for _, nm := range names {
+					it.rename[nm] = "*"
+				}
+			}
+		}
+	}
+	return it
+}
+
+// relation records a reference to a real relation and checks it.
+func (c *checker) relation(rv *pg.RangeVar, _ string) *relRef {
+	loc := int(rv.Location)
+	for _, part := range []string{rv.Catalogname, rv.Schemaname, rv.Relname} {
+		if i, ok := templateIn(part, c.ph); ok {
+			c.tplRoles[i] = "table"
+			return &relRef{key: "?", display: "{{" + c.ph[i].name + "}}", tpl: true}
+		}
+	}
+	schema := rv.Schemaname
+	display := rv.Relname
+	if schema != "" {
+		display = schema + "." + rv.Relname
+	} else {
+		schema = c.resolveSchema(rv.Relname)
+	}
+	key := schema + "." + rv.Relname
+	r := &relRef{key: key, display: display, grant: c.pol.allow[key]}
+	if c.pol.ddl != nil {
+		r.ddl, r.ddlKnown = c.pol.ddl.Tables[key]
+	}
+	c.use(key, loc)
+	switch {
+	case c.expr:
+		c.add("branch-expression", loc, tokenLen(c.src, loc), fmt.Sprintf("reads table %q: a branch expression may not read a relation", display))
+	case r.grant == nil:
+		c.add("sql-table", loc, tokenLen(c.src, loc), fmt.Sprintf("table %q is not on the allow-list", display))
+	}
+	return r
+}
+
+func (c *checker) resolveSchema(name string) string {
+	if strings.HasPrefix(name, "pg_") {
+		return "pg_catalog"
+	}
+	if c.pol.ddl != nil {
+		for _, sp := range c.pol.searchPath {
+			if _, ok := c.pol.ddl.Tables[sp+"."+name]; ok {
+				return sp
+			}
+		}
+	}
+	return c.pol.searchPath[0]
+}
+
+func (c *checker) use(key string, loc int) *useAcc {
+	u := c.uses[key]
+	if u == nil {
+		u = &useAcc{cols: map[string]bool{}, offset: loc}
+		c.uses[key] = u
+		c.useOrder = append(c.useOrder, key)
+	}
+	return u
+}
+
+func grants(r *relRef, col string) bool {
+	return r.tpl || r.grant == nil || r.grant.all || r.grant.cols[col]
+}
+
+func allowedList(g *grant) string {
+	if g.list == "" {
+		return "no column is allowed"
+	}
+	return "allowed: " + g.list
+}
+
+// colUse records that column col of relation r is read or written.
+func (c *checker) colUse(r *relRef, col string, loc int) {
+	if r.tpl {
+		return
+	}
+	if col == "*" {
+		c.allCols(r, loc, "a column alias")
+		return
+	}
+	c.use(r.key, loc).cols[col] = true
+	if grants(r, col) {
+		return
+	}
+	c.add("sql-column", loc, tokenLen(c.src, loc), fmt.Sprintf("column %q of %q is not allowed (%s)", col, r.display, allowedList(r.grant)))
+}
+
+// allCols records that every column of r is used (*, t.*, a whole-row value,
+// an INSERT without a column list, NATURAL JOIN).
+func (c *checker) allCols(r *relRef, loc int, what string) {
+	if r.tpl {
+		return
+	}
+	c.use(r.key, loc).all = true
+	if r.grant == nil || r.grant.all {
+		return
+	}
+	if r.ddlKnown {
+		var missing []string
+		for _, col := range r.ddl {
+			if !r.grant.cols[col] {
+				missing = append(missing, col)
+			}
+		}
+		if len(missing) == 0 {
+			return
+		}
+		c.add("sql-column", loc, tokenLen(c.src, loc), fmt.Sprintf("%s reads columns of %q that are not allowed: %s (%s)", what, r.display, strings.Join(missing, ", "), allowedList(r.grant)))
+		return
+	}
+	c.add("sql-column", loc, tokenLen(c.src, loc), fmt.Sprintf("%s uses every column of %q, but only some are granted (%s); name the columns", what, r.display, allowedList(r.grant)))
+}
+
+func (c *checker) wholeRow(it *item, loc int, what string) {
+	if it.rel != nil {
+		c.allCols(it.rel, loc, what)
+	}
+	for _, ch := range it.children {
+		c.wholeRow(ch, loc, what)
+	}
+}
+
+func (c *checker) joinColumn(items []*item, col string, loc int) {
+	var cands []*item
+	for _, it := range leaves(items) {
+		if it.has(col) != hasNo {
+			cands = append(cands, it)
+		}
+	}
+	c.resolveAmong(col, cands, loc)
+}
+
+func (c *checker) naturalJoin(left, right []*item) {
+	for _, side := range [][]*item{left, right} {
+		for _, it := range leaves(side) {
+			if it.rel == nil {
+				continue
+			}
+			if !it.known {
+				c.allCols(it.rel, 0, "NATURAL JOIN")
+				continue
+			}
+		}
+	}
+	// With known columns the common names are the join columns.
+	for _, l := range leaves(left) {
+		for _, col := range l.cols {
+			for _, r := range leaves(right) {
+				if r.known && r.has(col) == hasYes && l.known {
+					c.joinColumn([]*item{l}, col, 0)
+					c.joinColumn([]*item{r}, col, 0)
+				}
+			}
+		}
+	}
+}
+
+// resolveAmong checks col against the tables among candidates.
+func (c *checker) resolveAmong(col string, cands []*item, loc int) {
+	var tables []*item
+	for _, it := range cands {
+		if it.rel != nil {
+			tables = append(tables, it)
+		}
+	}
+	if len(tables) == 1 {
+		c.colUse(tables[0].rel, tables[0].realCol(col), loc)
+		return
+	}
+	bad := false
+	for _, t := range tables {
+		rc := t.realCol(col)
+		if rc == "*" {
+			c.allCols(t.rel, loc, "a column alias")
+			continue
+		}
+		if !t.rel.tpl {
+			c.use(t.rel.key, loc).cols[rc] = true
+		}
+		if !grants(t.rel, rc) {
+			bad = true
+		}
+	}
+	if bad {
+		names := make([]string, len(tables))
+		for i, t := range tables {
+			names[i] = fmt.Sprintf("%q", t.name)
+		}
+		list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+		c.add("sql-column", loc, tokenLen(c.src, loc), fmt.Sprintf("unqualified column %q could come from %s; qualify it", col, list))
+	}
+}
+
+func (c *checker) columnRef(cr *pg.ColumnRef, s *scope) {
+	loc := int(cr.Location)
+	var names []string
+	star := false
+	for i, f := range cr.Fields {
+		if str := f.GetString_(); str != nil {
+			if ti, ok := templateIn(str.Sval, c.ph); ok {
+				c.tplRoles[ti] = "column"
+				return
+			}
+			names = append(names, str.Sval)
+		} else if f.GetAStar() != nil && i == len(cr.Fields)-1 {
+			star = true
+		}
+	}
+	if s == nil {
+		s = &scope{}
+	}
+	switch {
+	case star && len(names) == 0:
+		for _, it := range leaves(s.items) {
+			c.wholeRow(it, loc, "*")
+		}
+	case star:
+		c.qualified(names, "", true, s, loc)
+	case len(names) == 1:
+		c.unqualified(names[0], s, loc)
+	case len(names) > 1:
+		c.qualified(names[:len(names)-1], names[len(names)-1], false, s, loc)
+	}
+}
+
+func (c *checker) unqualified(col string, s *scope, loc int) {
+	var cands []*item
+	definite := false
+	for sc := s; sc != nil && !definite; sc = sc.parent {
+		if sc.lateralOnly {
+			continue
+		}
+		for _, it := range sc.items {
+			if it.children != nil {
+				continue
+			}
+			switch it.has(col) {
+			case hasYes:
+				definite = true
+				cands = append(cands, it)
+			case hasMaybe:
+				cands = append(cands, it)
+			}
+		}
+	}
+	wholeRow := false
+	if !definite {
+		// Not (certainly) a column: PostgreSQL then reads it as a whole row.
+		if it := s.lookup(col); it != nil {
+			c.wholeRow(it, loc, fmt.Sprintf("whole-row reference %q", col))
+			wholeRow = true
+			// The whole-row check is the stricter one for that item.
+			kept := cands[:0:0]
+			for _, cand := range cands {
+				if cand != it {
+					kept = append(kept, cand)
+				}
+			}
+			cands = kept
+		}
+	}
+	if len(cands) == 0 && !wholeRow && c.expr {
+		c.add("branch-expression", loc, tokenLen(c.src, loc), fmt.Sprintf("column %q has nothing to come from: a branch expression sees only {{variables}} and constants", col))
+	}
+	c.resolveAmong(col, cands, loc)
+}
+
+// qualified resolves quals.col (or quals.* when star).
+func (c *checker) qualified(quals []string, col string, star bool, s *scope, loc int) {
+	var it *item
+	if len(quals) >= 2 {
+		sch, tbl := quals[len(quals)-2], quals[len(quals)-1]
+		for sc := s; sc != nil && it == nil; sc = sc.parent {
+			if sc.lateralOnly {
+				continue
+			}
+			for _, cand := range sc.items {
+				if !cand.hidden && cand.rel != nil && cand.name == tbl && cand.schema == sch {
+					it = cand
+					break
+				}
+			}
+		}
+		if it == nil {
+			// table.column.field, or column.field.field: read the head.
+			c.qualified(quals[:1], quals[1], false, s, loc)
+			return
+		}
+	} else {
+		it = s.lookup(quals[0])
+		if it == nil {
+			// column.field of a composite column
+			c.unqualified(quals[0], s, loc)
+			return
+		}
+	}
+	if star {
+		c.wholeRow(it, loc, quals[len(quals)-1]+".*")
+		return
+	}
+	if it.rel != nil {
+		rc := it.realCol(col)
+		if rc == "*" {
+			c.allCols(it.rel, loc, "a column alias")
+			return
+		}
+		c.colUse(it.rel, rc, loc)
+		return
+	}
+	if it.children != nil {
+		var cands []*item
+		for _, ch := range it.children {
+			if ch.has(col) != hasNo {
+				cands = append(cands, ch)
+			}
+		}
+		c.resolveAmong(col, cands, loc)
+	}
+}
+
+func (c *checker) funcCall(fc *pg.FuncCall) {
+	parts := stringList(fc.Funcname)
+	if len(parts) == 0 {
+		return
+	}
+	name := parts[len(parts)-1]
+	schema := ""
+	if len(parts) > 1 {
+		schema = parts[len(parts)-2]
+	}
+	for _, p := range parts {
+		if i, ok := templateIn(p, c.ph); ok {
+			c.tplRoles[i] = "function"
+			return
+		}
+	}
+	loc := int(fc.Location)
+	full := strings.Join(parts, ".")
+	if c.pol.denied(schema, name) {
+		c.add("sql-function", loc, tokenLen(c.src, loc), fmt.Sprintf("function %s is denied", full))
+		return
+	}
+	if volatile[name] && (schema == "" || schema == "pg_catalog") {
+		c.add("sql-nondeterministic", loc, tokenLen(c.src, loc), fmt.Sprintf("%s() is volatile: pass the value as an argument", name))
+	}
+}
+
+var valueFunctionNames = map[pg.SQLValueFunctionOp]string{
+	pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE:        "CURRENT_DATE",
+	pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME:        "CURRENT_TIME",
+	pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:      "CURRENT_TIME",
+	pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP:   "CURRENT_TIMESTAMP",
+	pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N: "CURRENT_TIMESTAMP",
+	pg.SQLValueFunctionOp_SVFOP_LOCALTIME:           "LOCALTIME",
+	pg.SQLValueFunctionOp_SVFOP_LOCALTIME_N:         "LOCALTIME",
+	pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP:      "LOCALTIMESTAMP",
+	pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:    "LOCALTIMESTAMP",
+}
+
+func (c *checker) valueFunction(v *pg.SQLValueFunction) {
+	if name, ok := valueFunctionNames[v.Op]; ok {
+		loc := int(v.Location)
+		c.add("sql-nondeterministic", loc, wordLen(c.src, loc), name+" is volatile: pass the value as an argument")
+	}
+}
+
+// typeCast catches 'now'::timestamp and friends: the literal is read when the
+// statement runs.
+func (c *checker) typeCast(tc *pg.TypeCast) {
+	k := tc.Arg.GetAConst()
+	if k == nil || k.GetSval() == nil || tc.TypeName == nil {
+		return
+	}
+	v := strings.ToLower(strings.TrimSpace(k.GetSval().Sval))
+	if v != "now" && v != "today" && v != "tomorrow" && v != "yesterday" {
+		return
+	}
+	names := stringList(tc.TypeName.Names)
+	if len(names) == 0 {
+		return
+	}
+	t := names[len(names)-1]
+	if strings.Contains(t, "time") || t == "date" {
+		loc := int(k.Location)
+		c.add("sql-nondeterministic", loc, tokenLen(c.src, loc), fmt.Sprintf("'%s' is read when the statement runs: pass the value as an argument", v))
+	}
+}
