@@ -10,10 +10,10 @@ import (
 type jsonWriter struct{ opts Options }
 
 type jsonReport struct {
-	Version int              `json:"version"`
-	Tool    jsonTool         `json:"tool"`
+	Version int               `json:"version"`
+	Tool    jsonTool          `json:"tool"`
 	Files   []lint.FileResult `json:"files"`
-	Summary Summary          `json:"summary"`
+	Summary Summary           `json:"summary"`
 }
 
 type jsonTool struct {

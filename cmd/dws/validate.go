@@ -187,7 +187,6 @@ func dialectIDs(ds []lint.Dialect) []string {
 	return ids
 }
 
-
 // relativeDir shows dir relative to the working directory when it can, so that a bare
 // `dws validate` in a project prints short paths.
 func relativeDir(dir string) string {

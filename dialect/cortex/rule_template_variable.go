@@ -165,4 +165,3 @@ func eachString(n *source.Node, ptr string, fn func(*source.Node, string)) {
 		}
 	}
 }
-
