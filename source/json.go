@@ -1,0 +1,557 @@
+package source
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// maxDepth bounds nesting of arrays and objects. Real workflow files stay
+// far below it; the bound keeps hostile input from exhausting the stack.
+const maxDepth = 1000
+
+var tooDeep = fmt.Sprintf("nesting deeper than %d levels", maxDepth)
+
+// jsonParser is a recursive-descent RFC 8259 parser. Recursion is bounded by
+// maxDepth. It tracks line and column as it goes, because looking them up
+// per value would cost more than the parse.
+type jsonParser struct {
+	doc  *Document
+	data []byte
+	src  string // data as a string: undecorated strings and numbers share it
+	i    int
+
+	line      int
+	lineStart int // offset of the current line's first byte
+	cont      int // UTF-8 continuation bytes since lineStart, to count code points
+
+	slab    []Node // nodes are handed out from chunks to save allocations
+	chunk   int
+	items   []*Node  // scratch stack of array items under construction
+	members []Member // scratch stack of object members under construction
+	buf     []byte   // scratch for decoding escaped strings
+
+	err *Error
+}
+
+func parseJSON(d *Document) (*Node, *Error) {
+	p := &jsonParser{doc: d, data: d.Text, src: d.src, line: 1}
+	p.i = bomLen(p.data)
+	p.lineStart = p.i
+	// Each member value follows a ':' and each array item a '[' or ','
+	// (as do most members), so a vectorised count of those bytes sizes the
+	// first chunk of nodes closely; a short estimate costs only more chunks.
+	p.chunk = 1 + max(bytes.Count(p.data, []byte{','}), bytes.Count(p.data, []byte{':'})) + bytes.Count(p.data, []byte{'['})
+	p.space()
+	if p.i == len(p.data) {
+		return nil, d.errorAt(bomLen(p.data), "empty document")
+	}
+	n := p.value(0)
+	if p.err != nil {
+		return nil, p.err
+	}
+	p.space()
+	if p.i < len(p.data) {
+		p.unexpected(" after the top-level value")
+		return nil, p.err
+	}
+	return n, nil
+}
+
+func (p *jsonParser) pos() Pos {
+	return Pos{Offset: p.i, Line: p.line, Col: p.i - p.lineStart - p.cont + 1}
+}
+
+func (p *jsonParser) fail(offset int, msg string) {
+	if p.err == nil {
+		p.err = p.doc.errorAt(offset, msg)
+	}
+}
+
+func (p *jsonParser) node(k Kind, start Pos) *Node {
+	if len(p.slab) == 0 {
+		p.slab = make([]Node, p.chunk)
+		p.chunk = 64
+	}
+	n := &p.slab[0]
+	p.slab = p.slab[1:]
+	n.Kind = k
+	n.Span.Start = start
+	return n
+}
+
+func (p *jsonParser) space() {
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ' ', '\t':
+		case '\n':
+			p.newline()
+		case '\r':
+			if p.i+1 >= len(p.data) || p.data[p.i+1] != '\n' {
+				p.newline()
+			}
+		default:
+			return
+		}
+		p.i++
+	}
+}
+
+// newline records that the byte at p.i ends a line.
+func (p *jsonParser) newline() {
+	p.line++
+	p.lineStart = p.i + 1
+	p.cont = 0
+}
+
+// unexpected reports the byte at p.i, which fits nowhere; suffix says what
+// was expected instead. Habits from other syntaxes get a message naming them.
+func (p *jsonParser) unexpected(suffix string) {
+	if p.i >= len(p.data) {
+		p.fail(p.i, "unexpected end of input")
+		return
+	}
+	switch c := p.data[p.i]; c {
+	case '/', '#':
+		p.fail(p.i, "comments are not allowed in JSON")
+	case '\'':
+		p.fail(p.i, "strings must use double quotes")
+	case 0:
+		p.fail(p.i, "unexpected NUL byte"+suffix)
+	default:
+		r, _ := utf8.DecodeRune(p.data[p.i:])
+		p.fail(p.i, "unexpected character "+quoteRune(r)+suffix)
+	}
+}
+
+func quoteRune(r rune) string {
+	if unicode.IsPrint(r) {
+		return strconv.QuoteRune(r)
+	}
+	return fmt.Sprintf("%U", r)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) || c == '_'
+}
+
+// value parses the value at p.i; the caller has skipped white space.
+func (p *jsonParser) value(depth int) *Node {
+	if p.i >= len(p.data) {
+		p.fail(p.i, "unexpected end of input")
+		return nil
+	}
+	start := p.pos()
+	c := p.data[p.i]
+	switch {
+	case c == '{':
+		return p.object(start, depth+1)
+	case c == '[':
+		return p.array(start, depth+1)
+	case c == '"':
+		s, ok := p.string()
+		if !ok {
+			return nil
+		}
+		n := p.node(String, start)
+		n.Text = s
+		n.Span.End = p.pos()
+		return n
+	case c == '-' || isDigit(c):
+		a := p.i
+		if !p.number() {
+			return nil
+		}
+		n := p.node(Number, start)
+		n.Text = p.src[a:p.i]
+		n.Span.End = p.pos()
+		return n
+	case c == '+':
+		p.fail(p.i, "a number cannot start with '+'")
+		return nil
+	case c == '.':
+		p.fail(p.i, "a number needs a digit before '.'")
+		return nil
+	case isWordByte(c):
+		a := p.i
+		for p.i < len(p.data) && isWordByte(p.data[p.i]) {
+			p.i++
+		}
+		var n *Node
+		switch w := p.src[a:p.i]; w {
+		case "true", "false":
+			n = p.node(Bool, start)
+			n.Bool = w == "true"
+		case "null":
+			n = p.node(Null, start)
+		case "NaN", "Infinity":
+			p.fail(a, w+" is not a JSON value")
+			return nil
+		default:
+			p.fail(a, fmt.Sprintf("invalid literal %q", w))
+			return nil
+		}
+		n.Span.End = p.pos()
+		return n
+	}
+	p.unexpected("")
+	return nil
+}
+
+func (p *jsonParser) object(start Pos, depth int) *Node {
+	if depth > maxDepth {
+		p.fail(p.i, tooDeep)
+		return nil
+	}
+	p.i++
+	mark := len(p.members)
+	// Small objects are checked for duplicates by scanning; a map pays off
+	// only for large ones.
+	var seen map[string]Span
+	p.space()
+	if p.i < len(p.data) && p.data[p.i] == '}' {
+		p.i++
+		n := p.node(Object, start)
+		n.Span.End = p.pos()
+		return n
+	}
+	for {
+		if p.i >= len(p.data) || p.data[p.i] != '"' {
+			p.unexpected(", expected a key in double quotes")
+			return nil
+		}
+		kstart := p.pos()
+		key, ok := p.string()
+		if !ok {
+			return nil
+		}
+		kspan := Span{kstart, p.pos()}
+		own := p.members[mark:]
+		if seen == nil && len(own) > 16 {
+			seen = make(map[string]Span, 2*len(own))
+			for _, m := range own {
+				seen[m.Key] = m.KeySpan
+			}
+		}
+		if seen != nil {
+			if first, dup := seen[key]; dup {
+				p.fail(kstart.Offset, duplicateKey(key, first))
+				return nil
+			}
+			seen[key] = kspan
+		} else {
+			for _, m := range own {
+				if m.Key == key {
+					p.fail(kstart.Offset, duplicateKey(key, m.KeySpan))
+					return nil
+				}
+			}
+		}
+		p.space()
+		if p.i >= len(p.data) || p.data[p.i] != ':' {
+			p.unexpected(", expected ':' after the key")
+			return nil
+		}
+		p.i++
+		p.space()
+		v := p.value(depth)
+		if v == nil {
+			return nil
+		}
+		p.members = append(p.members, Member{Key: key, KeySpan: kspan, Value: v})
+		p.space()
+		if p.i < len(p.data) && p.data[p.i] == ',' {
+			comma := p.i
+			p.i++
+			p.space()
+			if p.i < len(p.data) && p.data[p.i] == '}' {
+				p.fail(comma, "trailing comma")
+				return nil
+			}
+			continue
+		}
+		if p.i < len(p.data) && p.data[p.i] == '}' {
+			p.i++
+			break
+		}
+		p.unexpected(", expected ',' or '}'")
+		return nil
+	}
+	n := p.node(Object, start)
+	n.Members = make([]Member, len(p.members)-mark)
+	copy(n.Members, p.members[mark:])
+	p.members = p.members[:mark]
+	n.Span.End = p.pos()
+	return n
+}
+
+func duplicateKey(key string, first Span) string {
+	return fmt.Sprintf("duplicate key %q (first defined at line %d)", key, first.Start.Line)
+}
+
+func (p *jsonParser) array(start Pos, depth int) *Node {
+	if depth > maxDepth {
+		p.fail(p.i, tooDeep)
+		return nil
+	}
+	p.i++
+	mark := len(p.items)
+	p.space()
+	if p.i < len(p.data) && p.data[p.i] == ']' {
+		p.i++
+		n := p.node(Array, start)
+		n.Span.End = p.pos()
+		return n
+	}
+	for {
+		v := p.value(depth)
+		if v == nil {
+			return nil
+		}
+		p.items = append(p.items, v)
+		p.space()
+		if p.i < len(p.data) && p.data[p.i] == ',' {
+			comma := p.i
+			p.i++
+			p.space()
+			if p.i < len(p.data) && p.data[p.i] == ']' {
+				p.fail(comma, "trailing comma")
+				return nil
+			}
+			continue
+		}
+		if p.i < len(p.data) && p.data[p.i] == ']' {
+			p.i++
+			break
+		}
+		p.unexpected(", expected ',' or ']'")
+		return nil
+	}
+	n := p.node(Array, start)
+	n.Items = make([]*Node, len(p.items)-mark)
+	copy(n.Items, p.items[mark:])
+	p.items = p.items[:mark]
+	n.Span.End = p.pos()
+	return n
+}
+
+// number scans a number literal at p.i. The input is known to start with
+// '-' or a digit.
+func (p *jsonParser) number() bool {
+	d := p.data
+	i := p.i
+	need := func(i int, msg string) bool {
+		if i >= len(d) {
+			p.fail(i, "unexpected end of input")
+			return false
+		}
+		if !isDigit(d[i]) {
+			p.fail(i, msg)
+			return false
+		}
+		return true
+	}
+	if d[i] == '-' {
+		i++
+		if !need(i, "expected a digit after '-'") {
+			return false
+		}
+	}
+	if d[i] == '0' {
+		i++
+		if i < len(d) && isDigit(d[i]) {
+			p.fail(i-1, "leading zero in number")
+			return false
+		}
+	} else {
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if !need(i, "expected a digit after '.'") {
+			return false
+		}
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if !need(i, "expected a digit in the exponent") {
+			return false
+		}
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	}
+	p.i = i
+	return true
+}
+
+// string scans the string literal at p.i and returns its decoded value. The
+// input is known to be valid UTF-8, so only control characters and escapes
+// need checking.
+func (p *jsonParser) string() (string, bool) {
+	d := p.data
+	p.i++
+	a := p.i
+	escaped := false
+	for {
+		if p.i >= len(d) {
+			p.fail(p.i, "unexpected end of input (unterminated string)")
+			return "", false
+		}
+		c := d[p.i]
+		switch {
+		case c == '"':
+			b := p.i
+			p.i++
+			if !escaped {
+				return p.src[a:b], true
+			}
+			return p.unescape(a, b), true
+		case c == '\\':
+			if !p.escape() {
+				return "", false
+			}
+			escaped = true
+			continue
+		case c < 0x20:
+			p.fail(p.i, fmt.Sprintf("control character %U in string (it must be escaped)", rune(c)))
+			return "", false
+		case c >= 0x80 && c < 0xC0:
+			p.cont++
+		}
+		p.i++
+	}
+}
+
+// escape checks the escape sequence at p.i and steps over it.
+func (p *jsonParser) escape() bool {
+	d := p.data
+	i := p.i
+	if i+1 >= len(d) {
+		p.fail(len(d), "unexpected end of input (unterminated string)")
+		return false
+	}
+	switch d[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		p.i += 2
+		return true
+	case 'u':
+		r, ok := hex4(d, i+2)
+		if !ok {
+			p.fail(i, `invalid \u escape (it needs four hex digits)`)
+			return false
+		}
+		if !utf16.IsSurrogate(r) {
+			p.i += 6
+			return true
+		}
+		// A surrogate stands for nothing on its own; decoders would
+		// silently turn a lone one into U+FFFD, so it is refused.
+		if r < 0xDC00 && i+7 < len(d) && d[i+6] == '\\' && d[i+7] == 'u' {
+			if r2, ok := hex4(d, i+8); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+				p.i += 12
+				return true
+			}
+		}
+		p.fail(i, fmt.Sprintf(`lone surrogate \u%s in string (not a Unicode character)`, d[i+2:i+6]))
+		return false
+	}
+	r, _ := utf8.DecodeRune(d[i+1:])
+	p.fail(i, fmt.Sprintf("invalid escape \\%s in string", string(r)))
+	return false
+}
+
+func hex4(d []byte, i int) (rune, bool) {
+	if i+4 > len(d) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// unescape decodes the already checked string body data[a:b].
+func (p *jsonParser) unescape(a, b int) string {
+	d := p.data
+	buf := p.buf[:0]
+	for i := a; i < b; {
+		if d[i] != '\\' {
+			j := i + 1
+			for j < b && d[j] != '\\' {
+				j++
+			}
+			buf = append(buf, d[i:j]...)
+			i = j
+			continue
+		}
+		r, n := jsonEscape(d, i)
+		buf = utf8.AppendRune(buf, r)
+		i += n
+	}
+	p.buf = buf
+	return string(buf)
+}
+
+// jsonEscape decodes the escape sequence at d[i] and returns the character
+// and the number of source bytes it takes. Invalid sequences decode as
+// U+FFFD so that callers walking unchecked text never fail.
+func jsonEscape(d []byte, i int) (rune, int) {
+	if i+1 >= len(d) {
+		return utf8.RuneError, 1
+	}
+	switch d[i+1] {
+	case 'b':
+		return '\b', 2
+	case 'f':
+		return '\f', 2
+	case 'n':
+		return '\n', 2
+	case 'r':
+		return '\r', 2
+	case 't':
+		return '\t', 2
+	case 'u':
+		r, ok := hex4(d, i+2)
+		if !ok {
+			return utf8.RuneError, 2
+		}
+		if utf16.IsSurrogate(r) && i+7 < len(d) && d[i+6] == '\\' && d[i+7] == 'u' {
+			if r2, ok := hex4(d, i+8); ok {
+				if c := utf16.DecodeRune(r, r2); c != utf8.RuneError {
+					return c, 12
+				}
+			}
+		}
+		if utf16.IsSurrogate(r) {
+			return utf8.RuneError, 6
+		}
+		return r, 6
+	}
+	r, _ := utf8.DecodeRune(d[i+1:])
+	return r, 2
+}

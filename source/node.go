@@ -1,0 +1,133 @@
+package source
+
+import "encoding/json"
+
+// Kind is the JSON type of a value.
+type Kind uint8
+
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+// String returns the JSON Schema name of the type.
+func (k Kind) String() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "boolean"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case Array:
+		return "array"
+	case Object:
+		return "object"
+	}
+	return "invalid"
+}
+
+// Node is a value together with the text it was read from.
+type Node struct {
+	Kind    Kind
+	style   style    // how a YAML scalar was written, for StringPos
+	Span    Span     // the value's text; for a quoted string, including its quotes
+	Text    string   // String: the decoded value; Number: a JSON number literal
+	Bool    bool     // Bool
+	Items   []*Node  // Array
+	Members []Member // Object, in source order, keys unique
+}
+
+// Member is one key and value of an object.
+type Member struct {
+	Key     string
+	KeySpan Span
+	Value   *Node
+}
+
+// style records how a YAML scalar was written. JSON strings need no record:
+// there is only one way to write them.
+type style uint8
+
+const (
+	stylePlain style = iota
+	styleSingle
+	styleDouble
+	styleLiteral
+	styleFolded
+	styleCopy // produced by alias expansion: the text is elsewhere
+)
+
+// Member returns the member with the given key, or nil. It is nil-safe so
+// that lookups can be chained.
+func (n *Node) Member(key string) *Member {
+	if n == nil {
+		return nil
+	}
+	for i := range n.Members {
+		if n.Members[i].Key == key {
+			return &n.Members[i]
+		}
+	}
+	return nil
+}
+
+// Get returns the value of the member with the given key, or nil.
+func (n *Node) Get(key string) *Node {
+	if m := n.Member(key); m != nil {
+		return m.Value
+	}
+	return nil
+}
+
+// Index returns item i of an array, or nil.
+func (n *Node) Index(i int) *Node {
+	if n == nil || i < 0 || i >= len(n.Items) {
+		return nil
+	}
+	return n.Items[i]
+}
+
+// Str returns the value of a string node.
+func (n *Node) Str() (string, bool) {
+	if n == nil || n.Kind != String {
+		return "", false
+	}
+	return n.Text, true
+}
+
+// Value returns the value in the shape encoding/json produces with
+// Decoder.UseNumber: nil, bool, json.Number, string, []any, map[string]any.
+// JSON Schema validators and canonicalisers accept exactly that shape.
+func (n *Node) Value() any {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case Bool:
+		return n.Bool
+	case Number:
+		return json.Number(n.Text)
+	case String:
+		return n.Text
+	case Array:
+		out := make([]any, len(n.Items))
+		for i, item := range n.Items {
+			out[i] = item.Value()
+		}
+		return out
+	case Object:
+		out := make(map[string]any, len(n.Members))
+		for _, m := range n.Members {
+			out[m.Key] = m.Value.Value()
+		}
+		return out
+	}
+	return nil
+}

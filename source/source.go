@@ -1,0 +1,161 @@
+// Package source loads JSON and YAML files into a tree of JSON data-model
+// values (null, boolean, number, string, array, object) in which every value
+// and every object key keeps the span of text it came from, so that any later
+// diagnostic can point at a line and column.
+//
+// The package knows nothing about workflow dialects or lint rules: it only
+// reads bytes, rejects what is not well-formed, and answers position
+// questions (JSON Pointer lookups, line text, positions inside strings).
+//
+// JSON is read by a strict RFC 8259 scanner written here, because
+// encoding/json neither keeps positions nor rejects duplicate keys.
+//
+// YAML is read with go.yaml.in/yaml/v3 and then mapped onto the JSON data
+// model, since everything downstream (schemas, canonical bytes) speaks JSON:
+//
+//   - Only one document per file; an empty file or one holding only comments
+//     is an error.
+//   - Scalars are typed by the YAML 1.2 core schema as yaml.v3 resolves them
+//     (so yes/no/on/off are strings). Integers and floats become JSON number
+//     literals (0x1F becomes 31, +1.5 becomes 1.5); .inf and .nan have no
+//     JSON form and are errors. Timestamps and !!binary have no JSON type
+//     either and are kept as strings holding the source text.
+//   - Mapping keys must be strings, and duplicate keys are errors.
+//   - Aliases are expanded into copies that carry the alias's span; the
+//     expansion is bounded so that alias bombs fail fast.
+//   - Merge keys (<<) are supported with the usual semantics: keys written in
+//     the mapping win over merged ones, and earlier merged mappings win over
+//     later ones.
+//   - Custom tags (!foo) are rejected; standard !! tags are checked.
+//
+// Positions: offsets are byte offsets into the file as read, including a
+// leading UTF-8 byte order mark, which is otherwise skipped; columns count
+// Unicode code points and the first column of the first line is the one
+// after the byte order mark.
+package source
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// Format is the syntax a file is written in.
+type Format uint8
+
+const (
+	JSON Format = iota + 1
+	YAML
+)
+
+func (f Format) String() string {
+	switch f {
+	case JSON:
+		return "json"
+	case YAML:
+		return "yaml"
+	}
+	return fmt.Sprintf("Format(%d)", uint8(f))
+}
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// bomLen is the length of a leading UTF-8 byte order mark, 0 or 3.
+func bomLen(data []byte) int {
+	if len(data) >= 3 && data[0] == bom[0] && data[1] == bom[1] && data[2] == bom[2] {
+		return 3
+	}
+	return 0
+}
+
+// FormatOf decides the format of a file by its name and, when the name does
+// not tell, by its first significant byte: JSON texts worth linting are
+// objects or arrays, and anything else is read as YAML.
+func FormatOf(name string, data []byte) Format {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json":
+		return JSON
+	case ".yaml", ".yml":
+		return YAML
+	}
+	for _, c := range data[bomLen(data):] {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{', '[':
+			return JSON
+		}
+		break
+	}
+	return YAML
+}
+
+// Document is one parsed file.
+type Document struct {
+	Path     string
+	Format   Format
+	Text     []byte // the file's bytes as read
+	Root     *Node
+	Comments []Comment // YAML only, sorted by line
+
+	src   string // Text as a string, so values can share its memory
+	lines []int  // byte offset at which each line starts
+}
+
+// Comment is a YAML comment line and the line of the key or value it is
+// attached to. A comment above a key carries the key's line, which is what
+// an "ignore on the next line" directive needs.
+type Comment struct {
+	Line int
+	Text string // without the leading '#', trimmed
+}
+
+// Error is a syntax or data-model error in a file.
+type Error struct {
+	Pos Pos
+	Msg string // plain lower-case words, without the position
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// Parse reads data, the contents of the file at path, in the given format;
+// a zero format means FormatOf(path, data). Bad input yields an *Error.
+func Parse(path string, data []byte, format Format) (*Document, error) {
+	if format != JSON && format != YAML {
+		format = FormatOf(path, data)
+	}
+	d := &Document{Path: path, Format: format, Text: data}
+	d.lines = lineStarts(data, format == YAML)
+	if !utf8.Valid(data) {
+		return nil, d.errorAt(firstInvalidUTF8(data), "invalid UTF-8")
+	}
+	d.src = string(data)
+	var err *Error
+	if format == JSON {
+		d.Root, err = parseJSON(d)
+	} else {
+		d.Root, err = parseYAML(d)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *Document) errorAt(offset int, msg string) *Error {
+	return &Error{Pos: d.PosAt(offset), Msg: msg}
+}
+
+func firstInvalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
+}
