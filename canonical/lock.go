@@ -148,13 +148,16 @@ func WriteLock(path string, l *Lock) error {
 	if err != nil {
 		return fmt.Errorf("writing lockfile %s: %w", path, err)
 	}
-	if err := writeAtomic(path, data); err != nil {
+	if err := WriteFile(path, data); err != nil {
 		return fmt.Errorf("writing lockfile %s: %w", path, err)
 	}
 	return nil
 }
 
-func writeAtomic(path string, data []byte) (err error) {
+// WriteFile writes data to path atomically (temporary file in the same directory,
+// sync, 0644, rename): readers and concurrent writers see the old file or the
+// complete new one, never half of either. dws writes every file it writes this way.
+func WriteFile(path string, data []byte) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."

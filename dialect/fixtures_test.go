@@ -99,7 +99,10 @@ func lintFixture(t *testing.T, path string) string {
 			t.Fatal(err)
 		}
 	}
-	l := &lint.Linter{Registry: reg, Dialects: dialects, Config: cfg, Jobs: 1}
+	l, err := lint.New(reg, dialects, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res := l.Run([]lint.Input{{Path: filepath.ToSlash(path)}})
 	prefix := filepath.ToSlash(filepath.Dir(filepath.Dir(path))) + "/"
 	var b strings.Builder

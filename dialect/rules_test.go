@@ -56,6 +56,9 @@ func runExample(t *testing.T, reg *lint.Registry, dialects []lint.Dialect, ex li
 			t.Fatalf("example config: %v", err)
 		}
 	}
-	l := &lint.Linter{Registry: reg, Dialects: dialects, Config: cfg, Jobs: 1}
+	l, err := lint.New(reg, dialects, cfg)
+	if err != nil {
+		t.Fatalf("example setup: %v", err)
+	}
 	return l.Run([]lint.Input{{Path: filepath.Join(dir, ex.Name)}}).Diagnostics()
 }

@@ -16,6 +16,7 @@ type File struct {
 
 	reg   *Registry
 	diags []Diagnostic
+	stdin bool
 }
 
 // Report records a finding of rule at the value pointer names. When the pointer names

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/dwsdev/dws/canonical"
 	"github.com/dwsdev/dws/graph"
 	"github.com/dwsdev/dws/schema"
 	"github.com/dwsdev/dws/source"
@@ -28,6 +29,29 @@ type Linter struct {
 	Jobs int
 	// Baseline, when set, hides the findings it lists.
 	Baseline *Baseline
+	// Lock, when set, is the lockfile checksums are compared with (Config.Lock).
+	Lock *canonical.Lock
+}
+
+// New returns a linter for cfg with the baseline and lockfile the config names loaded.
+// A baseline or lockfile that is configured but cannot be read is an error (exit 2).
+func New(reg *Registry, dialects []Dialect, cfg *Config) (*Linter, error) {
+	l := &Linter{Registry: reg, Dialects: dialects, Config: cfg}
+	if cfg.Baseline != "" {
+		b, err := LoadBaseline(cfg.Baseline)
+		if err != nil {
+			return nil, fmt.Errorf("%w (create it with dws validate --write-baseline %s)", err, relCwd(cfg.Baseline))
+		}
+		l.Baseline = b
+	}
+	if cfg.Lock != "" {
+		lock, err := LoadLock(cfg.Lock)
+		if err != nil {
+			return nil, err
+		}
+		l.Lock = lock
+	}
+	return l, nil
 }
 
 // Input is one file to check. Data is set for standard input; otherwise the file
@@ -116,7 +140,7 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 }
 
 func (l *Linter) file(in Input) FileResult {
-	f := &File{Path: in.Path, Config: l.Config, reg: l.Registry}
+	f := &File{Path: in.Path, Config: l.Config, reg: l.Registry, stdin: in.Stdin}
 	res := FileResult{Path: in.Path}
 	defer func() {
 		// A panic in one rule must not take the other files down with it; it is still a
@@ -126,7 +150,7 @@ func (l *Linter) file(in Input) FileResult {
 			res.Diagnostics = f.diags
 		}
 	}()
-	l.check(f, in)
+	res.Checksum = l.check(f, in)
 	res.Diagnostics = f.diags
 	res.Doc = f.Doc
 	if f.Dialect != nil {
@@ -135,13 +159,14 @@ func (l *Linter) file(in Input) FileResult {
 	return res
 }
 
-func (l *Linter) check(f *File, in Input) {
+// check runs the stages on one file and returns its checksum ("" when it has none).
+func (l *Linter) check(f *File, in Input) string {
 	// Stage 1: read.
 	data := in.Data
 	if !in.Stdin {
 		var ok bool
 		if data, ok = l.read(f, in.Path); !ok {
-			return
+			return ""
 		}
 	}
 	if int64(len(data)) > l.Config.Limits.MaxBytes {
@@ -160,17 +185,20 @@ func (l *Linter) check(f *File, in Input) {
 		} else {
 			f.ReportAt("parse", "", fileStart, err.Error())
 		}
-		return
+		return ""
 	}
 	f.Doc = doc
+	value := doc.Root.Value()
+	// The document's own properties: no dialect needed.
+	numberPrecision(f, doc.Root, "")
+	sum := l.checksum(f, value)
 	// Stage 3: dialect.
 	d := l.dialectFor(f)
 	if d == nil {
-		return
+		return sum
 	}
 	f.Dialect = d
 	// Stage 4: schema.
-	value := doc.Root.Value()
 	failures, err := schema.Validate(d.ID(), value)
 	if err != nil {
 		f.ReportAt("schema", "", fileStart, err.Error())
@@ -198,6 +226,7 @@ func (l *Linter) check(f *File, in Input) {
 	}
 	// Stages 6 and 7: the dialect's rules, SQL included.
 	d.Lint(f)
+	return sum
 }
 
 // read reads a file with the hard ceiling of SPEC §3 stage 1.

@@ -12,6 +12,9 @@ const helloCortex = `{
 }
 `
 
+// helloSum is the canonical checksum of helloCortex.
+const helloSum = "sha256:495bc69aed01ab9e37c621db47a925d9e1840a17cdf91b4fbb66c35cb25fc521"
+
 // coreRules are the rules of SPEC §4.1 that apply to every dialect.
 var coreRules = []Rule{
 	{
@@ -180,6 +183,42 @@ DWS, a step that routes nowhere in DireClaw).`,
 }
 `},
 		Pass: Example{Name: "hello.json", Text: helloCortex},
+	},
+	{
+		ID: "number-precision", Severity: Warning,
+		Summary: "an integer outside ±2^53, which no JSON consumer reads exactly",
+		Doc: `Most JSON consumers, JavaScript first among them, read numbers as IEEE 754 doubles, which
+hold integers exactly only up to 2^53 (9,007,199,254,740,992). A larger id or amount silently
+changes on its way through such a consumer, and the canonical checksum (RFC 8785) is computed
+from the double too. Write such values as strings.`,
+		Fail: Example{Name: "big.json", Text: `{
+  "schemaVersion": "1.0", "name": "big-number", "version": "v1.0",
+  "steps": [ { "id": "nap", "type": "sleep", "params": { "seconds": 9007199254740993 } } ]
+}
+`},
+		Pass: Example{Name: "hello.json", Text: helloCortex},
+	},
+	{
+		ID: "checksum-mismatch", Severity: Error,
+		Summary: "the file's canonical checksum differs from the lockfile's",
+		Doc: `With lock: in .dws.yaml, every checked file's canonical SHA-256 (RFC 8785 JSON, without the
+top-level signature) must equal the lockfile's entry, so a definition cannot change without the
+change being recorded. Formatting, key order and number spelling do not change the checksum;
+any value does. After an intended change, run dws checksum --write with the lockfile.`,
+		Fail: Example{Name: "hello.json", Text: helloCortex, Config: "lock: dws.lock\n",
+			Files: map[string]string{"dws.lock": `{"version": 1, "files": {"hello.json": "sha256:0000000000000000000000000000000000000000000000000000000000000000"}}` + "\n"}},
+		Pass: Example{Name: "hello.json", Text: helloCortex, Config: "lock: dws.lock\n",
+			Files: map[string]string{"dws.lock": `{"version": 1, "files": {"hello.json": "` + helloSum + `"}}` + "\n"}},
+	},
+	{
+		ID: "checksum-missing", Severity: Warning,
+		Summary: "a lockfile is configured and does not list the file",
+		Doc: `A file the lockfile does not know is not protected by it. Record it with
+dws checksum --write, or exclude it from what dws checks.`,
+		Fail: Example{Name: "hello.json", Text: helloCortex, Config: "lock: dws.lock\n",
+			Files: map[string]string{"dws.lock": `{"version": 1, "files": {}}` + "\n"}},
+		Pass: Example{Name: "hello.json", Text: helloCortex, Config: "lock: dws.lock\n",
+			Files: map[string]string{"dws.lock": `{"version": 1, "files": {"hello.json": "` + helloSum + `"}}` + "\n"}},
 	},
 	{
 		ID: "unused-suppression", Severity: Warning,

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/dwsdev/dws/canonical"
 	"github.com/dwsdev/dws/source"
 )
 
@@ -78,30 +79,9 @@ func WriteBaseline(path string, res *Result) error {
 	return WriteFileAtomic(path, append(data, '\n'))
 }
 
-// WriteFileAtomic writes data to path through a temporary file in the same directory and
-// a rename, so readers (and a second dws writing at the same time) never see half a file.
-func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+// WriteFileAtomic writes data to path so that readers, and a second dws writing at the
+// same time, never see half a file.
+func WriteFileAtomic(path string, data []byte) error { return canonical.WriteFile(path, data) }
 
 type inlineIgnore struct {
 	line  int

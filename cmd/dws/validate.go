@@ -88,18 +88,20 @@ func validate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	l := &lint.Linter{Registry: s.reg, Dialects: s.dialects, Config: s.cfg, Jobs: c.Int("jobs"), Dialect: c.String("dialect")}
-	if l.Dialect != "" && !slices.ContainsFunc(s.dialects, func(d lint.Dialect) bool { return d.ID() == l.Dialect }) {
-		return usagef("--dialect: unknown dialect %q (known: %s)", l.Dialect, strings.Join(dialectIDs(s.dialects), ", "))
+	forced := c.String("dialect")
+	if forced != "" && !slices.ContainsFunc(s.dialects, func(d lint.Dialect) bool { return d.ID() == forced }) {
+		return usagef("--dialect: unknown dialect %q (known: %s)", forced, strings.Join(dialectIDs(s.dialects), ", "))
 	}
 	writeBaseline := c.String("write-baseline")
-	if s.cfg.Baseline != "" && writeBaseline == "" {
-		b, err := lint.LoadBaseline(s.cfg.Baseline)
-		if err != nil {
-			return usagef("%v (create it with dws validate --write-baseline)", err)
-		}
-		l.Baseline = b
+	cfg := *s.cfg
+	if writeBaseline != "" {
+		cfg.Baseline = "" // record every finding, including those the old baseline hides
 	}
+	l, err := lint.New(s.reg, s.dialects, &cfg)
+	if err != nil {
+		return usageError{err}
+	}
+	l.Jobs, l.Dialect = c.Int("jobs"), forced
 
 	paths := c.Args().Slice()
 	if len(paths) == 0 {

@@ -1,0 +1,214 @@
+// Package direclaw is the DireClaw dialect: an orchestrator.yaml with inline workflows, in
+// both the seed format and the stricter current release (SPEC §2.2, §4.6, §15).
+//
+// Graph: one graph per workflow (at /workflows/N/steps). The first step is the entry.
+// Edges are next, on_approve, on_reject, on_blocked and on_failed; an agent_task without a
+// usable next continues with the next step in list order (a sequential edge), and the last
+// step without one is an exit. DireClaw bounds every run by max_total_iterations, so loops
+// are legal and only dead-end applies.
+//
+// Decisions where SPEC is silent:
+//   - A review that lacks on_approve or on_reject ends the run on that decision: it is an
+//     exit, so the missing route is reported once, by review-routing, not again as dead-end.
+//   - on_approve/on_reject on an agent_task are not edges: DireClaw never follows them;
+//     review-routing reports them. next on a review is an edge.
+//   - An edge naming no step is dropped after its dangling-edge finding, so an agent_task
+//     whose next dangles is judged as if it had none (continues in list order or exits).
+//   - ref also covers a `needs` entry naming no step of the workflow.
+//   - template also checks inputs.<name> against the workflow's declared inputs, and
+//     workflow.output_paths.<key> against the step's own outputs.
+//   - timeout-clamp also covers default_step_timeout_seconds above the maximum.
+//   - direclaw-compat accepts an optional "summary?" output as the summary current releases
+//     require (DireClaw compares the name without its marker).
+//   - Two workflows with one id are duplicate-id, reported at the second.
+package direclaw
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/source"
+)
+
+// ID is the dialect id.
+const ID = "direclaw"
+
+// Dialect is the DireClaw dialect. Its zero value is ready to use.
+type Dialect struct{}
+
+// ID implements lint.Dialect.
+func (Dialect) ID() string { return ID }
+
+// Detect reports a document with top-level selector_agent and workflows.
+func (Dialect) Detect(doc *source.Document) bool {
+	r := doc.Root
+	return r != nil && r.Kind == source.Object && r.Member("selector_agent") != nil && r.Member("workflows") != nil
+}
+
+// Rules implements lint.Dialect.
+func (Dialect) Rules() []lint.Rule {
+	return []lint.Rule{defaultWorkflow, selectorAgent, outputFiles, outputPath, template,
+		reviewRouting, timeoutClamp, compat, Ref}
+}
+
+// Lint implements lint.Dialect.
+func (Dialect) Lint(f *lint.File) {
+	o := decode(f.Doc)
+	checkDuplicateWorkflows(f, o)
+	checkDefaultWorkflow(f, o)
+	checkSelectorAgent(f, o)
+	checkRefs(f, o)
+	checkReviewRouting(f, o)
+	checkOutputFiles(f, o)
+	checkOutputPaths(f, o)
+	checkTemplates(f, o)
+	checkTimeoutClamp(f, o)
+	checkCompat(f, o)
+}
+
+// orchestrator is the file, read tolerantly: the schema stage has already reported what
+// is malformed, so a field of the wrong type is simply absent here.
+type orchestrator struct {
+	root      *source.Node
+	agents    *source.Node // the agents object; nil when absent or not an object
+	workflows []*workflow
+}
+
+type workflow struct {
+	ptr   string
+	node  *source.Node
+	id    string
+	hasID bool
+	// inputs are the declared input names; nil when inputs is absent or malformed.
+	inputs map[string]bool
+	steps  []*step
+	byID   map[string]*step // first definitions
+}
+
+type step struct {
+	index  int
+	ptr    string
+	node   *source.Node
+	id     string
+	hasID  bool
+	review bool // type agent_review
+	typ    string
+	// outputs are the output keys without their optional marker, in order; outputsPtr is
+	// set when the step has an outputs list.
+	outputs    []output
+	hasOutputs bool
+	files      *source.Node // output_files object, nil when absent or malformed
+	routes     map[string]route
+}
+
+type output struct {
+	name     string
+	optional bool
+	ptr      string
+}
+
+// route is a routing field (next, on_approve, …) holding a step id.
+type route struct {
+	target string
+	ptr    string
+}
+
+var routeFields = []string{"next", "on_approve", "on_reject", "on_blocked", "on_failed"}
+
+func decode(doc *source.Document) *orchestrator {
+	o := &orchestrator{root: doc.Root}
+	if a := doc.Root.Get("agents"); a != nil && a.Kind == source.Object {
+		o.agents = a
+	}
+	arr := doc.Root.Get("workflows")
+	if arr == nil || arr.Kind != source.Array {
+		return o
+	}
+	for i, n := range arr.Items {
+		w := &workflow{ptr: "/workflows/" + strconv.Itoa(i), node: n, byID: map[string]*step{}}
+		w.id, w.hasID = n.Get("id").Str()
+		switch in := n.Get("inputs"); {
+		case in == nil:
+		case in.Kind == source.Array:
+			w.inputs = map[string]bool{}
+			for _, it := range in.Items {
+				if s, ok := it.Str(); ok {
+					w.inputs[s] = true
+				}
+			}
+		case in.Kind == source.Object:
+			w.inputs = map[string]bool{}
+			for _, m := range in.Members {
+				w.inputs[m.Key] = true
+			}
+		}
+		if steps := n.Get("steps"); steps != nil && steps.Kind == source.Array {
+			for j, sn := range steps.Items {
+				s := decodeStep(sn, w.ptr+"/steps/"+strconv.Itoa(j), j)
+				w.steps = append(w.steps, s)
+				if _, dup := w.byID[s.id]; s.hasID && !dup {
+					w.byID[s.id] = s
+				}
+			}
+		}
+		o.workflows = append(o.workflows, w)
+	}
+	return o
+}
+
+func decodeStep(n *source.Node, ptr string, index int) *step {
+	s := &step{index: index, ptr: ptr, node: n, routes: map[string]route{}}
+	s.id, s.hasID = n.Get("id").Str()
+	s.typ, _ = n.Get("type").Str()
+	s.review = s.typ == "agent_review"
+	if outs := n.Get("outputs"); outs != nil && outs.Kind == source.Array {
+		s.hasOutputs = true
+		for k, it := range outs.Items {
+			if v, ok := it.Str(); ok {
+				name, opt := strings.CutSuffix(v, "?")
+				s.outputs = append(s.outputs, output{name: name, optional: opt, ptr: ptr + "/outputs/" + strconv.Itoa(k)})
+			}
+		}
+	}
+	if fl := n.Get("output_files"); fl != nil && fl.Kind == source.Object {
+		s.files = fl
+	}
+	for _, k := range routeFields {
+		if v, ok := n.Get(k).Str(); ok && v != "" {
+			s.routes[k] = route{target: v, ptr: ptr + "/" + k}
+		}
+	}
+	return s
+}
+
+// hasOutput reports whether the step declares output key name.
+func (s *step) hasOutput(name string) bool {
+	for _, o := range s.outputs {
+		if o.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// agent returns the agent named id, or nil.
+func (o *orchestrator) agent(id string) *source.Node {
+	return o.agents.Get(id)
+}
+
+// members is the members of an object node; nil for anything else.
+func members(n *source.Node) []source.Member {
+	if n == nil || n.Kind != source.Object {
+		return nil
+	}
+	return n.Members
+}
+
+// label names a step in messages.
+func (s *step) label() string {
+	if s.hasID {
+		return strconv.Quote(s.id)
+	}
+	return "#" + strconv.Itoa(s.index)
+}

@@ -1,0 +1,68 @@
+package direclaw
+
+import (
+	"github.com/dwsdev/dws/graph"
+	"github.com/dwsdev/dws/lint"
+)
+
+// edgeKinds maps each routing field to its edge kind.
+var edgeKinds = map[string]graph.EdgeKind{
+	"next": graph.Next, "on_approve": graph.Approve, "on_reject": graph.Reject,
+	"on_blocked": graph.Blocked, "on_failed": graph.Failed,
+}
+
+// Graphs implements lint.Dialect: one graph per workflow, entry its first step.
+func (Dialect) Graphs(f *lint.File) []lint.GraphCheck {
+	var out []lint.GraphCheck
+	for _, w := range decode(f.Doc).workflows {
+		if g, ok := build(w); ok {
+			out = append(out, lint.GraphCheck{Graph: g, Options: graph.Options{Cycles: graph.AllowAll, Noun: "step"}})
+		}
+	}
+	return out
+}
+
+// build makes one workflow's step graph. ok is false when there is no entry to judge
+// from: no steps, or a first step without an id (the schema stage reports both).
+func build(w *workflow) (*graph.Graph, bool) {
+	if len(w.steps) == 0 || !w.steps[0].hasID {
+		return nil, false
+	}
+	g := graph.New(w.ptr + "/steps")
+	// An edge naming no step is reported and then judged absent (SPEC §15).
+	resolves := func(r route, ok bool) bool {
+		_, known := w.byID[r.target]
+		return ok && known
+	}
+	for i, s := range w.steps {
+		if !s.hasID {
+			continue
+		}
+		var exit bool
+		if s.review {
+			_, ok1 := s.routes["on_approve"]
+			_, ok2 := s.routes["on_reject"]
+			a, r := s.routes["on_approve"], s.routes["on_reject"]
+			// A decision with no route ends the run there; review-routing reports it.
+			exit = !resolves(a, ok1) || !resolves(r, ok2)
+		} else {
+			next, ok := s.routes["next"]
+			exit = !resolves(next, ok) && i == len(w.steps)-1
+		}
+		n, ok := g.AddNode(graph.Node{ID: s.id, Pointer: s.ptr, IDPointer: s.ptr + "/id", Exit: exit})
+		if !ok {
+			continue
+		}
+		for _, k := range routeFields {
+			r, ok := s.routes[k]
+			if !ok || (!s.review && (k == "on_approve" || k == "on_reject")) {
+				continue
+			}
+			g.AddEdge(n, r.target, edgeKinds[k], r.ptr, false)
+		}
+		if next, ok := s.routes["next"]; !s.review && !resolves(next, ok) && i+1 < len(w.steps) && w.steps[i+1].hasID {
+			g.AddEdge(n, w.steps[i+1].id, graph.Sequential, s.ptr, false)
+		}
+	}
+	return g, true
+}

@@ -1,0 +1,90 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/big"
+	"strings"
+
+	"github.com/dwsdev/dws/canonical"
+	"github.com/dwsdev/dws/source"
+)
+
+// LoadLock reads the lockfile the config names. A configured lockfile that does not
+// exist is an error (exit 2), not a checksum-missing finding on every file.
+func LoadLock(path string) (*canonical.Lock, error) {
+	l, err := canonical.ReadLock(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("lockfile %s does not exist (create it with dws checksum --write %s)", path, path)
+	}
+	return l, err
+}
+
+// checksum is stage 9: the canonical checksum, compared with the lockfile when one is
+// configured.
+func (l *Linter) checksum(f *File, value any) string {
+	sum, err := canonical.Checksum(value)
+	if err != nil {
+		// Only values with no JSON form get here (source rejects most of them first).
+		f.ReportAt("parse", "", fileStart, "no canonical form: "+err.Error())
+		return ""
+	}
+	if l.Lock == nil || f.stdin {
+		return sum
+	}
+	key, err := canonical.RelPath(l.Config.Lock, f.Path)
+	if err != nil {
+		return sum
+	}
+	want, ok := l.Lock.Files[key]
+	switch {
+	case !ok:
+		f.ReportAt("checksum-missing", "", fileStart, fmt.Sprintf(
+			"%s does not list this file (record it with dws checksum --write)", relCwd(l.Config.Lock)))
+	case want != sum:
+		f.ReportAt("checksum-mismatch", "", fileStart, fmt.Sprintf(
+			"checksum %s differs from %s in %s; if the change is intended, record it with dws checksum --write",
+			short(sum), short(want), relCwd(l.Config.Lock)))
+	}
+	return sum
+}
+
+func short(sum string) string {
+	if len(sum) > len("sha256:")+12 {
+		return sum[:len("sha256:")+12] + "…"
+	}
+	return sum
+}
+
+// maxExact is 2^53: integers beyond it have no exact IEEE 754 double, which is what
+// most JSON consumers (JavaScript among them) read numbers into.
+var maxExact = new(big.Int).Lsh(big.NewInt(1), 53)
+
+// numberPrecision reports integers outside ±2^53.
+func numberPrecision(f *File, n *source.Node, ptr string) {
+	switch n.Kind {
+	case source.Number:
+		if strings.ContainsAny(n.Text, ".eE") {
+			return
+		}
+		v, ok := new(big.Int).SetString(n.Text, 10)
+		if ok && v.CmpAbs(maxExact) > 0 {
+			f.Report("number-precision", ptr, fmt.Sprintf(
+				"%s is beyond ±2^53: JSON consumers that read numbers as doubles get %s; write it as a string", n.Text, asDouble(v)))
+		}
+	case source.Array:
+		for i, it := range n.Items {
+			numberPrecision(f, it, fmt.Sprintf("%s/%d", ptr, i))
+		}
+	case source.Object:
+		for _, m := range n.Members {
+			numberPrecision(f, m.Value, source.AppendPointer(ptr, m.Key))
+		}
+	}
+}
+
+func asDouble(v *big.Int) string {
+	d, _ := new(big.Float).SetInt(v).Float64()
+	return new(big.Float).SetFloat64(d).Text('f', 0)
+}
