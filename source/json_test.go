@@ -1,6 +1,7 @@
 package source
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -126,6 +127,7 @@ func TestJSONErrors(t *testing.T) {
 		{"\r\n\r\n  [1,]", Pos{8, 3, 5}, "trailing comma"},
 		{"\r\r[1,]", Pos{4, 3, 3}, "trailing comma"},
 		{strings.Repeat("[", 1000) + strings.Repeat("]", 1000), Pos{}, ""},
+		{bigObject(20) + `, "k3": 0}`, Pos{201, 1, 202}, `duplicate key "k3" (first defined at line 1)`},
 		{strings.Repeat("[", 1001) + strings.Repeat("]", 1001), Pos{1000, 1, 1001}, "nesting deeper than 1000 levels"},
 		{strings.Repeat(`{"a":`, 1001), Pos{5000, 1, 5001}, "nesting deeper than 1000 levels"},
 		{strings.Repeat("[", 200000), Pos{1000, 1, 1001}, "nesting deeper than 1000 levels"},
@@ -274,4 +276,18 @@ func TestPointers(t *testing.T) {
 	if nilNode.Get("a").Index(3).Member("b") != nil {
 		t.Error("nil chain should stay nil")
 	}
+}
+
+// bigObject returns the start of an object with n members, large enough
+// for duplicate detection to switch from scanning to a map.
+func bigObject(n int) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `"k%d": %d`, i, i)
+	}
+	return b.String()
 }

@@ -8,7 +8,11 @@
 // questions (JSON Pointer lookups, line text, positions inside strings).
 //
 // JSON is read by a strict RFC 8259 scanner written here, because
-// encoding/json neither keeps positions nor rejects duplicate keys.
+// encoding/json neither keeps positions nor rejects duplicate keys. Beyond
+// the RFC's grammar it refuses duplicate keys, \u escapes of lone
+// surrogates (they decode to no character; encoding/json would silently
+// substitute U+FFFD) and nesting deeper than 1000 arrays and objects. A
+// trailing comma is reported at the comma, the byte to delete.
 //
 // YAML is read with go.yaml.in/yaml/v3 and then mapped onto the JSON data
 // model, since everything downstream (schemas, canonical bytes) speaks JSON:
@@ -16,13 +20,17 @@
 //   - Only one document per file; an empty file or one holding only comments
 //     is an error.
 //   - Scalars are typed by the YAML 1.2 core schema as yaml.v3 resolves them
-//     (so yes/no/on/off are strings). Integers and floats become JSON number
-//     literals (0x1F becomes 31, +1.5 becomes 1.5); .inf and .nan have no
-//     JSON form and are errors. Timestamps and !!binary have no JSON type
-//     either and are kept as strings holding the source text.
+//     (so yes/no/on/off are strings), including yaml.v3's leniencies, so
+//     that the values agree with what a Go program reading the same file
+//     sees: 1_000 is 1000 and 010 is 8. Integers and floats become exact
+//     JSON number literals (0x1F becomes 31, +1.5 becomes 1.5, big integers
+//     keep every digit); .inf and .nan have no JSON form and are errors.
+//     Timestamps and !!binary have no JSON type either and are kept as
+//     strings holding the source text.
 //   - Mapping keys must be strings, and duplicate keys are errors.
-//   - Aliases are expanded into copies that carry the alias's span; the
-//     expansion is bounded so that alias bombs fail fast.
+//   - Aliases are expanded into copies whose values and keys all carry the
+//     alias's span. Expansion is bounded (1,000,000 values in all, counted
+//     before anything is built) so that alias bombs fail fast and small.
 //   - Merge keys (<<) are supported with the usual semantics: keys written in
 //     the mapping win over merged ones, and earlier merged mappings win over
 //     later ones.
