@@ -26,7 +26,7 @@ type Options struct {
 }
 
 // Formats lists the format names New accepts.
-var Formats = []string{"text", "json", "github", "junit"}
+var Formats = []string{"text", "json", "sarif", "github", "junit"}
 
 // New returns the writer for a format name.
 func New(format string, opts Options) (Writer, error) {
@@ -35,6 +35,8 @@ func New(format string, opts Options) (Writer, error) {
 		return &text{opts: opts}, nil
 	case "json":
 		return &jsonWriter{opts: opts}, nil
+	case "sarif":
+		return &sarifWriter{opts: opts}, nil
 	case "github":
 		return github{}, nil
 	case "junit":
