@@ -115,7 +115,14 @@ func DialectForURL(url string) (string, bool) {
 // map[string]any: what encoding/json yields with UseNumber), against a dialect's schema and
 // returns one Failure per failing leaf, sorted. The error is only for an unknown dialect,
 // a broken embedded schema, or a v that is not a JSON data-model value.
-func Validate(dialect string, v any) ([]Failure, error) {
+func Validate(dialect string, v any) (fs []Failure, err error) {
+	defer func() {
+		// jsonschema v5 dereferences a nil *big.Rat for numbers math/big refuses to
+		// parse; source rejects those first, and this keeps any other such trap an error.
+		if r := recover(); r != nil {
+			fs, err = nil, fmt.Errorf("schema: the %s schema could not validate this document: %v", dialect, r)
+		}
+	}()
 	d, ok := registry.byID[dialect]
 	if !ok {
 		return nil, fmt.Errorf("schema: unknown dialect %q", dialect)

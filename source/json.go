@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -394,8 +395,35 @@ func (p *jsonParser) number() bool {
 			i++
 		}
 	}
+	if msg := numberRange(string(d[p.i:i])); msg != "" {
+		p.fail(p.i, msg)
+		return false
+	}
 	p.i = i
 	return true
+}
+
+// numberRange rejects a number literal no consumer can read: beyond the double range
+// (RFC 8259 §6 lets parsers limit range, and RFC 8785 cannot canonicalise it), or with
+// an exponent so large that exact arithmetic on it (math/big, which JSON Schema
+// validation uses) gives up. It returns "" for a number in range.
+func numberRange(lit string) string {
+	if _, err := strconv.ParseFloat(lit, 64); err != nil {
+		return "number " + clip(lit) + " is out of range (beyond ±1.8e308)"
+	}
+	if e := strings.IndexAny(lit, "eE"); e >= 0 {
+		if x, err := strconv.Atoi(strings.TrimPrefix(lit[e+1:], "+")); err != nil || x > 10000 || x < -10000 {
+			return "number " + clip(lit) + " has an exponent beyond ±10000"
+		}
+	}
+	return ""
+}
+
+func clip(s string) string {
+	if len(s) > 24 {
+		return s[:24] + "…"
+	}
+	return s
 }
 
 // string scans the string literal at p.i and returns its decoded value. The

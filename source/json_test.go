@@ -98,6 +98,8 @@ func TestJSONErrors(t *testing.T) {
 		{"[-Infinity]", Pos{2, 1, 3}, "expected a digit after '-'"},
 		{"[Infinity]", Pos{1, 1, 2}, "Infinity is not a JSON value"},
 		{"[+1]", Pos{1, 1, 2}, "a number cannot start with '+'"},
+		{"[1e400]", Pos{1, 1, 2}, "number 1e400 is out of range (beyond ±1.8e308)"},
+		{"[1e-999999999]", Pos{1, 1, 2}, "number 1e-999999999 has an exponent beyond ±10000"},
 		{"[.5]", Pos{1, 1, 2}, "a number needs a digit before '.'"},
 		{"[1.]", Pos{3, 1, 4}, "expected a digit after '.'"},
 		{"[1e]", Pos{3, 1, 4}, "expected a digit in the exponent"},

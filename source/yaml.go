@@ -116,7 +116,29 @@ func (b *yamlBuilder) yamlError(e error) *Error {
 	if line > 0 {
 		off = b.lineOffset(line)
 	}
+	if strings.Contains(msg, "tab character") {
+		// yaml.v3 names the line where the enclosing construct began; the user needs the
+		// tab itself: the first tab in leading white space from that line on.
+		off = firstIndentTab(b.doc.Text, off)
+	}
 	return b.doc.errorAt(off, msg)
+}
+
+// firstIndentTab returns the offset of the first tab in a line's leading white space at
+// or after from, or from when there is none.
+func firstIndentTab(text []byte, from int) int {
+	lineStart := true
+	for i := from; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '\n':
+			lineStart = true
+		case c == '\t' && lineStart:
+			return i
+		case c != ' ':
+			lineStart = false
+		}
+	}
+	return from
 }
 
 // lineOffset is the offset of the first non-blank character of a line.
@@ -330,6 +352,8 @@ func (b *yamlBuilder) scalar(y *yaml.Node) *Node {
 		}
 		if !ok {
 			b.fail(start, fmt.Sprintf("cannot read %q as a number", y.Value))
+		} else if msg := numberRange(lit); msg != "" {
+			b.fail(start, msg)
 		}
 		n := b.newNode(Number, span, st)
 		n.Text = lit

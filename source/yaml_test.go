@@ -123,6 +123,8 @@ func TestYAMLErrors(t *testing.T) {
 		{"a: !!int x\n", Pos{9, 1, 10}, `cannot read "x" as a number`},
 		{"a: &a [*a]\n", Pos{7, 1, 8}, "alias *a refers to a value that contains it"},
 		{"a: *nope\n", Pos{0, 1, 1}, "unknown anchor 'nope' referenced"},
+		{"a: 1\nb: 2\n\tc: 3\n", Pos{10, 3, 1}, "found a tab character that violates indentation"},
+		{"a: 1e-99999\n", Pos{3, 1, 4}, "number 1e-99999 has an exponent beyond ±10000"},
 		{"<<: 1\n", Pos{4, 1, 5}, "a merge key (<<) needs a mapping or a list of mappings"},
 		{"a: b\x00\n", Pos{4, 1, 5}, "NUL byte is not allowed"},
 		{"a: \"é\x01\"\n", Pos{6, 1, 6}, "control character U+0001 is not allowed"},
