@@ -94,28 +94,10 @@ func (r *Result) Diagnostics() []Diagnostic {
 // problem: unreadable and malformed files are findings like any other.
 // problems are findings from expanding the paths (Expand); each becomes a file's result.
 func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
-	jobs := l.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
-	jobs = min(jobs, max(len(inputs), 1))
+	files := make([]*File, len(inputs))
 	results := make([]FileResult, len(inputs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = l.file(inputs[i])
-			}
-		}()
-	}
-	for i := range inputs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	l.parallel(len(inputs), func(i int) { files[i], results[i] = l.file(inputs[i]) })
+	l.crossFile(inputs, files, results)
 	for _, p := range problems {
 		results = append(results, FileResult{Path: p.File, Diagnostics: []Diagnostic{p}})
 	}
@@ -139,9 +121,34 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 	return res
 }
 
-func (l *Linter) file(in Input) FileResult {
-	f := &File{Path: in.Path, Config: l.Config, reg: l.Registry, stdin: in.Stdin}
-	res := FileResult{Path: in.Path}
+// parallel calls fn(0)…fn(n-1) on at most l.Jobs goroutines.
+func (l *Linter) parallel(n int, fn func(i int)) {
+	jobs := l.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	jobs = min(jobs, max(n, 1))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+func (l *Linter) file(in Input) (f *File, res FileResult) {
+	f = &File{Path: in.Path, Config: l.Config, reg: l.Registry, stdin: in.Stdin}
+	res = FileResult{Path: in.Path}
 	defer func() {
 		// A panic in one rule must not take the other files down with it; it is still a
 		// bug, reported as a finding so that the run fails.
@@ -156,7 +163,7 @@ func (l *Linter) file(in Input) FileResult {
 	if f.Dialect != nil {
 		res.Dialect = f.Dialect.ID()
 	}
-	return res
+	return f, res
 }
 
 // check runs the stages on one file and returns its checksum ("" when it has none).

@@ -18,10 +18,13 @@ import (
 func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic) {
 	seen := map[string]bool{}
 	add := func(p string) {
-		p = display(p)
-		if !seen[p] {
-			seen[p] = true
-			inputs = append(inputs, Input{Path: p})
+		key := absOrSelf(p)
+		if filepath.IsAbs(p) {
+			p = relCwd(p)
+		}
+		if !seen[key] {
+			seen[key] = true
+			inputs = append(inputs, Input{Path: display(p)})
 		}
 	}
 	for _, p := range paths {
@@ -36,8 +39,16 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic) 
 			continue
 		}
 		problems = append(problems, l.walk(p, []string{absOrSelf(real)}, add)...)
+		// A directory inside a bundle (a job spec) brings the whole bundle's definitions.
+		if b, root, ok := l.bundleOf(p); ok {
+			if check, _, err := b.BundleFiles(root); err == nil {
+				for _, c := range check {
+					add(c)
+				}
+			}
+		}
 	}
-	return inputs, problems
+	return l.filterContext(inputs), problems
 }
 
 func (l *Linter) walk(dir string, ancestors []string, add func(string)) []Diagnostic {
