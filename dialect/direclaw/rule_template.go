@@ -1,0 +1,156 @@
+package direclaw
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/source"
+)
+
+var template = lint.Rule{
+	ID: "template", Severity: lint.Error, Dialect: ID,
+	Summary: "a {{…}} that is malformed, outside the allowed roots, or names an unknown step, input or output",
+	Doc: `DireClaw fills {{…}} in prompts from inputs.<name>, steps.<step_id>.outputs.<key>, the run
+state (state.<key>) and the runtime context: workflow.run_id, step_id, attempt,
+run_workspace, output_schema_json, output_paths_json, output_paths.<key>, channel,
+channel_profile_id, conversation_id, sender_id and selector_id. A write_state value may also
+read the step's own outputs.<key>. output_files paths may use only workflow.run_id,
+workflow.step_id and workflow.attempt. dws checks every placeholder: an unclosed or empty
+one, another root, an input the workflow does not declare, a step that is not in the
+workflow, or an output that step (or, for output_paths, this step) does not declare is
+reported where it is written.`,
+	Fail: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep, "{{inputs.user_message}}", "{{input.user_message}}")},
+	Pass: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep)},
+}
+
+// where a template is written decides what it may name.
+type where int
+
+const (
+	inPrompt where = iota
+	inWriteState
+	inOutputPath
+)
+
+var workflowKeys = []string{"run_id", "step_id", "attempt", "run_workspace", "output_schema_json",
+	"output_paths_json", "channel", "channel_profile_id", "conversation_id", "sender_id", "selector_id"}
+
+var pathKeys = []string{"run_id", "step_id", "attempt"}
+
+var dotted = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`)
+
+func checkTemplates(f *lint.File, o *orchestrator) {
+	for _, w := range o.workflows {
+		for _, s := range w.steps {
+			if p := s.node.Get("prompt"); p != nil && p.Kind == source.String {
+				checkTemplate(f, w, s, p, s.ptr+"/prompt", inPrompt)
+			}
+			for _, m := range members(s.files) {
+				if m.Value.Kind == source.String {
+					checkTemplate(f, w, s, m.Value, s.ptr+"/output_files/"+escape(m.Key), inOutputPath)
+				}
+			}
+			for _, m := range members(s.node.Get("write_state")) {
+				if m.Value.Kind == source.String {
+					checkTemplate(f, w, s, m.Value, s.ptr+"/write_state/"+escape(m.Key), inWriteState)
+				}
+			}
+		}
+	}
+}
+
+func checkTemplate(f *lint.File, w *workflow, s *step, n *source.Node, ptr string, at where) {
+	text := n.Text
+	report := func(from, to int, msg string) {
+		span := source.Span{Start: f.Doc.StringPos(n, from), End: f.Doc.StringPos(n, to)}
+		f.ReportAt(template.ID, ptr, span, msg)
+	}
+	for i := 0; ; {
+		k := strings.Index(text[i:], "{{")
+		if k < 0 {
+			return
+		}
+		open := i + k
+		rest := text[open+2:]
+		end := strings.Index(rest, "}}")
+		if again := strings.Index(rest, "{{"); end < 0 || (again >= 0 && again < end) {
+			report(open, open+2, `"{{" is never closed with "}}"`)
+			if end < 0 {
+				return
+			}
+			i = open + 2 + again
+			continue
+		}
+		closeAt := open + 2 + end + 2
+		if msg := judge(w, s, strings.TrimSpace(rest[:end]), at); msg != "" {
+			report(open, closeAt, msg)
+		}
+		i = closeAt
+	}
+}
+
+// judge returns what is wrong with the expression inside one {{…}}, or "".
+func judge(w *workflow, s *step, expr string, at where) string {
+	shown := "{{" + expr + "}}"
+	if expr == "" {
+		return "{{}} is empty: name a value such as inputs.<name>"
+	}
+	if !dotted.MatchString(expr) {
+		return shown + " is not a dotted name such as inputs.user_message"
+	}
+	seg := strings.Split(expr, ".")
+	if at == inOutputPath {
+		if len(seg) == 2 && seg[0] == "workflow" && slices.Contains(pathKeys, seg[1]) {
+			return ""
+		}
+		return shown + " is not allowed in an output path: only workflow.run_id, workflow.step_id and workflow.attempt are"
+	}
+	switch seg[0] {
+	case "inputs":
+		if len(seg) != 2 {
+			return shown + " is not inputs.<name>"
+		}
+		if w.inputs != nil && !w.inputs[seg[1]] {
+			return fmt.Sprintf("%s names input %q, which workflow %q does not declare", shown, seg[1], w.id)
+		}
+	case "steps":
+		if len(seg) != 4 || seg[2] != "outputs" {
+			return shown + " is not steps.<step_id>.outputs.<key>"
+		}
+		t := w.byID[seg[1]]
+		if t == nil {
+			return fmt.Sprintf("%s names step %q, which is not a step of workflow %q", shown, seg[1], w.id)
+		}
+		if !t.hasOutput(seg[3]) {
+			return fmt.Sprintf("%s names output %q, which step %q does not declare", shown, seg[3], seg[1])
+		}
+	case "state":
+		// Run state is free-form: any key may have been written by an earlier step.
+	case "workflow":
+		switch {
+		case len(seg) == 2 && slices.Contains(workflowKeys, seg[1]):
+		case len(seg) == 3 && seg[1] == "output_paths":
+			if !s.hasOutput(seg[2]) {
+				return fmt.Sprintf("%s names output %q, which step %s does not declare", shown, seg[2], s.label())
+			}
+		default:
+			return shown + " is not a workflow.* value DireClaw provides (run_id, step_id, attempt, run_workspace, output_schema_json, output_paths_json, output_paths.<key>, channel, channel_profile_id, conversation_id, sender_id, selector_id)"
+		}
+	case "outputs":
+		if at != inWriteState {
+			return shown + " reads the step's own outputs, which only a write_state value may do"
+		}
+		if len(seg) != 2 {
+			return shown + " is not outputs.<key>"
+		}
+		if !s.hasOutput(seg[1]) {
+			return fmt.Sprintf("%s names output %q, which step %s does not declare", shown, seg[1], s.label())
+		}
+	default:
+		return fmt.Sprintf("%s: %q is not a template root (inputs, steps, state, workflow)", shown, seg[0])
+	}
+	return ""
+}
