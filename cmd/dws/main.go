@@ -53,6 +53,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		HideHelpCommand: true,
 		Commands: []*cli.Command{
 			validateCommand(),
+			checksumCommand(),
+			canonicalCommand(),
+			keygenCommand(),
+			signCommand(),
+			verifyCommand(),
 			rulesCommand(),
 			explainCommand(),
 			schemaCommand(),
