@@ -199,7 +199,8 @@ func CheckExpression(expr string, p *Policy) Result {
 		len(sel.WindowClause) > 0 || len(sel.ValuesLists) > 0 || len(sel.SortClause) > 0 ||
 		sel.LimitCount != nil || sel.LimitOffset != nil || len(sel.LockingClause) > 0 ||
 		sel.WithClause != nil || sel.Op != pg.SetOperation_SET_OPERATION_UNDEFINED && sel.Op != pg.SetOperation_SETOP_NONE ||
-		len(sel.DistinctClause) > 0 || sel.TargetList[0].GetResTarget() == nil || sel.TargetList[0].GetResTarget().Name != "" {
+		len(sel.DistinctClause) > 0 || sel.TargetList[0].GetResTarget() == nil || sel.TargetList[0].GetResTarget().Name != "" ||
+		sel.TargetList[0].GetResTarget().GetVal().GetRowExpr() != nil {
 		c.add("branch-expression", len(exprPrefix), len(expr), "not one boolean expression")
 		return c.result()
 	}

@@ -16,7 +16,7 @@ import (
 func whyFalsePositive(stmt, rel string, views map[string][]string) string {
 	low := strings.ToLower(stmt)
 	switch {
-	case regexp.MustCompile(`(?i)^select .* into `+regexp.QuoteMeta(strings.TrimPrefix(rel, "public."))+` |^create table `).MatchString(stmt):
+	case regexp.MustCompile(`(?i)^select .* into ` + regexp.QuoteMeta(strings.TrimPrefix(rel, "public.")) + ` |^create table `).MatchString(stmt):
 		return "SELECT INTO / CREATE TABLE AS: the table it creates does not exist yet, the plan shows only the query"
 	case len(views[rel]) == 1:
 		return "a view over a set-returning function (pg_settings) reads no table"

@@ -53,6 +53,24 @@ var builtinDeny = []string{
 	"get_raw_page", "heap_page_items", "bt_*", "pg_visibility*", "pgstattuple*",
 }
 
+var builtinExact, builtinPrefix = func() (map[string]bool, []string) {
+	exact := map[string]bool{}
+	var prefix []string
+	addDeny(exact, &prefix, builtinDeny)
+	return exact, prefix
+}()
+
+func addDeny(exact map[string]bool, prefix *[]string, list []string) {
+	for _, d := range list {
+		d = strings.TrimSpace(d)
+		if strings.HasSuffix(d, "*") {
+			*prefix = append(*prefix, strings.Join(splitName(strings.TrimSuffix(d, "*")), "."))
+			continue
+		}
+		exact[strings.Join(splitName(d), ".")] = true
+	}
+}
+
 // volatile functions give a different answer on each run: a sql step must get
 // such a value as an argument so that a retry repeats the same statement.
 var volatile = map[string]bool{
@@ -87,7 +105,7 @@ type compiled struct {
 }
 
 func compile(p *Policy) *compiled {
-	c := &compiled{allow: map[string]*grant{}, statements: map[string]bool{}, denyExact: map[string]bool{}}
+	c := &compiled{allow: map[string]*grant{}, statements: map[string]bool{}}
 	if p == nil {
 		d := DefaultPolicy()
 		p = &d
@@ -128,13 +146,14 @@ func compile(p *Policy) *compiled {
 	for _, k := range kinds {
 		c.statements[strings.Join(strings.Fields(strings.ToLower(k)), " ")] = true
 	}
-	for _, d := range append(append([]string(nil), builtinDeny...), p.DenyFunctions...) {
-		d = strings.TrimSpace(d)
-		if strings.HasSuffix(d, "*") {
-			c.denyPrefix = append(c.denyPrefix, strings.ToLower(strings.TrimSuffix(d, "*")))
-			continue
+	c.denyExact, c.denyPrefix = builtinExact, builtinPrefix
+	if len(p.DenyFunctions) > 0 {
+		c.denyExact = map[string]bool{}
+		for k := range builtinExact {
+			c.denyExact[k] = true
 		}
-		c.denyExact[strings.Join(splitName(d), ".")] = true
+		c.denyPrefix = append([]string(nil), builtinPrefix...)
+		addDeny(c.denyExact, &c.denyPrefix, p.DenyFunctions)
 	}
 	c.ddl = p.DDL
 	return c

@@ -1,0 +1,286 @@
+package sqlallow
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func testPolicy() *Policy {
+	p := DefaultPolicy()
+	p.Allow = map[string][]string{
+		"expense":         {"id", "status", "amount"},
+		"expense_audit":   {"*"},
+		"billing.invoice": {"id", "total"},
+		`"MixedCase"`:     {`"Id"`},
+		"employee":        {"id", "name"},
+		"payroll_pub":     {"id"},
+	}
+	return &p
+}
+
+func render(r Result) string {
+	var b strings.Builder
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "%s@%d+%d: %s\n", f.Rule, f.Offset, f.Length, f.Message)
+	}
+	return b.String()
+}
+
+func TestCheckStatement(t *testing.T) {
+	ddl, err := FromDDL(`CREATE TABLE expense (id int, status text, amount numeric, salary numeric);
+		CREATE TABLE employee (id int, name text, salary numeric);
+		CREATE TABLE billing.invoice (id int, total numeric);`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withDDL := testPolicy()
+	withDDL.DDL = ddl
+	tests := []struct {
+		name string
+		sql  string
+		args int
+		pol  *Policy
+		want string
+	}{
+		{"seed update", "UPDATE expense SET status='approved' WHERE id={{expenseId}}", 0, nil, ""},
+		{"table", "SELECT id FROM payroll", -1, nil, "sql-table@15+7: table \"payroll\" is not on the allow-list\n"},
+		{"column", "SELECT salary FROM expense", -1, nil, "sql-column@7+6: column \"salary\" of \"expense\" is not allowed (allowed: amount, id, status)\n"},
+		{"qualified column via alias", "SELECT e.salary FROM expense e", -1, nil, "sql-column@7+8: column \"salary\" of \"expense\" is not allowed (allowed: amount, id, status)\n"},
+		{"star without ddl", "SELECT * FROM expense", -1, nil, "sql-column@7+1: * uses every column of \"expense\", but only some are granted (allowed: amount, id, status); name the columns\n"},
+		{"star with ddl", "SELECT * FROM expense", -1, withDDL, "sql-column@7+1: * reads columns of \"expense\" that are not allowed: salary (allowed: amount, id, status)\n"},
+		{"star on star grant", "SELECT * FROM expense_audit", -1, nil, ""},
+		{"t.star", "SELECT a.*, e.id FROM expense_audit a JOIN expense e ON e.id = a.expense_id", -1, nil, ""},
+		{"whole row", "SELECT e FROM expense e", -1, nil, "sql-column@7+1: whole-row reference \"e\" uses every column of \"expense\", but only some are granted (allowed: amount, id, status); name the columns\n"},
+		{"ambiguous", "SELECT name FROM employee, expense", -1, nil, "sql-column@7+4: unqualified column \"name\" could come from \"employee\" or \"expense\"; qualify it\n"},
+		{"ambiguous resolved by ddl", "SELECT name FROM employee, expense", -1, withDDL, ""},
+		{"subquery column is not a table column", "SELECT s.salary FROM (SELECT amount AS salary FROM expense) s", -1, nil, ""},
+		{"cte column", "WITH x AS (SELECT amount AS salary FROM expense) SELECT salary FROM x", -1, nil, ""},
+		{"cte shadows", "WITH payroll AS (SELECT id FROM expense) SELECT id FROM payroll", -1, nil, ""},
+		{"cte self name reads real table", "WITH expense AS (SELECT * FROM payroll) SELECT * FROM expense", -1, nil, "sql-table@31+7: table \"payroll\" is not on the allow-list\n"},
+		{"cte forward reference is a table", "WITH a AS (SELECT * FROM payroll), payroll AS (SELECT 1) SELECT * FROM a, payroll", -1, nil, "sql-table@25+7: table \"payroll\" is not on the allow-list\n"},
+		{"cte scope per level", "SELECT (WITH payroll AS (SELECT 1) SELECT count(*) FROM payroll), (SELECT count(*) FROM payroll)", -1, nil, "sql-table@88+7: table \"payroll\" is not on the allow-list\n"},
+		{"schema qualified", "SELECT total FROM billing.invoice", -1, nil, ""},
+		{"other schema same name", "SELECT id FROM billing.expense", -1, nil, "sql-table@15+15: table \"billing.expense\" is not on the allow-list\n"},
+		{"quoted mixed case", `SELECT "Id" FROM "MixedCase"`, -1, nil, ""},
+		{"unquoted folds", `SELECT id FROM MixedCase`, -1, nil, "sql-table@15+9: table \"mixedcase\" is not on the allow-list\n"},
+		{"catalog", "SELECT * FROM pg_class", -1, nil, "sql-table@14+8: table \"pg_class\" is not on the allow-list\n"},
+		{"information_schema", "SELECT 1 FROM information_schema.tables", -1, nil, "sql-table@14+25: table \"information_schema.tables\" is not on the allow-list\n"},
+		{"deep subquery", "SELECT 1 WHERE EXISTS (SELECT 1 FROM (SELECT 1 FROM (SELECT 1 FROM payroll) a) b)", -1, nil, "sql-table@67+7: table \"payroll\" is not on the allow-list\n"},
+		{"insert select", "INSERT INTO expense_audit (status) SELECT salary FROM expense", -1, nil, "sql-column@42+6: column \"salary\" of \"expense\" is not allowed (allowed: amount, id, status)\n"},
+		{"insert without columns", "INSERT INTO expense VALUES (1, 'x', 2)", -1, nil, "sql-column@12+7: INSERT without a column list uses every column of \"expense\", but only some are granted (allowed: amount, id, status); name the columns\n"},
+		{"insert without columns ddl", "INSERT INTO expense VALUES (1, 'x', 2)", -1, withDDL, ""},
+		{"update set column", "UPDATE expense SET salary = 0", -1, nil, "sql-column@19+6: column \"salary\" of \"expense\" is not allowed (allowed: amount, id, status)\n"},
+		{"update from", "UPDATE expense e SET amount = p.x FROM payroll p", -1, nil, "sql-table@39+7: table \"payroll\" is not on the allow-list\n"},
+		{"delete using", "DELETE FROM expense USING billing.expense b WHERE b.id = expense.id", -1, nil, "sql-table@26+15: table \"billing.expense\" is not on the allow-list\n"},
+		{"returning", "DELETE FROM expense RETURNING salary", -1, nil, "sql-column@30+6: column \"salary\" of \"expense\" is not allowed (allowed: amount, id, status)\n"},
+		{"on conflict", "INSERT INTO expense (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET salary = excluded.amount", -1, nil, "sql-column@67+6: column \"salary\" of \"expense\" is not allowed (allowed: amount, id, status)\n"},
+		{"data modifying cte", "WITH d AS (DELETE FROM expense RETURNING id) SELECT * FROM d", -1, &Policy{Allow: map[string][]string{"expense": {"*"}}, Statements: []string{"select"}}, "sql-statement@23+7: DELETE in a WITH clause changes data, and DELETE statements are not allowed\n"},
+		{"merge not allowed", "MERGE INTO expense e USING expense_audit a ON a.id = e.id WHEN MATCHED THEN DELETE", -1, nil, "sql-statement@0+5: MERGE statements are not allowed (allowed: delete, insert, select, update)\n"},
+		{"select into", "SELECT id INTO copy FROM expense", -1, nil, "sql-statement@0+6: SELECT INTO statements are not allowed (allowed: delete, insert, select, update)\nsql-table@15+4: table \"copy\" is not on the allow-list\n"},
+		{"two statements", "SELECT 1; SELECT 2", -1, nil, "sql-statement@10+8: 2 statements: a sql step runs exactly one\n"},
+		{"copy", "COPY expense TO '/tmp/x'", -1, nil, "sql-statement@0+4: COPY statements are not allowed (allowed: delete, insert, select, update)\n"},
+		{"do", "DO $$ BEGIN END $$", -1, nil, "sql-statement@0+2: DO statements are not allowed (allowed: delete, insert, select, update)\n"},
+		{"set", "SET search_path = billing", -1, nil, "sql-statement@0+3: SET statements are not allowed (allowed: delete, insert, select, update)\n"},
+		{"syntax", "SELEC 1", -1, nil, "sql-syntax@0+1: syntax error at or near \"SELEC\"\n"},
+		{"syntax multibyte", "SELECT 'é' FROM FROM", -1, nil, "sql-syntax@17+1: syntax error at or near \"FROM\"\n"},
+		{"denied function", "SELECT pg_catalog.PG_SLEEP(1)", -1, nil, "sql-function@7+19: function pg_catalog.pg_sleep is denied\n"},
+		{"denied prefix", "SELECT dblink_exec('x', 'y')", -1, nil, "sql-function@7+11: function dblink_exec is denied\n"},
+		{"query_to_xml", "SELECT query_to_xml('select * from payroll', true, true, '')", -1, nil, "sql-function@7+12: function query_to_xml is denied\n"},
+		{"user deny", "SELECT lower(status) FROM expense", -1, &Policy{Allow: map[string][]string{"expense": {"*"}}, DenyFunctions: []string{"lower"}}, "sql-function@7+5: function lower is denied\n"},
+		{"denied table function", "SELECT * FROM pg_ls_dir('.')", -1, nil, "sql-function@14+9: function pg_ls_dir is denied\n"},
+		{"volatile", "UPDATE expense SET status = 'x' WHERE amount > random()", -1, nil, "sql-nondeterministic@47+6: random() is volatile: pass the value as an argument\n"},
+		{"current_timestamp", "SELECT id FROM expense WHERE amount < extract(epoch FROM CURRENT_TIMESTAMP)", -1, nil, "sql-nondeterministic@57+17: CURRENT_TIMESTAMP is volatile: pass the value as an argument\n"},
+		{"now literal", "SELECT 'now'::timestamptz", -1, nil, "sql-nondeterministic@7+5: 'now' is read when the statement runs: pass the value as an argument\n"},
+		{"nextval", "INSERT INTO expense_audit (id) VALUES (nextval('s'))", -1, nil, "sql-nondeterministic@39+7: nextval() is volatile: pass the value as an argument\n"},
+		{"tablesample", "SELECT id FROM expense TABLESAMPLE BERNOULLI (5)", -1, nil, "sql-nondeterministic@35+9: TABLESAMPLE picks rows at random: the statement is not repeatable\n"},
+		{"args missing", "SELECT id FROM expense WHERE id = $2", 1, nil, "sql-args@0+36: args[0] is never used\nsql-args@34+2: $2 has no entry in args (1 given)\n"},
+		{"args unused", "SELECT id FROM expense WHERE id = $1", 2, nil, "sql-args@0+36: args[1] is never used\n"},
+		{"args exact", "SELECT id FROM expense WHERE id = $1 AND status = $2", 2, nil, ""},
+		{"template not an arg", "SELECT id FROM expense WHERE id = {{id}} AND status = $1", 1, nil, ""},
+		{"template as table", "SELECT id FROM {{table}}", -1, nil, "sql-table@15+9: {{table}} is used as a table: a template value cannot choose a table; the allow-list cannot check it\n"},
+		{"template in name", "SELECT id FROM expense_{{n}}", -1, nil, "sql-table@23+5: {{n}} is used as a table: a template value cannot choose a table; the allow-list cannot check it\n"},
+		{"template as column", "SELECT e.{{col}} FROM expense e", -1, nil, "sql-column@9+7: {{col}} is used as a column: a template value cannot choose a column; the allow-list cannot check it\n"},
+		{"template in string", "SELECT id FROM expense WHERE status = '{{s}}'", -1, nil, ""},
+		{"lateral", "SELECT * FROM expense_audit a, LATERAL (SELECT salary FROM expense e WHERE e.id = a.expense_id) l", -1, nil, "sql-column@47+6: unqualified column \"salary\" could come from \"e\" or \"a\"; qualify it\n"},
+		{"correlated outer column", "SELECT (SELECT count(*) FROM expense_audit a WHERE a.status = e.salary) FROM expense e", -1, nil, "sql-column@62+8: column \"salary\" of \"expense\" is not allowed (allowed: amount, id, status)\n"},
+		{"union", "SELECT id FROM expense UNION SELECT id FROM payroll", -1, nil, "sql-table@44+7: table \"payroll\" is not on the allow-list\n"},
+		{"join using", "SELECT 1 FROM expense JOIN employee USING (name)", -1, nil, "sql-column@0+6: column \"name\" of \"expense\" is not allowed (allowed: amount, id, status)\n"},
+		{"natural join without ddl", "SELECT 1 FROM expense NATURAL JOIN employee", -1, nil, "sql-column@0+6: NATURAL JOIN uses every column of \"employee\", but only some are granted (allowed: id, name); name the columns\nsql-column@0+6: NATURAL JOIN uses every column of \"expense\", but only some are granted (allowed: amount, id, status); name the columns\n"},
+		{"natural join with ddl", "SELECT 1 FROM expense NATURAL JOIN employee", -1, withDDL, "sql-column@0+6: column \"salary\" of \"employee\" is not allowed (allowed: id, name)\nsql-column@0+6: column \"salary\" of \"expense\" is not allowed (allowed: amount, id, status)\n"},
+		{"order by output alias", "SELECT amount AS salary FROM expense ORDER BY salary", -1, nil, ""},
+		{"system column", "SELECT ctid FROM expense", -1, nil, "sql-column@7+4: column \"ctid\" of \"expense\" is not allowed (allowed: amount, id, status)\n"},
+		{"column alias list hides columns", "SELECT e.a FROM expense e (a)", -1, nil, "sql-column@7+3: a column alias uses every column of \"expense\", but only some are granted (allowed: amount, id, status); name the columns\nsql-column@16+7: column aliases on \"expense\" hide which columns are read; without DDL dws cannot tell: name the columns instead\n"},
+		{"column alias list with ddl", "SELECT e.a FROM expense e (a, b, c, d)", -1, withDDL, ""},
+		{"column alias list with ddl reads salary", "SELECT e.d FROM expense e (a, b, c, d)", -1, withDDL, "sql-column@7+3: column \"salary\" of \"expense\" is not allowed (allowed: amount, id, status)\n"},
+		{"composite field", "SELECT (e).salary FROM expense e", -1, nil, "sql-column@8+1: whole-row reference \"e\" uses every column of \"expense\", but only some are granted (allowed: amount, id, status); name the columns\n"},
+		{"empty", " -- nothing\n", -1, nil, "sql-statement@0+12: no statement: a sql step runs exactly one\n"},
+		{"long identifier truncated", "SELECT id FROM " + strings.Repeat("x", 70), -1, &Policy{Allow: map[string][]string{strings.Repeat("x", 64): {"*"}}}, ""},
+		{"for update of alias", "SELECT e.id FROM expense e FOR UPDATE OF e", -1, nil, ""},
+		{"function in from", "SELECT u FROM unnest(ARRAY[1]) u", -1, nil, ""},
+		{"rows from", "SELECT * FROM ROWS FROM (generate_series(1, 2), pg_sleep(1)) r", -1, nil, "sql-function@48+8: function pg_sleep is denied\n"},
+		{"explain", "EXPLAIN SELECT * FROM payroll", -1, nil, "sql-statement@0+7: EXPLAIN statements are not allowed (allowed: delete, insert, select, update)\nsql-table@22+7: table \"payroll\" is not on the allow-list\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := tc.pol
+			if p == nil {
+				p = testPolicy()
+			}
+			got := render(CheckStatement(tc.sql, tc.args, p))
+			if got != tc.want {
+				t.Errorf("%s\n got:\n%s want:\n%s", tc.sql, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCheckExpression(t *testing.T) {
+	tests := []struct{ expr, want string }{
+		{"{{fraudScore}} < 0.7 AND {{amount}} <= 1000", ""},
+		{"{{status}} IN ('a', 'b') OR {{n}} IS NULL", ""},
+		{"true); DROP TABLE x; --", "branch-expression@23+1: not one boolean expression: syntax error at or near \")\"\n"},
+		{"1) FROM payroll WHERE (true", "branch-expression@0+27: not one boolean expression\n"},
+		{"true, false", "branch-expression@0+11: not one boolean expression\n"},
+		{"EXISTS (SELECT 1 FROM expense)", "branch-expression@22+7: reads table \"expense\": a branch expression may not read a relation\n"},
+		{"(SELECT count(*) FROM payroll) > 0", "branch-expression@22+7: reads table \"payroll\": a branch expression may not read a relation\n"},
+		{"status = 'x'", "branch-expression@0+6: column \"status\" has nothing to come from: a branch expression sees only {{variables}} and constants\n"},
+		{"random() > 0.5", "sql-nondeterministic@0+6: random() is volatile: pass the value as an argument\n"},
+		{"pg_sleep(1) IS NULL", "sql-function@0+8: function pg_sleep is denied\n"},
+		{"42", "branch-expression@0+2: not a boolean expression: a constant that is not true or false\n"},
+		{"$1 > 2", "branch-expression@0+2: $1 has nothing to bind to in a branch expression; use {{name}}\n"},
+		{"", "branch-expression@0+1: not one boolean expression: syntax error at or near \")\"\n"},
+	}
+	for _, tc := range tests {
+		got := render(CheckExpression(tc.expr, testPolicy()))
+		if got != tc.want {
+			t.Errorf("%q\n got:\n%s want:\n%s", tc.expr, got, tc.want)
+		}
+	}
+}
+
+func TestRelations(t *testing.T) {
+	r := CheckStatement(`WITH x AS (SELECT id FROM expense) SELECT i.total, x.id FROM billing.invoice i JOIN x ON x.id = i.id JOIN "MixedCase" m ON m."Id" = 1`, -1, testPolicy())
+	got := fmt.Sprint(r.Relations)
+	want := `[{public.expense [id] 26} {billing.invoice [id total] 61} {public.MixedCase [Id] 106}]`
+	if got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+func TestFromDDL(t *testing.T) {
+	s, err := FromDDL(`CREATE TABLE a (id int, "Name" text);
+		CREATE TABLE billing."Inv" (x int);
+		CREATE TABLE c (LIKE a);
+		CREATE TABLE d (extra int) INHERITS (a);
+		ALTER TABLE a ADD COLUMN z int;
+		ALTER TABLE a DROP COLUMN id;
+		CREATE INDEX ON a (z);`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(s.Tables)
+	want := `map[billing.Inv:[x] public.a:[Name z] public.c:[] public.d:[id Name extra]]`
+	if got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	allow := fmt.Sprint(s.Allow())
+	if want := `map["billing"."Inv":[*] public.a:[*] public.c:[*] public.d:[*]]`; allow != want && allow != `map[billing."Inv":[*] public.a:[*] public.c:[*] public.d:[*]]` {
+		t.Errorf("Allow() = %s", allow)
+	}
+	p := DefaultPolicy()
+	p.Allow = s.Allow()
+	if r := CheckStatement(`SELECT x FROM billing."Inv"`, -1, &p); len(r.Findings) != 0 {
+		t.Errorf("DDL allow-list rejects its own table: %v", r.Findings)
+	}
+	_, err = FromDDL("CREATE TABLE é (id int,, x int)")
+	se, ok := err.(*SyntaxError)
+	if !ok || se.Offset != 24 {
+		t.Errorf("FromDDL syntax error = %#v, want offset 24", err)
+	}
+}
+
+func TestPolicyNames(t *testing.T) {
+	p := Policy{Allow: map[string][]string{"Expense": {"ID"}, `billing."Inv"`: {"*"}}, SearchPath: []string{"Billing", "public"}}
+	if r := CheckStatement(`SELECT id FROM expense`, -1, &p); len(r.Findings) != 0 || r.Relations[0].Relation != "billing.expense" {
+		t.Errorf("unqualified allow key should be in search_path[0]: %+v", r)
+	}
+	if r := CheckStatement(`SELECT 1 FROM public.expense`, -1, &p); len(r.Findings) != 1 {
+		t.Errorf("public.expense is not billing.expense: %+v", r)
+	}
+	if r := CheckStatement(`SELECT 1 FROM billing.inv`, -1, &p); len(r.Findings) != 1 {
+		t.Errorf("quoted key keeps its case: %+v", r)
+	}
+}
+
+func TestConcurrent(t *testing.T) {
+	p := testPolicy()
+	want := render(CheckStatement(reportQuery, -1, p))
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				if got := render(CheckStatement(reportQuery, -1, p)); got != want {
+					t.Errorf("concurrent result differs")
+					return
+				}
+				CheckStatement(updateQuery, 1, p)
+				CheckExpression("{{a}} > 1", p)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+const updateQuery = `UPDATE expense SET status = 'approved', amount = $1 WHERE id = {{expenseId}} AND status <> 'approved'`
+
+var reportQuery = `WITH monthly AS (
+  SELECT e.id, e.status, e.amount, date_trunc('month', a.at) AS month
+  FROM expense e
+  JOIN expense_audit a ON a.expense_id = e.id
+  WHERE e.status IN ('approved', 'paid') AND a.status = 'approved'
+), totals AS (
+  SELECT month, status, sum(amount) AS total, count(*) AS n
+  FROM monthly
+  GROUP BY month, status
+), invoiced AS (
+  SELECT i.id, i.total FROM billing.invoice i
+  WHERE i.total > (SELECT avg(total) FROM billing.invoice)
+)
+SELECT t.month, t.status, t.total, t.n,
+       (SELECT count(*) FROM invoiced) AS invoices,
+       coalesce((SELECT max(total) FROM invoiced v WHERE v.id = t.n), 0) AS top_invoice,
+       CASE WHEN t.total > 1000 THEN 'large' WHEN t.total > 100 THEN 'medium' ELSE 'small' END AS size,
+       rank() OVER (PARTITION BY t.status ORDER BY t.total DESC) AS rnk
+FROM totals t
+LEFT JOIN LATERAL (
+  SELECT e2.id, e2.amount FROM expense e2
+  WHERE e2.status = t.status AND e2.amount > (SELECT avg(amount) FROM expense)
+  ORDER BY e2.amount DESC LIMIT 1
+) best ON true
+WHERE t.n > 0 AND EXISTS (
+  SELECT 1 FROM expense_audit x WHERE x.status = t.status AND x.expense_id IN (SELECT id FROM expense WHERE amount > 10)
+)
+GROUP BY t.month, t.status, t.total, t.n
+HAVING sum(t.n) > 1
+ORDER BY t.month DESC, rnk
+LIMIT 100`
+
+func BenchmarkCheckStatementUpdate(b *testing.B) {
+	p := testPolicy()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		CheckStatement(updateQuery, 1, p)
+	}
+}
+
+func BenchmarkCheckStatementReport(b *testing.B) {
+	p := testPolicy()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		CheckStatement(reportQuery, -1, p)
+	}
+}
