@@ -5,10 +5,11 @@ package dialect
 import (
 	"github.com/dwsdev/dws/dialect/cortex"
 	"github.com/dwsdev/dws/dialect/direclaw"
+	"github.com/dwsdev/dws/dialect/ensemble"
 	"github.com/dwsdev/dws/lint"
 )
 
 // All returns every dialect, in detection order.
 func All() []lint.Dialect {
-	return []lint.Dialect{cortex.Dialect{}, direclaw.Dialect{}}
+	return []lint.Dialect{cortex.Dialect{}, direclaw.Dialect{}, ensemble.Dialect{}}
 }

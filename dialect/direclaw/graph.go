@@ -49,7 +49,7 @@ func build(w *workflow) (*graph.Graph, bool) {
 			next, ok := s.routes["next"]
 			exit = !resolves(next, ok) && i == len(w.steps)-1
 		}
-		n, ok := g.AddNode(graph.Node{ID: s.id, Pointer: s.ptr, IDPointer: s.ptr + "/id", Exit: exit})
+		n, ok := g.AddNode(graph.Node{ID: s.id, Pointer: s.ptr + "/id", IDPointer: s.ptr + "/id", Exit: exit})
 		if !ok {
 			continue
 		}

@@ -1,0 +1,186 @@
+// Package ensemble is the ensemble dialect: dws's declarative file for an AgentEnsemble
+// phase DAG (SPEC §2.3, §4.7). AgentEnsemble builds these in Java only; the file names
+// the ensemble, its default workflow, and either phases (joined by after) or a flat task
+// list.
+//
+// Graph: phases are nodes and each after entry is an edge from the predecessor to the
+// phase that waits for it, so the roots (phases with no after) start a run and a phase
+// that nothing comes after is an exit. Several roots are legal (no entry rule); cycles
+// are forbidden. A flat tasks list is one implicit phase and has no phase graph.
+//
+// Decisions where SPEC is silent:
+//   - An after entry naming no phase is dangling-edge (reported here, since the edge has
+//     no node to leave from) and is then ignored.
+//   - A review task shares the ensemble-wide task namespace and counts as the last task of
+//     its phase (it runs after the phase), for context-order and cross-phase-context.
+//   - A phase that shares its name with an earlier one takes no part in the graph, but
+//     its tasks are still checked; their phase is the earlier one of that name.
+//   - With both phases and tasks (ensemble-mix), the flat tasks are checked as one more
+//     implicit phase for names and context order, never for cross-phase-context.
+//   - context entries may be written "$name"; the "$" is dropped before resolving.
+package ensemble
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/source"
+)
+
+// ID is the dialect id.
+const ID = "ensemble"
+
+// Dialect is the ensemble dialect. Its zero value is ready to use.
+type Dialect struct{}
+
+// ID implements lint.Dialect.
+func (Dialect) ID() string { return ID }
+
+// Detect reports a document with a top-level ensemble key; it never guesses from phases
+// or tasks alone, which other formats use too.
+func (Dialect) Detect(doc *source.Document) bool {
+	r := doc.Root
+	return r != nil && r.Kind == source.Object && r.Member("ensemble") != nil
+}
+
+// Rules implements lint.Dialect.
+func (Dialect) Rules() []lint.Rule {
+	return []lint.Rule{ensembleMix, phaseWorkflow, crossPhaseContext, contextOrder}
+}
+
+// Lint implements lint.Dialect.
+func (Dialect) Lint(f *lint.File) {
+	e := decode(f.Doc)
+	checkEnsembleMix(f, e)
+	checkNames(f, e)
+	checkPhaseWorkflow(f, e)
+	checkCrossPhaseContext(f, e)
+	checkContextOrder(f, e)
+}
+
+// ensemble is the file, read tolerantly: the schema stage has already reported what is
+// malformed, so a field of the wrong type is simply absent here.
+type ensemble struct {
+	root     *source.Node
+	workflow string // the ensemble's, "SEQUENTIAL" when absent
+	phases   []*phase
+	flat     *phase // the implicit phase of a flat tasks list; nil without one
+	// byName holds the first phase of each name, byTask the first task of each name.
+	byName map[string]*phase
+	byTask map[string]*task
+}
+
+type phase struct {
+	ptr      string
+	name     string
+	named    bool // a non-blank name
+	implicit bool
+	workflow string // its own; "" when inherited
+	after    []ref
+	tasks    []*task // in order, the review task last
+}
+
+type task struct {
+	ptr     string
+	name    string
+	named   bool
+	phase   *phase
+	pos     int
+	review  bool
+	context []ref
+}
+
+// ref is one name written in after or context.
+type ref struct {
+	name string
+	ptr  string
+}
+
+func decode(doc *source.Document) *ensemble {
+	e := &ensemble{root: doc.Root, workflow: "SEQUENTIAL", byName: map[string]*phase{}, byTask: map[string]*task{}}
+	if w, ok := doc.Root.Get("workflow").Str(); ok {
+		e.workflow = w
+	}
+	if arr := doc.Root.Get("phases"); arr != nil && arr.Kind == source.Array {
+		for i, n := range arr.Items {
+			p := &phase{ptr: "/phases/" + strconv.Itoa(i)}
+			p.name, p.named = nonBlank(n.Get("name"))
+			p.workflow, _ = n.Get("workflow").Str()
+			if after := n.Get("after"); after != nil && after.Kind == source.Array {
+				for k, it := range after.Items {
+					if s, ok := it.Str(); ok {
+						p.after = append(p.after, ref{name: s, ptr: p.ptr + "/after/" + strconv.Itoa(k)})
+					}
+				}
+			}
+			decodeTasks(e, p, n.Get("tasks"), p.ptr+"/tasks")
+			if rt := n.Get("review").Get("task"); rt != nil && rt.Kind == source.Object {
+				addTask(e, p, rt, p.ptr+"/review/task", true)
+			}
+			e.phases = append(e.phases, p)
+			if _, dup := e.byName[p.name]; p.named && !dup {
+				e.byName[p.name] = p
+			}
+		}
+	}
+	if arr := doc.Root.Get("tasks"); arr != nil && arr.Kind == source.Array {
+		e.flat = &phase{ptr: "/tasks", implicit: true}
+		decodeTasks(e, e.flat, arr, "/tasks")
+	}
+	return e
+}
+
+func decodeTasks(e *ensemble, p *phase, arr *source.Node, ptr string) {
+	if arr == nil || arr.Kind != source.Array {
+		return
+	}
+	for i, n := range arr.Items {
+		if n.Kind == source.Object {
+			addTask(e, p, n, ptr+"/"+strconv.Itoa(i), false)
+		}
+	}
+}
+
+func addTask(e *ensemble, p *phase, n *source.Node, ptr string, review bool) {
+	t := &task{ptr: ptr, phase: p, pos: len(p.tasks), review: review}
+	t.name, t.named = nonBlank(n.Get("name"))
+	if ctx := n.Get("context"); ctx != nil && ctx.Kind == source.Array {
+		for k, it := range ctx.Items {
+			if s, ok := it.Str(); ok {
+				t.context = append(t.context, ref{name: strings.TrimPrefix(s, "$"), ptr: ptr + "/context/" + strconv.Itoa(k)})
+			}
+		}
+	}
+	p.tasks = append(p.tasks, t)
+}
+
+// allPhases is the phases followed by the implicit one of a flat task list.
+func (e *ensemble) allPhases() []*phase {
+	if e.flat == nil {
+		return e.phases
+	}
+	return append(append([]*phase(nil), e.phases...), e.flat)
+}
+
+// effective is a phase's workflow: its own, else the ensemble's.
+func (e *ensemble) effective(p *phase) string {
+	if p.workflow != "" && !p.implicit {
+		return p.workflow
+	}
+	return e.workflow
+}
+
+// home is the phase a task is judged in: for a task of a phase that repeats an earlier
+// phase's name, that earlier phase.
+func (e *ensemble) home(t *task) *phase {
+	if first, ok := e.byName[t.phase.name]; ok && t.phase.named {
+		return first
+	}
+	return t.phase
+}
+
+func nonBlank(n *source.Node) (string, bool) {
+	s, ok := n.Str()
+	return s, ok && strings.TrimSpace(s) != ""
+}

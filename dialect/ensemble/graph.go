@@ -1,0 +1,43 @@
+package ensemble
+
+import (
+	"github.com/dwsdev/dws/graph"
+	"github.com/dwsdev/dws/lint"
+)
+
+// Graphs implements lint.Dialect: phases are nodes, after entries edges from the
+// predecessor to the waiting phase; every phase without after is a root and every phase
+// nothing comes after is an exit. A flat task list has no phase graph.
+func (Dialect) Graphs(f *lint.File) []lint.GraphCheck {
+	e := decode(f.Doc)
+	if len(e.phases) == 0 {
+		return nil
+	}
+	g := graph.New("/phases")
+	waitedFor := map[string]bool{}
+	for _, p := range e.phases {
+		if p.named && e.byName[p.name] == p {
+			for _, a := range p.after {
+				if _, ok := e.byName[a.name]; ok {
+					waitedFor[a.name] = true
+				}
+			}
+		}
+	}
+	for _, p := range e.phases {
+		if p.named {
+			g.AddNode(graph.Node{ID: p.name, Pointer: p.ptr + "/name", IDPointer: p.ptr + "/name", Exit: !waitedFor[p.name]})
+		}
+	}
+	for _, p := range e.phases {
+		if !p.named || e.byName[p.name] != p {
+			continue
+		}
+		for _, a := range p.after {
+			if from, ok := g.Lookup(a.name); ok {
+				g.AddEdge(from, p.name, graph.After, a.ptr, false)
+			}
+		}
+	}
+	return []lint.GraphCheck{{Graph: g, Options: graph.Options{MultiRoot: true, Cycles: graph.ForbidAll, Noun: "phase"}}}
+}

@@ -1,0 +1,45 @@
+package ensemble
+
+import (
+	"fmt"
+
+	"github.com/dwsdev/dws/lint"
+)
+
+// checkNames reports the core rules the phase graph cannot: task names repeated anywhere
+// in the ensemble (duplicate-id), and after or context entries naming nothing
+// (dangling-edge). Phase names are the graph stage's.
+func checkNames(f *lint.File, e *ensemble) {
+	for _, p := range e.allPhases() {
+		for _, t := range p.tasks {
+			if !t.named {
+				continue
+			}
+			if first, dup := e.byTask[t.name]; dup {
+				f.Report("duplicate-id", t.ptr+"/name", fmt.Sprintf("task %q is defined twice; task names are unique across the ensemble", t.name),
+					f.Related(first.ptr+"/name", "first defined here"))
+				continue
+			}
+			e.byTask[t.name] = t
+		}
+	}
+	for _, p := range e.phases {
+		if !p.named || e.byName[p.name] != p {
+			continue // a later phase of a taken name takes no part in the graph
+		}
+		for _, a := range p.after {
+			if _, ok := e.byName[a.name]; !ok {
+				f.Report("dangling-edge", a.ptr, fmt.Sprintf(`"after" names %q, which is not a phase`, a.name))
+			}
+		}
+	}
+	for _, p := range e.allPhases() {
+		for _, t := range p.tasks {
+			for _, c := range t.context {
+				if _, ok := e.byTask[c.name]; !ok {
+					f.Report("dangling-edge", c.ptr, fmt.Sprintf(`"context" names %q, which is not a task`, c.name))
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package ensemble
+
+import (
+	"fmt"
+
+	"github.com/dwsdev/dws/lint"
+)
+
+var contextOrder = lint.Rule{
+	ID: "context-order", Severity: lint.Error, Dialect: ID,
+	Summary: "under SEQUENTIAL, a task's context names a task that comes later in its phase",
+	Doc: `A SEQUENTIAL phase (or flat task list) runs its tasks one after another in the order they
+are written, so a task can only read the output of tasks above it. A context entry naming
+a later task, the task itself, or its phase's review task (which runs after the phase)
+reads an output that does not exist yet. Reorder the tasks, or make the phase PARALLEL so
+that context decides the order.`,
+	Fail: lint.Example{Name: "kitchen.yaml", Text: kitchen(
+		"      - { name: prep-steak, description: Season the steak }\n      - { name: cook-steak, description: Sear the steak, context: [prep-steak] }\n",
+		"      - { name: cook-steak, description: Sear the steak, context: [prep-steak] }\n      - { name: prep-steak, description: Season the steak }\n")},
+	Pass: lint.Example{Name: "kitchen.yaml", Text: kitchen()},
+}
+
+func checkContextOrder(f *lint.File, e *ensemble) {
+	for _, p := range e.allPhases() {
+		if e.effective(p) != "SEQUENTIAL" {
+			continue
+		}
+		for _, t := range p.tasks {
+			for _, c := range t.context {
+				dep, ok := e.byTask[c.name]
+				if !ok || dep.phase != p {
+					continue
+				}
+				switch {
+				case dep == t:
+					f.Report(contextOrder.ID, c.ptr, fmt.Sprintf("task %q names itself in its context", t.name))
+				case dep.pos > t.pos:
+					f.Report(contextOrder.ID, c.ptr, fmt.Sprintf(
+						"task %q reads task %q, which runs after it in %s: its output does not exist yet",
+						t.name, dep.name, where(p)), f.Related(dep.ptr, "the later task is here"))
+				}
+			}
+		}
+	}
+}
+
+func where(p *phase) string {
+	if p.implicit {
+		return "the SEQUENTIAL task list"
+	}
+	return fmt.Sprintf("SEQUENTIAL phase %q", p.name)
+}
