@@ -12,7 +12,7 @@ import (
 	"github.com/dwsdev/dws/lint"
 )
 
-func newLinter(t *testing.T, dir string) *lint.Linter {
+func newLinter(t testing.TB, dir string) *lint.Linter {
 	t.Helper()
 	ds := dialect.All()
 	return &lint.Linter{Registry: lint.NewRegistry(ds...), Dialects: ds, Config: lint.DefaultConfig(dir), Jobs: 2}

@@ -186,6 +186,13 @@ func CheckExpression(expr string, p *Policy) Result {
 	tree, ph, src, err := parseTemplated(wrapped)
 	c.src, c.ph, c.shift = src, ph, len(exprPrefix)
 	if err != nil {
+		if off, ok := strayClose(expr); ok {
+			// The wrapper's own ")" is what the parser trips over; the real
+			// problem is the expression closing a parenthesis it never opened,
+			// the way `true); DROP TABLE x; --` tries to escape.
+			c.add("branch-expression", len(exprPrefix)+off, 1, "not one boolean expression: this \")\" closes a parenthesis the expression never opened")
+			return c.result()
+		}
 		se := syntaxError(src, err)
 		c.add("branch-expression", se.Offset, 1, "not one boolean expression: "+se.Message)
 		return c.result()
@@ -495,4 +502,26 @@ func (c *checker) templateFindings() {
 		}
 		c.add(rule, p.start, p.end-p.start, fmt.Sprintf("{{%s}} is used as a %s: a template value cannot choose a %s; the allow-list cannot check it", p.name, role, role))
 	}
+}
+
+// strayClose finds the first ")" in expr (scanned as SQL, so strings, quoted names and
+// comments do not count) that closes more parentheses than the expression opened.
+func strayClose(expr string) (int, bool) {
+	scan, err := pg.Scan(expr)
+	if err != nil {
+		return 0, false
+	}
+	depth := 0
+	for _, tok := range scan.Tokens {
+		switch tok.Token {
+		case pg.Token_ASCII_40:
+			depth++
+		case pg.Token_ASCII_41:
+			if depth == 0 {
+				return int(tok.Start), true
+			}
+			depth--
+		}
+	}
+	return 0, false
 }

@@ -44,6 +44,10 @@ func FromDDL(ddl string) (*Schema, error) {
 				if cd := e.GetColumnDef(); cd != nil {
 					cols = appendNew(cols, cd.Colname)
 				}
+				// LIKE copies the source table's columns, in place.
+				if like := e.GetTableLikeClause(); like != nil && like.Relation != nil {
+					cols = appendNew(cols, s.Tables[key(like.Relation)]...)
+				}
 			}
 			s.Tables[key(cs.Relation)] = cols
 		case *pg.Node_AlterTableStmt:
@@ -90,12 +94,17 @@ outer:
 	return list
 }
 
-// Allow is an allow-list granting every table of the schema and every column.
+// Allow is an allow-list granting every table of the schema with exactly the columns
+// the DDL gives it, so a column the table does not have is a finding, not a pass.
 func (s *Schema) Allow() map[string][]string {
 	m := make(map[string][]string, len(s.Tables))
-	for k := range s.Tables {
+	for k, cols := range s.Tables {
 		schema, name := splitKey(k)
-		m[quoteIdent(schema)+"."+quoteIdent(name)] = []string{"*"}
+		quoted := make([]string, len(cols))
+		for i, c := range cols {
+			quoted[i] = quoteIdent(c)
+		}
+		m[quoteIdent(schema)+"."+quoteIdent(name)] = quoted
 	}
 	return m
 }

@@ -2,6 +2,7 @@ package sqlallow
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -119,6 +120,16 @@ func (s *scope) cte(name string) *cteDef {
 		}
 	}
 	return nil
+}
+
+// lookupAny reports whether s or an enclosing scope has any FROM item at all.
+func (s *scope) lookupAny() bool {
+	for sc := s; sc != nil; sc = sc.parent {
+		if len(sc.items) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *scope) lookup(name string) *item {
@@ -708,6 +719,10 @@ func (c *checker) colUse(r *relRef, col string, loc int) {
 	if grants(r, col) {
 		return
 	}
+	if r.ddlKnown && !slices.Contains(r.ddl, col) && !systemColumns[col] {
+		c.add("sql-column", loc, tokenLen(c.src, loc), fmt.Sprintf("column %q does not exist in %q (sql.from_ddl)", col, r.display))
+		return
+	}
 	c.add("sql-column", loc, tokenLen(c.src, loc), fmt.Sprintf("column %q of %q is not allowed (%s)", col, r.display, allowedList(r.grant)))
 }
 
@@ -887,6 +902,10 @@ func (c *checker) unqualified(col string, s *scope, loc int) {
 	}
 	if len(cands) == 0 && !wholeRow && c.expr {
 		c.add("branch-expression", loc, tokenLen(c.src, loc), fmt.Sprintf("column %q has nothing to come from: a branch expression sees only {{variables}} and constants", col))
+	} else if len(cands) == 0 && !wholeRow && s.lookupAny() {
+		// Every relation in scope has a known column list and none has col:
+		// PostgreSQL would refuse the statement, and a strict gate says so first.
+		c.add("sql-column", loc, tokenLen(c.src, loc), fmt.Sprintf("column %q is not a column of any relation in scope", col))
 	}
 	c.resolveAmong(col, cands, loc)
 }

@@ -27,7 +27,7 @@ func (Dialect) Detect(doc *source.Document) bool {
 
 // Rules implements lint.Dialect.
 func (Dialect) Rules() []lint.Rule {
-	return []lint.Rule{httpIdempotencyKey, aiSchema, retryNotApplicable, versionFormat, templateVariable}
+	return append([]lint.Rule{httpIdempotencyKey, aiSchema, retryNotApplicable, versionFormat, templateVariable}, sqlRules...)
 }
 
 // Lint implements lint.Dialect.
@@ -39,7 +39,7 @@ func (Dialect) Lint(f *lint.File) {
 	checkRetryNotApplicable(f, steps)
 	checkVersionFormat(f)
 	checkTemplateVariables(f, steps, set)
-	// The sql stage (sql-* and branch-expression) plugs in here, after the rules above.
+	checkSQL(f, steps)
 }
 
 // step is one entry of steps, read tolerantly: the schema stage has already reported

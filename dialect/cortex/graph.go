@@ -27,8 +27,10 @@ func build(steps []step) (*graph.Graph, bool) {
 		if !s.hasID {
 			continue
 		}
+		// Node findings point at the step's id: it names the step, and in a JSON file
+		// the step object's own first line is often a lone "{".
 		i, ok := g.AddNode(graph.Node{
-			ID: s.id, Pointer: s.ptr, IDPointer: s.ptr + "/id",
+			ID: s.id, Pointer: s.ptr + "/id", IDPointer: s.ptr + "/id",
 			Exit: s.onSuccess.ends || s.onFailure.ends,
 		})
 		if !ok {

@@ -37,7 +37,7 @@ type Template struct {
 
 // ConfigSections implements lint.Configurable.
 func (Dialect) ConfigSections() map[string]lint.SectionParser {
-	return map[string]lint.SectionParser{"cortex": parseSettings}
+	return map[string]lint.SectionParser{"cortex": parseSettings, "sql": parseSQLSettings}
 }
 
 func settingsOf(c *lint.Config) *Settings {

@@ -1,0 +1,110 @@
+package cortex
+
+import "github.com/dwsdev/dws/lint"
+
+// The sql-* rules (SPEC §4.3) and branch-expression: every sql step's statement and
+// every branch step's expression go through PostgreSQL's own parser and the allow-list
+// of the sql: section of .dws.yaml. Without a sql: section nothing is allowed.
+
+const sqlConfig = "sql: { allow: { expense: [id, status, amount], expense_audit: \"*\" } }\n"
+
+func sqlExample(name, statement string) lint.Example {
+	return lint.Example{Name: name, Config: sqlConfig, Text: `{
+  "schemaVersion": "1.0", "name": "sql-example", "version": "v1.0",
+  "steps": [
+    { "id": "update", "type": "sql", "params": { "statement": "` + statement + `", "args": ["approved"] } }
+  ]
+}
+`}
+}
+
+func branchExample(name, expression string) lint.Example {
+	return lint.Example{Name: name, Config: sqlConfig, Text: `{
+  "schemaVersion": "1.0", "name": "branch-example", "version": "v1.0",
+  "steps": [
+    { "id": "check", "type": "branch", "params": { "expression": "` + expression + `" } }
+  ]
+}
+`}
+}
+
+const passStatement = "UPDATE expense SET status = $1 WHERE id = {{expenseId}}"
+
+var sqlRules = []lint.Rule{
+	{
+		ID: "sql-syntax", Severity: lint.Error, Dialect: ID,
+		Summary: "PostgreSQL's parser rejects the statement",
+		Doc: `Statements are parsed by PostgreSQL's own parser (libpg_query), so what dws accepts is
+what the database accepts. The finding points at the character the parser stopped at,
+inside the JSON or YAML string. {{name}} placeholders are replaced by parameters of the same
+length first, so positions stay true.`,
+		Fail: sqlExample("syntax.json", "UPDATE expense SET status = $1 WHER id = {{expenseId}}"),
+		Pass: sqlExample("syntax.json", passStatement),
+	},
+	{
+		ID: "sql-statement", Severity: lint.Error, Dialect: ID,
+		Summary: "not exactly one statement, or a statement kind outside sql.statements",
+		Doc: `A sql step runs exactly one statement, and only of the kinds sql.statements allows
+(default: select, insert, update, delete). A second statement after a semicolon, DDL, COPY,
+DO blocks, SET and the like are refused: they are where injection and privilege surprises live.`,
+		Fail: sqlExample("two.json", "UPDATE expense SET status = $1; DROP TABLE expense"),
+		Pass: sqlExample("two.json", passStatement),
+	},
+	{
+		ID: "sql-table", Severity: lint.Error, Dialect: ID,
+		Summary: "the statement reads or writes a relation not on the allow-list",
+		Doc: `Every relation a statement touches counts: FROM and JOIN items, subqueries at any depth,
+INSERT/UPDATE/DELETE/MERGE targets, USING, RETURNING, CTE bodies, LATERAL, set operations,
+SELECT INTO and table functions. A CTE's own name is not a table. Names follow PostgreSQL's
+rules: unquoted names fold to lower case, unqualified ones resolve through sql.search_path.`,
+		Fail: sqlExample("payroll.json", "UPDATE expense SET status = $1 WHERE id IN (SELECT expense_id FROM payroll)"),
+		Pass: sqlExample("payroll.json", "UPDATE expense SET status = $1 WHERE id IN (SELECT id FROM expense_audit)"),
+	},
+	{
+		ID: "sql-column", Severity: lint.Error, Dialect: ID,
+		Summary: "the statement uses a column the allow-list does not grant on an allowed table",
+		Doc: `Columns are resolved as PostgreSQL resolves them: through aliases, subquery and CTE output
+names, USING and NATURAL joins. A * over a table granted column by column counts as every
+column. An unqualified column that more than one table could supply passes only if every
+candidate grants it; qualify it to say which one you mean.`,
+		Fail: sqlExample("column.json", "UPDATE expense SET status = $1, approver = 'x' WHERE id = {{expenseId}}"),
+		Pass: sqlExample("column.json", passStatement),
+	},
+	{
+		ID: "sql-function", Severity: lint.Error, Dialect: ID,
+		Summary: "the statement calls a function on the deny-list",
+		Doc: `Some built-in functions reach outside the allowed tables or the statement itself: files
+(pg_read_file), large objects, other databases (dblink), server administration, sleeping, and
+functions that run SQL given as text. They are denied by default; sql.deny_functions adds more.`,
+		Fail: sqlExample("sleep.json", "UPDATE expense SET status = $1 WHERE id = {{expenseId}} AND pg_sleep(10) IS NOT NULL"),
+		Pass: sqlExample("sleep.json", passStatement),
+	},
+	{
+		ID: "sql-nondeterministic", Severity: lint.Error, Dialect: ID,
+		Summary: "the statement calls a volatile function instead of taking the value as an arg",
+		Doc: `A Cortex sql step must be deterministic so that a retry repeats exactly the same change:
+now(), random(), CURRENT_TIMESTAMP, gen_random_uuid(), nextval() and friends give a different
+value on every run. Compute the value once and pass it in args.`,
+		Fail: sqlExample("now.json", "UPDATE expense SET status = $1, amount = amount WHERE id = {{expenseId}} AND now() > '2025-01-01'"),
+		Pass: sqlExample("now.json", passStatement),
+	},
+	{
+		ID: "sql-args", Severity: lint.Error, Dialect: ID,
+		Summary: "a $N placeholder has no entry in args, or an arg is never used",
+		Doc: `Positional parameters $1, $2, … are bound from the step's args array. A $N beyond the end
+of args fails at run time; an arg no $N uses is usually a sign the statement and its args
+drifted apart. {{name}} placeholders are template variables and do not count.`,
+		Fail: sqlExample("args.json", "UPDATE expense SET status = $1 WHERE id = $2"),
+		Pass: sqlExample("args.json", passStatement),
+	},
+	{
+		ID: "branch-expression", Severity: lint.Error, Dialect: ID,
+		Summary: "a branch expression is not one SQL boolean expression, or reads a table",
+		Doc: `A branch step's expression is evaluated as SELECT (<expression>) over the run's
+variables: it must be exactly one boolean expression of {{variables}} and constants. A
+second statement smuggled in after a parenthesis, a FROM, or a subquery that reads a table
+is refused, since branches must be pure functions of workflow state.`,
+		Fail: branchExample("branch.json", "{{amount}} <= (SELECT max(amount) FROM expense)"),
+		Pass: branchExample("branch.json", "{{fraudScore}} < 0.7 AND {{amount}} <= 1000"),
+	},
+}

@@ -1,0 +1,179 @@
+package cortex
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/source"
+	"github.com/dwsdev/dws/sqlallow"
+	"go.yaml.in/yaml/v3"
+)
+
+// sqlSettings is the `sql:` section of .dws.yaml: the allow-list policy.
+type sqlSettings struct {
+	policy sqlallow.Policy
+}
+
+// policyOf returns the configured policy and whether one is configured. Without one,
+// nothing is allowed: the allow-list fails closed.
+func policyOf(c *lint.Config) (*sqlallow.Policy, bool) {
+	if c != nil {
+		if s, ok := c.Section("sql").(*sqlSettings); ok {
+			return &s.policy, true
+		}
+	}
+	p := sqlallow.DefaultPolicy()
+	return &p, false
+}
+
+func parseSQLSettings(n *yaml.Node, dir string) (any, error) {
+	bad := func(at *yaml.Node, format string, args ...any) error {
+		return &lint.ConfigError{Line: at.Line, Column: at.Column, Msg: "sql." + fmt.Sprintf(format, args...)}
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, &lint.ConfigError{Line: n.Line, Column: n.Column, Msg: "sql: want a mapping {allow, search_path, statements, deny_functions, from_ddl}"}
+	}
+	p := sqlallow.DefaultPolicy()
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch k.Value {
+		case "allow":
+			if v.Kind != yaml.MappingNode {
+				return nil, bad(v, "allow: want a mapping of relation to columns (or \"*\")")
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				rel, cols := v.Content[j], v.Content[j+1]
+				if rel.Value == "" {
+					return nil, bad(rel, "allow: an empty relation name")
+				}
+				switch {
+				case cols.Kind == yaml.ScalarNode && cols.Value == "*":
+					p.Allow[rel.Value] = []string{"*"}
+				case cols.Kind == yaml.SequenceNode:
+					list, err := scalars(cols)
+					if err != nil {
+						return nil, bad(cols, "allow.%s: %v", rel.Value, err)
+					}
+					p.Allow[rel.Value] = list
+				default:
+					return nil, bad(cols, "allow.%s: want a list of columns or \"*\"", rel.Value)
+				}
+			}
+		case "search_path", "statements", "deny_functions":
+			list, err := scalars(v)
+			if err != nil {
+				return nil, bad(v, "%s: %v", k.Value, err)
+			}
+			switch k.Value {
+			case "search_path":
+				p.SearchPath = list
+			case "statements":
+				for i := range list {
+					list[i] = strings.ToLower(list[i])
+				}
+				p.Statements = list
+			default:
+				p.DenyFunctions = list
+			}
+		case "from_ddl":
+			if v.Kind != yaml.ScalarNode || v.Value == "" {
+				return nil, bad(v, "from_ddl: want a file path")
+			}
+			schema, err := loadDDL(filepath.Join(dir, filepath.FromSlash(v.Value)), v.Value)
+			if err != nil {
+				return nil, bad(v, "from_ddl: %v", err)
+			}
+			p.DDL = schema
+		default:
+			return nil, bad(k, "unknown key %q (want allow, search_path, statements, deny_functions, from_ddl)", k.Value)
+		}
+	}
+	if p.DDL != nil {
+		// from_ddl allows every table and column the DDL creates, besides what allow lists.
+		for rel, cols := range p.DDL.Allow() {
+			if _, listed := p.Allow[rel]; !listed {
+				p.Allow[rel] = cols
+			}
+		}
+	}
+	return &sqlSettings{policy: p}, nil
+}
+
+func loadDDL(path, shown string) (*sqlallow.Schema, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", shown, err)
+	}
+	s, err := sqlallow.FromDDL(string(data))
+	var se *sqlallow.SyntaxError
+	if errors.As(err, &se) {
+		doc := &source.Document{Text: data}
+		pos := doc.PosAt(se.Offset)
+		return nil, fmt.Errorf("%s:%d:%d: %s", shown, pos.Line, pos.Col, se.Message)
+	}
+	return s, err
+}
+
+func scalars(n *yaml.Node) ([]string, error) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, errors.New("want a list")
+	}
+	out := make([]string, 0, len(n.Content))
+	for _, c := range n.Content {
+		if c.Kind != yaml.ScalarNode || c.Value == "" {
+			return nil, errors.New("want a list of names")
+		}
+		out = append(out, c.Value)
+	}
+	return out, nil
+}
+
+// checkSQL is the sql stage: every sql step's statement and every branch step's
+// expression through the PostgreSQL parser and the allow-list. Findings are placed on
+// the exact characters inside the JSON or YAML string.
+func checkSQL(f *lint.File, steps []step) {
+	policy, configured := policyOf(f.Config)
+	for _, s := range steps {
+		if s.params == nil {
+			continue
+		}
+		var (
+			node *source.Node
+			res  sqlallow.Result
+			ptr  string
+		)
+		switch s.typ {
+		case "sql":
+			node, ptr = s.params.Get("statement"), s.ptr+"/params/statement"
+			if node == nil || node.Kind != source.String {
+				continue
+			}
+			args := -1
+			if a := s.params.Get("args"); a != nil && a.Kind == source.Array {
+				args = len(a.Items)
+			}
+			res = sqlallow.CheckStatement(node.Text, args, policy)
+		case "branch":
+			node, ptr = s.params.Get("expression"), s.ptr+"/params/expression"
+			if node == nil || node.Kind != source.String {
+				continue
+			}
+			res = sqlallow.CheckExpression(node.Text, policy)
+		default:
+			continue
+		}
+		for _, fd := range res.Findings {
+			msg := fd.Message
+			if fd.Rule == "sql-table" && !configured {
+				msg += " (no sql.allow is configured in .dws.yaml, so nothing is)"
+			}
+			end := min(fd.Offset+max(fd.Length, 1), len(node.Text))
+			span := source.Span{Start: f.Doc.StringPos(node, fd.Offset), End: f.Doc.StringPos(node, end)}
+			f.ReportAt(fd.Rule, ptr, span, msg)
+		}
+	}
+}
