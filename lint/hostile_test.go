@@ -122,7 +122,10 @@ func TestHostileFiles(t *testing.T) {
 	}
 
 	l := newLinter(t, dir)
-	inputs, problems := l.Expand([]string{big, fifo, sub, dir + "/missing.json", "/proc/self/mem", dir})
+	inputs, problems, err := l.Expand([]string{big, fifo, sub, dir + "/missing.json", "/proc/self/mem", dir})
+	if err != nil {
+		t.Fatal(err)
+	}
 	res := l.Run(inputs, problems...)
 	want := map[string]string{
 		"big.json":     "size-limit",

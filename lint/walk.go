@@ -15,9 +15,17 @@ import (
 // The walk follows symbolic links to directories but never into one of their own
 // ancestors (a symlink loop is a `read` finding), and skips directories whose name
 // starts with a dot, node_modules, and dws's own files (.dws.yaml, the lockfile, the baseline).
-func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic) {
+//
+// A directory that yields no file at all is an error (*NoFilesError): a gate that checks
+// nothing must not pass. Include and exclude globs apply to paths inside the config's
+// directory; outside it, every *.json, *.yaml and *.yml file is taken.
+func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, err error) {
 	seen := map[string]bool{}
+	var empty []string
+	outside := false
+	found := 0
 	add := func(p string) {
+		found++
 		key := absOrSelf(p)
 		if filepath.IsAbs(p) {
 			p = relCwd(p)
@@ -38,6 +46,7 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic) 
 			add(p)
 			continue
 		}
+		before := found
 		problems = append(problems, l.walk(p, []string{absOrSelf(real)}, add)...)
 		// A directory inside a bundle (a job spec) brings the whole bundle's definitions.
 		if b, root, ok := l.bundleOf(p); ok {
@@ -47,8 +56,34 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic) 
 				}
 			}
 		}
+		if found == before {
+			empty = append(empty, display(p))
+			if rel := l.Config.Rel(p); rel == ".." || strings.HasPrefix(rel, "../") {
+				outside = true
+			}
+		}
 	}
-	return l.filterContext(inputs), problems
+	if len(empty) > 0 {
+		err = &NoFilesError{Dirs: empty, Include: l.Config.Include, Exclude: l.Config.Exclude}
+		if outside {
+			err = &NoFilesError{Dirs: empty, Include: defaultInclude}
+		}
+	}
+	return l.filterContext(inputs), problems, err
+}
+
+// NoFilesError is a directory given to dws in which nothing is checked.
+type NoFilesError struct {
+	Dirs             []string
+	Include, Exclude []string
+}
+
+func (e *NoFilesError) Error() string {
+	msg := fmt.Sprintf("no files to check in %s (include: %s", strings.Join(e.Dirs, ", "), strings.Join(e.Include, ", "))
+	if len(e.Exclude) > 0 {
+		msg += "; exclude: " + strings.Join(e.Exclude, ", ")
+	}
+	return msg + ")"
 }
 
 func (l *Linter) walk(dir string, ancestors []string, add func(string)) []Diagnostic {
@@ -100,8 +135,14 @@ func (l *Linter) walk(dir string, ancestors []string, add func(string)) []Diagno
 
 func (l *Linter) included(p string) bool {
 	rel := l.Config.Rel(p)
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		// The config's globs describe its own tree; elsewhere take what dws reads.
+		return matchAny(defaultInclude, filepath.Base(p))
+	}
 	return matchAny(l.Config.Include, rel) && !matchAny(l.Config.Exclude, rel)
 }
+
+var defaultInclude = []string{"*.json", "*.yaml", "*.yml"}
 
 func (l *Linter) ownFile(p string) bool {
 	abs := absOrSelf(p)

@@ -241,7 +241,10 @@ func expandPaths(c *cli.Context, s *setup, args []string, lockPath string) ([]st
 			files = append(files, "-")
 			continue
 		}
-		inputs, ps := l.Expand([]string{a})
+		inputs, ps, err := l.Expand([]string{a})
+		if err != nil {
+			return nil, nil, usageError{err}
+		}
 		problems = append(problems, ps...)
 		for _, in := range inputs {
 			if abs, err := filepath.Abs(in.Path); err == nil && abs == lockAbs {

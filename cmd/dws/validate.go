@@ -132,7 +132,10 @@ func validate(c *cli.Context) error {
 		}
 		inputs = append(inputs, lint.Input{Path: name, Data: data, Stdin: true})
 	}
-	expanded, problems := l.Expand(fsPaths)
+	expanded, problems, err := l.Expand(fsPaths)
+	if err != nil {
+		return usageError{err}
+	}
 	inputs = append(inputs, expanded...)
 	res := l.Run(inputs, problems...)
 
