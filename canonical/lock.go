@@ -111,7 +111,7 @@ func validSum(s string) bool {
 	}
 	for i := 0; i < len(hexPart); i++ {
 		c := hexPart[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
 			return false
 		}
 	}

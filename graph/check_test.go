@@ -405,9 +405,10 @@ func TestCheck(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := build(t, tt.nodes, tt.edges...)
 			opts := tt.opts
-			if opts.Noun == "" {
+			switch opts.Noun {
+			case "":
 				opts.Noun = "step"
-			} else if opts.Noun == "-" {
+			case "-":
 				opts.Noun = ""
 			}
 			got := Check(g, opts)

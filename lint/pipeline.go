@@ -265,7 +265,7 @@ func (l *Linter) read(f *File, path string) ([]byte, bool) {
 		f.ReportAt("read", "", fileStart, readError(err))
 		return nil, false
 	}
-	defer fh.Close()
+	defer fh.Close() //nolint:errcheck // read-only: a close error loses nothing
 	// The file may grow between Stat and Read; the ceiling holds either way.
 	data, err := io.ReadAll(io.LimitReader(fh, readCeiling+1))
 	if err != nil {

@@ -195,10 +195,7 @@ func inlineIgnores(doc *source.Document) []inlineIgnore {
 			continue
 		}
 		text, _, _ = strings.Cut(text, "--")
-		var rules []string
-		for _, r := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-			rules = append(rules, r)
-		}
+		rules := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
 		if len(rules) > 0 {
 			out = append(out, inlineIgnore{line: c.Line, rules: rules})
 		}

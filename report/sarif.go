@@ -269,7 +269,7 @@ func sarifURI(file string) (uri, base string) {
 func findingKey(d lint.Diagnostic) string {
 	h := sha256.New()
 	for _, s := range []string{filepath.ToSlash(d.File), d.Rule, d.Pointer} {
-		io.WriteString(h, s)
+		_, _ = io.WriteString(h, s) // a hash.Hash never returns an error
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))

@@ -431,7 +431,7 @@ func TestSARIFSchemaRejects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := schemaCheck(schema, []byte(bad)); err == nil {
+			if err := schemaCheck(schema, bad); err == nil {
 				t.Errorf("the schema accepted a log with %s", name)
 			}
 		})

@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -475,8 +476,8 @@ func BenchmarkValidateCortex(b *testing.B) {
 
 func failuresOf(t *testing.T, err error, v any, docs map[string]*node) []Failure {
 	t.Helper()
-	ve, ok := err.(*jsonschema.ValidationError)
-	if !ok {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
 		t.Fatalf("validation returned %T: %v", err, err)
 	}
 	return failures(ve, v, docs)

@@ -3,6 +3,7 @@ package source
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -55,8 +56,8 @@ func checkDocument(t *testing.T, d *Document) {
 
 func checkError(t *testing.T, data []byte, err error) {
 	t.Helper()
-	e, ok := err.(*Error)
-	if !ok {
+	var e *Error
+	if !errors.As(err, &e) {
 		t.Fatalf("error %v is %T, not *Error", err, err)
 	}
 	if e.Pos.Offset < 0 || e.Pos.Offset > len(data) || e.Pos.Line < 1 || e.Pos.Col < 1 {
@@ -77,7 +78,9 @@ func FuzzParseJSON(f *testing.F) {
 			// Whatever encoding/json accepts must be refused only for
 			// what RFC 8259 leaves open and this package decided.
 			if utf8.Valid(data) && json.Valid(body) {
-				msg := err.(*Error).Msg
+				var e *Error
+				errors.As(err, &e)
+				msg := e.Msg
 				if !strings.HasPrefix(msg, "duplicate key") && !strings.HasPrefix(msg, "lone surrogate") && msg != tooDeep {
 					t.Fatalf("encoding/json accepts %q, we said %v", data, err)
 				}

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -146,8 +147,8 @@ func TestJSONErrors(t *testing.T) {
 			}
 			continue
 		}
-		e, ok := err.(*Error)
-		if !ok {
+		var e *Error
+		if !errors.As(err, &e) {
 			t.Errorf("%q: got %v (%T), want *Error", name, err, err)
 			continue
 		}

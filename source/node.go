@@ -5,6 +5,7 @@ import "encoding/json"
 // Kind is the JSON type of a value.
 type Kind uint8
 
+// The kinds of the JSON data model.
 const (
 	Null Kind = iota
 	Bool

@@ -52,6 +52,7 @@ import (
 // Format is the syntax a file is written in.
 type Format uint8
 
+// The formats dws reads.
 const (
 	JSON Format = iota + 1
 	YAML

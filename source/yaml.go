@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -56,7 +57,7 @@ func parseYAML(d *Document) (root *Node, err *Error) {
 	dec := yaml.NewDecoder(bytes.NewReader(d.Text))
 	var doc yaml.Node
 	if e := dec.Decode(&doc); e != nil {
-		if e == io.EOF {
+		if errors.Is(e, io.EOF) {
 			return nil, d.errorAt(bomLen(d.Text), "empty document")
 		}
 		return nil, b.yamlError(e)
@@ -66,7 +67,7 @@ func parseYAML(d *Document) (root *Node, err *Error) {
 	}
 	var next yaml.Node
 	switch e := dec.Decode(&next); {
-	case e == io.EOF:
+	case errors.Is(e, io.EOF):
 	case e != nil:
 		return nil, b.yamlError(e)
 	default:

@@ -2,6 +2,7 @@ package source
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -145,8 +146,8 @@ func TestYAMLErrors(t *testing.T) {
 		if d := time.Since(start); d > 2*time.Second {
 			t.Errorf("%q: took %v", name, d)
 		}
-		e, ok := err.(*Error)
-		if !ok {
+		var e *Error
+		if !errors.As(err, &e) {
 			t.Errorf("%q: got %v (%T), want *Error", name, err, err)
 			continue
 		}

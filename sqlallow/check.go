@@ -1,6 +1,7 @@
 package sqlallow
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -120,8 +121,8 @@ func parseTemplated(s string) (*pg.ParseResult, []placeholder, string, error) {
 		if err == nil {
 			return tree, ph, src, nil
 		}
-		pe, ok := err.(*pgparser.Error)
-		if !ok {
+		var pe *pgparser.Error
+		if !errors.As(err, &pe) {
 			return nil, ph, src, err
 		}
 		at := charToByte(src, pe.Cursorpos-1)

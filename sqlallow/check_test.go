@@ -1,6 +1,7 @@
 package sqlallow
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -195,7 +196,8 @@ func TestFromDDL(t *testing.T) {
 		t.Errorf("DDL allow-list rejects its own table: %v", r.Findings)
 	}
 	_, err = FromDDL("CREATE TABLE é (id int,, x int)")
-	se, ok := err.(*SyntaxError)
+	var se *SyntaxError
+	ok := errors.As(err, &se)
 	if !ok || se.Offset != 24 {
 		t.Errorf("FromDDL syntax error = %#v, want offset 24", err)
 	}

@@ -28,8 +28,6 @@ func whyFalsePositive(stmt, rel string, views map[string][]string) string {
 	return ""
 }
 
-type planRel struct{ schema, name string }
-
 func collectPlanRelations(v any, out map[string]bool) {
 	switch x := v.(type) {
 	case map[string]any:

@@ -108,13 +108,13 @@ func doStart() error {
 	data := filepath.Join(dir, "data")
 	if out, err := c.server("initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync").CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
-		return fmt.Errorf("initdb: %v\n%s", err, out)
+		return fmt.Errorf("initdb: %w\n%s", err, out)
 	}
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off", c.port, dir)
 	if out, err := c.server("pg_ctl", "-D", data, "-l", filepath.Join(dir, "log"), "-o", opts, "-w", "start").CombinedOutput(); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "log"))
 		os.RemoveAll(dir)
-		return fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
+		return fmt.Errorf("pg_ctl start: %w\n%s\n%s", err, out, log)
 	}
 	pgMu.Lock()
 	pgCluster = c
@@ -123,7 +123,7 @@ func doStart() error {
 		return err
 	}
 	if _, stderr, err := c.psql("dws", testDDL); err != nil || bytes.Contains(stderr, []byte("ERROR")) {
-		return fmt.Errorf("creating test tables: %v %s", err, stderr)
+		return fmt.Errorf("creating test tables: %w %s", err, stderr)
 	}
 	return nil
 }
@@ -144,7 +144,7 @@ func (c *cluster) psql(db, script string) ([]byte, []byte, error) {
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	if err != nil {
-		err = fmt.Errorf("psql: %v\n%s", err, errb.Bytes())
+		err = fmt.Errorf("psql: %w\n%s", err, errb.Bytes())
 	}
 	return out.Bytes(), errb.Bytes(), err
 }

@@ -254,7 +254,9 @@ func quoteIdent(s string) string {
 	plain := s != ""
 	for i := 0; i < len(s); i++ {
 		ch := s[i]
-		if !(ch >= 'a' && ch <= 'z' || ch == '_' || i > 0 && (ch >= '0' && ch <= '9' || ch == '$')) {
+		lower := ch >= 'a' && ch <= 'z' || ch == '_'
+		later := i > 0 && (ch >= '0' && ch <= '9' || ch == '$')
+		if !lower && !later {
 			plain = false
 			break
 		}

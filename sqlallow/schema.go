@@ -1,6 +1,7 @@
 package sqlallow
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
@@ -127,7 +128,7 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Message) }
 
 func syntaxError(src string, err error) *SyntaxError {
-	if pe, ok := err.(*pgparser.Error); ok {
+	if pe := (*pgparser.Error)(nil); errors.As(err, &pe) {
 		return &SyntaxError{Offset: charToByte(src, pe.Cursorpos-1), Message: pe.Message}
 	}
 	return &SyntaxError{Message: err.Error()}

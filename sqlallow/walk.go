@@ -540,8 +540,8 @@ func (c *checker) fromItem(m proto.Message, s *scope) []*item {
 		left := c.fromNode(x.Larg, s)
 		right := c.fromNode(x.Rarg, s)
 		for _, u := range stringList(x.UsingClause) {
-			c.joinColumn(left, u, 0)
-			c.joinColumn(right, u, 0)
+			c.joinColumn(left, u)
+			c.joinColumn(right, u)
 		}
 		if x.IsNatural {
 			c.naturalJoin(left, right)
@@ -761,7 +761,10 @@ func (c *checker) wholeRow(it *item, loc int, what string) {
 	}
 }
 
-func (c *checker) joinColumn(items []*item, col string, loc int) {
+// joinColumn checks a USING or NATURAL join column. The parse tree keeps no location for
+// USING names, so the finding points at the start of the statement.
+func (c *checker) joinColumn(items []*item, col string) {
+	const loc = 0
 	var cands []*item
 	for _, it := range leaves(items) {
 		if it.has(col) != hasNo {
@@ -788,8 +791,8 @@ func (c *checker) naturalJoin(left, right []*item) {
 		for _, col := range l.cols {
 			for _, r := range leaves(right) {
 				if r.known && r.has(col) == hasYes && l.known {
-					c.joinColumn([]*item{l}, col, 0)
-					c.joinColumn([]*item{r}, col, 0)
+					c.joinColumn([]*item{l}, col)
+					c.joinColumn([]*item{r}, col)
 				}
 			}
 		}

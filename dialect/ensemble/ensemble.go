@@ -114,9 +114,9 @@ func decode(doc *source.Document) *ensemble {
 					}
 				}
 			}
-			decodeTasks(e, p, n.Get("tasks"), p.ptr+"/tasks")
+			decodeTasks(p, n.Get("tasks"), p.ptr+"/tasks")
 			if rt := n.Get("review").Get("task"); rt != nil && rt.Kind == source.Object {
-				addTask(e, p, rt, p.ptr+"/review/task", true)
+				addTask(p, rt, p.ptr+"/review/task", true)
 			}
 			e.phases = append(e.phases, p)
 			if _, dup := e.byName[p.name]; p.named && !dup {
@@ -126,23 +126,23 @@ func decode(doc *source.Document) *ensemble {
 	}
 	if arr := doc.Root.Get("tasks"); arr != nil && arr.Kind == source.Array {
 		e.flat = &phase{ptr: "/tasks", implicit: true}
-		decodeTasks(e, e.flat, arr, "/tasks")
+		decodeTasks(e.flat, arr, "/tasks")
 	}
 	return e
 }
 
-func decodeTasks(e *ensemble, p *phase, arr *source.Node, ptr string) {
+func decodeTasks(p *phase, arr *source.Node, ptr string) {
 	if arr == nil || arr.Kind != source.Array {
 		return
 	}
 	for i, n := range arr.Items {
 		if n.Kind == source.Object {
-			addTask(e, p, n, ptr+"/"+strconv.Itoa(i), false)
+			addTask(p, n, ptr+"/"+strconv.Itoa(i), false)
 		}
 	}
 }
 
-func addTask(e *ensemble, p *phase, n *source.Node, ptr string, review bool) {
+func addTask(p *phase, n *source.Node, ptr string, review bool) {
 	t := &task{ptr: ptr, phase: p, pos: len(p.tasks), review: review}
 	t.name, t.named = nonBlank(n.Get("name"))
 	if ctx := n.Get("context"); ctx != nil && ctx.Kind == source.Array {
