@@ -5,11 +5,12 @@ package dialect
 import (
 	"github.com/dwsdev/dws/dialect/cortex"
 	"github.com/dwsdev/dws/dialect/direclaw"
+	"github.com/dwsdev/dws/dialect/dws"
 	"github.com/dwsdev/dws/dialect/ensemble"
 	"github.com/dwsdev/dws/lint"
 )
 
 // All returns every dialect, in detection order.
 func All() []lint.Dialect {
-	return []lint.Dialect{cortex.Dialect{}, direclaw.Dialect{}, ensemble.Dialect{}}
+	return append([]lint.Dialect{cortex.Dialect{}, direclaw.Dialect{}, ensemble.Dialect{}}, dws.Dialects()...)
 }

@@ -34,11 +34,12 @@ func TestFixtures(t *testing.T) {
 		}
 		for _, e := range entries {
 			name := e.Name()
-			if !isFixture(name) {
+			path := filepath.Join(dir, name)
+			bundle := e.IsDir() && isBundle(path)
+			if !bundle && !isFixture(name) {
 				continue
 			}
 			count++
-			path := filepath.Join(dir, name)
 			t.Run(strings.TrimPrefix(path, "../fixtures/"), func(t *testing.T) {
 				got := lintFixture(t, path)
 				if kind == "ok" {
@@ -48,6 +49,9 @@ func TestFixtures(t *testing.T) {
 					return
 				}
 				outPath := strings.TrimSuffix(path, filepath.Ext(path)) + ".out"
+				if bundle {
+					outPath = path + ".out"
+				}
 				if *update {
 					if err := os.WriteFile(outPath, []byte(got), 0o644); err != nil {
 						t.Fatal(err)
@@ -70,6 +74,13 @@ func TestFixtures(t *testing.T) {
 	if count < 10 {
 		t.Fatalf("only %d fixtures found", count)
 	}
+}
+
+// isBundle reports a fixture directory that is a whole DWS job spec: it is validated as
+// one, with NAME.out beside it holding the findings of all its files.
+func isBundle(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, "jobspec.json"))
+	return err == nil && st.Mode().IsRegular()
 }
 
 func isFixture(name string) bool {
@@ -103,7 +114,15 @@ func lintFixture(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := l.Run([]lint.Input{{Path: filepath.ToSlash(path)}})
+	inputs := []lint.Input{{Path: filepath.ToSlash(path)}}
+	var problems []lint.Diagnostic
+	if isBundle(path) {
+		var err error
+		if inputs, problems, err = l.Expand([]string{path}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := l.Run(inputs, problems...)
 	prefix := filepath.ToSlash(filepath.Dir(filepath.Dir(path))) + "/"
 	var b strings.Builder
 	for _, d := range res.Diagnostics() {

@@ -38,7 +38,11 @@ func runExample(t *testing.T, reg *lint.Registry, dialects []lint.Dialect, ex li
 	t.Helper()
 	dir := t.TempDir()
 	write := func(name, text string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -60,5 +64,5 @@ func runExample(t *testing.T, reg *lint.Registry, dialects []lint.Dialect, ex li
 	if err != nil {
 		t.Fatalf("example setup: %v", err)
 	}
-	return l.Run([]lint.Input{{Path: filepath.Join(dir, ex.Name)}}).Diagnostics()
+	return l.Run([]lint.Input{{Path: filepath.Join(dir, filepath.FromSlash(ex.Name))}}).Diagnostics()
 }
