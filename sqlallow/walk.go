@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -146,14 +147,18 @@ func (s *scope) lookup(name string) *item {
 	return nil
 }
 
-var nodeOneof = (&pg.Node{}).ProtoReflect().Descriptor().Oneofs().Get(0)
+// nodeOneof is resolved on first use: building pg_query's protobuf descriptors costs
+// ~3 ms, which every dws start (the pre-commit case) would pay otherwise.
+var nodeOneof = sync.OnceValue(func() protoreflect.OneofDescriptor {
+	return (&pg.Node{}).ProtoReflect().Descriptor().Oneofs().Get(0)
+})
 
 func inner(n *pg.Node) proto.Message {
 	if n == nil {
 		return nil
 	}
 	r := n.ProtoReflect()
-	fd := r.WhichOneof(nodeOneof)
+	fd := r.WhichOneof(nodeOneof())
 	if fd == nil {
 		return nil
 	}

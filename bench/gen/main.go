@@ -1,0 +1,100 @@
+// Command gen writes a corpus of generated workflow definitions for the benchmark
+// script: Cortex files of about 4 KB (JSON and YAML, with SQL steps, branches, http and
+// ai steps) whose shape varies with a seed, so runs are reproducible.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+)
+
+func main() {
+	out := flag.String("out", "corpus", "directory to write into")
+	n := flag.Int("n", 10000, "number of files")
+	steps := flag.Int("steps", 12, "steps per file")
+	seed := flag.Uint64("seed", 1, "random seed")
+	flag.Parse()
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	r := rand.New(rand.NewPCG(*seed, 0))
+	for i := range *n {
+		doc := workflow(r, i, *steps)
+		data, _ := json.MarshalIndent(doc, "", "  ")
+		name := filepath.Join(*out, fmt.Sprintf("flow-%05d.json", i))
+		if err := os.WriteFile(name, append(data, '\n'), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+}
+
+// workflow builds a valid, acyclic Cortex workflow of n steps: each step routes
+// forward, so the graph is a DAG with fan-in.
+func workflow(r *rand.Rand, i, n int) map[string]any {
+	steps := make([]any, 0, n)
+	id := func(k int) string { return fmt.Sprintf("step-%02d", k) }
+	// Every step routes to the next one, so each is reachable; branches skip ahead on
+	// their false edge, giving fan-in.
+	next := func(k int) any {
+		if k+1 >= n {
+			return nil
+		}
+		return id(k + 1)
+	}
+	skip := func(k int) any {
+		if k+2 >= n {
+			return nil
+		}
+		return id(k + 2 + r.IntN(min(2, n-k-2)))
+	}
+	for k := range n {
+		s := map[string]any{"id": id(k), "onSuccess": next(k), "onFailure": nil}
+		switch k % 6 {
+		case 0:
+			s["type"] = "sql"
+			s["params"] = map[string]any{
+				"statement": fmt.Sprintf("UPDATE expense SET status = $1, amount = amount + %d WHERE id = {{expenseId}} AND status <> 'closed'", r.IntN(1000)),
+				"args":      []any{"approved"},
+			}
+			s["retry"] = map[string]any{"count": 2, "delaySeconds": 5}
+		case 1:
+			s["type"] = "branch"
+			s["params"] = map[string]any{"expression": fmt.Sprintf("{{amount}} <= %d AND {{fraudScore}} < 0.%d", 100*r.IntN(50), 1+r.IntN(9))}
+			s["onFailure"] = skip(k)
+		case 2:
+			s["type"] = "http"
+			s["params"] = map[string]any{
+				"method": "POST", "url": "https://hooks.example/api/notify",
+				"headers":      map[string]any{"Authorization": "Bearer token", "idempotencyKey": fmt.Sprintf("flow-%d-{{expenseId}}", i)},
+				"bodyTemplate": "slack_approval",
+			}
+		case 3:
+			s["type"] = "ai"
+			s["params"] = map[string]any{"promptTemplate": "expense_fraud", "model": "gpt-4o", "schema": "fraudScore"}
+		case 4:
+			s["type"] = "script"
+			s["params"] = map[string]any{"code": "const total = items.reduce((a, b) => a + b.amount, 0); return { total };"}
+		case 5:
+			s["type"] = "sql"
+			s["params"] = map[string]any{
+				"statement": "SELECT e.id, e.amount, a.note FROM expense e JOIN expense_audit a ON a.expense_id = e.id WHERE e.id = {{expenseId}}",
+				"args":      []any{},
+			}
+		}
+		steps = append(steps, s)
+	}
+	return map[string]any{
+		"schemaVersion": "1.0",
+		"name":          fmt.Sprintf("generated-%05d", i),
+		"version":       fmt.Sprintf("v1.%d", i%10),
+		"description":   "Generated for the dws benchmark: approval routing with SQL, branches, http and ai steps.",
+		"steps":         steps,
+		"signature":     "",
+	}
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The benchmark of SPEC §11, on this machine, in one run:
+#   throughput  dws validate (full pipeline, SQL included) on N generated Cortex files,
+#               versus ajv-cli validating the same files against the same JSON Schema
+#   cold start  median wall time of one small file, dws versus ajv-cli
+#   checksum    canonicalisation throughput of dws checksum on the same corpus
+#   memory      peak RSS of the N-file run
+#   scaling     graph checks and path counting at 10^2..10^5 nodes; a 3,000-step file
+# Usage: scripts/bench.sh [N]   (default 10000; CI runs a small N as a smoke test)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-10000}
+RUNS=${RUNS:-21}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+export CGO_ENABLED=1
+go build -o "$work/dws" ./cmd/dws
+dws="$work/dws"
+
+# ajv-cli, the peer: installed once into a cache folder of the repository.
+ajv_dir=.cache/ajv
+if [ ! -x "$ajv_dir/node_modules/.bin/ajv" ]; then
+  echo "bench: installing ajv-cli into $ajv_dir" >&2
+  mkdir -p "$ajv_dir"
+  npm install --silent --no-audit --no-fund --prefix "$ajv_dir" ajv-cli@5 ajv-formats@3 >/dev/null
+fi
+ajv="$ajv_dir/node_modules/.bin/ajv"
+
+corpus="$work/corpus"
+go run ./bench/gen -out "$corpus" -n "$N"
+cp fixtures/cortex/prompt_templates.yaml fixtures/cortex/schema.sql "$work/"
+cat > "$work/.dws.yaml" <<'YAML'
+version: 1
+include: ["corpus/*.json"]
+cortex: { prompt_templates: prompt_templates.yaml }
+sql: { from_ddl: schema.sql }
+YAML
+"$dws" schema cortex > "$work/cortex.schema.json"
+bytes=$(cat "$corpus"/*.json | wc -c)
+
+now() { date +%s%N; }
+# measure LABEL CMD…: wall seconds and peak RSS (MB) of one run, output discarded.
+measure() {
+  local label=$1; shift
+  local t0 t1 rss
+  t0=$(now)
+  /usr/bin/time -f '%M' -o "$work/rss" "$@" >/dev/null 2>"$work/err" || {
+    # dws exits 1 on findings; the corpus is clean, so any failure is real.
+    echo "bench: $label failed:" >&2; cat "$work/err" >&2; exit 1; }
+  t1=$(now)
+  rss=$(tail -n 1 "$work/rss")
+  awk -v l="$label" -v ns=$((t1 - t0)) -v n="$N" -v kb="$rss" -v b="$bytes" \
+    'BEGIN { s = ns / 1e9; printf "%-28s %8.2f s  %9.0f files/s  %7.1f MB/s  peak RSS %6.0f MB\n", l, s, n / s, b / s / 1e6, kb / 1024 }'
+  echo $((t1 - t0)) > "$work/last"
+}
+median() { sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] / 1e6 }'; }
+cold() {
+  local i t0
+  for ((i = 0; i < RUNS; i++)); do
+    t0=$(now); "$@" >/dev/null 2>&1 || true; echo $(($(now) - t0))
+  done | median
+}
+
+echo "== $N generated Cortex files, $((bytes / 1024)) KiB, $(nproc) cores"
+(cd "$work" && measure "dws validate (full)" "$dws" validate corpus)
+dws_ns=$(cat "$work/last")
+(cd "$work" && measure "ajv-cli (schema only)" node "$OLDPWD/$ajv" validate --spec=draft2020 --strict=false -c ajv-formats -s cortex.schema.json -d "corpus/*.json")
+ajv_ns=$(cat "$work/last")
+awk -v d="$dws_ns" -v a="$ajv_ns" 'BEGIN { printf "throughput ratio dws/ajv      %.2fx (above 1: dws is faster)\n", a / d }'
+(cd "$work" && measure "dws checksum" "$dws" checksum corpus)
+
+one="$corpus/flow-00000.json"
+dws_cold=$(cd "$work" && cold "$dws" validate "$one")
+ajv_cold=$(cd "$work" && cold node "$OLDPWD/$ajv" validate --spec=draft2020 --strict=false -c ajv-formats -s cortex.schema.json -d "$one")
+echo "cold start, one file (median of $RUNS): dws ${dws_cold} ms, ajv-cli ${ajv_cold} ms"
+
+echo "== scaling"
+go test -run '^$' -bench 'BenchmarkCheck|BenchmarkCountPaths' -benchtime 3x ./graph | grep -E '^Benchmark' \
+  | awk '{ printf "%-45s %12.3f ms/op\n", $1, $3 / 1e6 }'
+go run ./bench/gen -out "$work/big" -n 1 -steps 3000
+printf 'version: 1\nlimits: { max_steps: 5000, max_bytes: 4194304 }\ncortex: { prompt_templates: ../prompt_templates.yaml }\nsql: { from_ddl: ../schema.sql }\n' > "$work/big/.dws.yaml"
+big_ms=$(cd "$work/big" && RUNS=5 cold "$dws" validate flow-00000.json)
+echo "3,000-step definition, validate (median of 5): ${big_ms} ms (budget 100 ms)"
