@@ -121,6 +121,9 @@ func (l *Linter) crossFile(inputs []Input, files []*File, results []FileResult) 
 		for _, i := range u.given {
 			if len(files[i].diags) != before[i] {
 				results[i].Diagnostics = files[i].diags
+				// A file that was clean until now had its document dropped (see
+				// Linter.file); the report needs it for the source lines.
+				results[i].Doc = files[i].Doc
 			}
 		}
 	}

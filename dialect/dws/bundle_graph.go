@@ -116,7 +116,7 @@ func (b *bundle) checkWorkflows() {
 					break
 				}
 			}
-			b.report(fd, subWorkflow.ID, strings.Replace(fd.Message, " form a cycle", " include each other as sub-workflows, which never finishes", 1))
+			b.report(fd, subWorkflow.ID, strings.Replace(fd.Message, " form a cycle", " include each other as sub-workflows: a run of them never finishes", 1))
 		}
 	}
 }

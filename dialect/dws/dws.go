@@ -11,7 +11,8 @@
 //     from → default; parallel from → each branch and each branch → join.to (also when the
 //     branch has transitions of its own); loop from → to, a bounded edge (a loop without
 //     max_iterations is a schema finding, never a cycle); the failure fields of any
-//     transition go from → the phase they name. delegation adds no edge.
+//     transition go from → the phase they name. delegation adds no edge. A branch that is
+//     also its join target gets no edge to itself (the join rule reports it, once).
 //   - Exit: a phase none of whose resolved outgoing edges is a non-loop, non-failure edge.
 //     A delegation returns to its phase, so it does not keep a phase from being an exit;
 //     failure edges are taken only when the phase fails, so they do not either.

@@ -100,7 +100,9 @@ func (w *workflow) edges() []edge {
 				}
 				out = append(out, edge{from: t.from, to: br, kind: graph.Parallel,
 					ptr: t.ptr + "/branches/" + strconv.Itoa(j), t: t})
-				if hasJoin {
+				// A branch that is its own join target is the join rule's finding; as an
+				// edge it would also be a cycle of one.
+				if hasJoin && br != joinTo {
 					out = append(out, edge{from: br, to: joinTo, kind: graph.Join,
 						ptr: t.ptr + "/join/to", t: t, implicit: true})
 				}
