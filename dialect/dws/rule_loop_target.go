@@ -23,11 +23,12 @@ the loop at a phase that leads back to its from.`,
 
 func checkLoopTarget(f *lint.File, w *workflow) {
 	es := w.edges()
+	adj := w.adjacency(es, func(x edge) bool { return x.kind != graph.Loop })
 	for _, e := range es {
 		if e.kind != graph.Loop || w.byID[e.from] == nil || w.byID[e.to] == nil {
 			continue
 		}
-		if !w.reach(e.to, es, func(x edge) bool { return x.kind != graph.Loop })[e.from] {
+		if !reach(adj, e.to)[e.from] {
 			f.Report(loopTarget.ID, e.ptr, fmt.Sprintf(
 				"the loop from %q goes to %q, which does not lead back to %q: it is not a loop back", e.from, e.to, e.from))
 		}

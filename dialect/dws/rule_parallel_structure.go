@@ -28,6 +28,13 @@ is still running. Route the branch's transitions to the join target, or remove t
 func checkParallelStructure(f *lint.File, w *workflow) {
 	es := w.edges()
 	own := func(e edge) bool { return e.kind != graph.Loop && !e.implicit }
+	adj := w.adjacency(es, own)
+	hasOwn := map[string]bool{}
+	for _, e := range es {
+		if own(e) {
+			hasOwn[e.from] = true
+		}
+	}
 	for _, t := range w.transitions {
 		if t.typ != "parallel" {
 			continue
@@ -41,14 +48,7 @@ func checkParallelStructure(f *lint.File, w *workflow) {
 			if !ok || w.byID[br] == nil || br == to {
 				continue
 			}
-			hasOwn := false
-			for _, e := range es {
-				if e.from == br && own(e) {
-					hasOwn = true
-					break
-				}
-			}
-			if hasOwn && !w.reach(br, es, own)[to] {
+			if hasOwn[br] && !reach(adj, br)[to] {
 				f.Report(parallelStructure.ID, t.ptr+"/branches/"+itoa(i), fmt.Sprintf(
 					"branch %q of the parallel transition from %q has transitions of its own that never reach the join target %q",
 					br, t.from, to))

@@ -117,15 +117,20 @@ func (w *workflow) edges() []edge {
 
 var failureFields = []string{"on_verification_fail", "on_timeout", "on_escalation"}
 
-// reach returns the phases reachable from start over the edges keep accepts, start
-// included. Edges to unknown phases lead nowhere.
-func (w *workflow) reach(start string, es []edge, keep func(edge) bool) map[string]bool {
+// adjacency maps each phase to the phases the edges keep accepts lead to; edges to
+// unknown phases lead nowhere.
+func (w *workflow) adjacency(es []edge, keep func(edge) bool) map[string][]string {
 	adj := map[string][]string{}
 	for _, e := range es {
 		if keep(e) && w.byID[e.to] != nil {
 			adj[e.from] = append(adj[e.from], e.to)
 		}
 	}
+	return adj
+}
+
+// reach returns the phases reachable from start over adj, start included.
+func reach(adj map[string][]string, start string) map[string]bool {
 	seen := map[string]bool{start: true}
 	queue := []string{start}
 	for len(queue) > 0 {
