@@ -47,7 +47,7 @@ func (l *Linter) isContext(path string) bool {
 	if !ok {
 		return false
 	}
-	_, ctx, err := b.BundleFiles(root)
+	_, ctx, err := l.bundleFiles(b, root)
 	if err != nil {
 		return false
 	}
@@ -83,7 +83,7 @@ func (l *Linter) crossFile(inputs []Input, files []*File, results []FileResult) 
 		u.given[absOrSelf(in.Path)] = i
 	}
 	for _, u := range units {
-		check, ctx, err := u.b.BundleFiles(u.root)
+		check, ctx, err := l.bundleFiles(u.b, u.root)
 		if err != nil {
 			for _, i := range u.given {
 				files[i].ReportAt("read", "", fileStart, fmt.Sprintf("cannot read the job spec at %s: %v", u.root, err))
@@ -136,4 +136,25 @@ func (l *Linter) filterContext(inputs []Input) []Input {
 		return inputs
 	}
 	return slices.DeleteFunc(inputs, func(in Input) bool { return !in.Stdin && l.isContext(in.Path) })
+}
+
+type bundleListing struct {
+	check, context []string
+	err            error
+}
+
+// bundleFiles lists a bundle's files once per run: every input inside a job spec asks,
+// and walking the job spec for each of them would make a run quadratic in its size.
+func (l *Linter) bundleFiles(b Bundle, root string) (check, context []string, err error) {
+	l.bundleMu.Lock()
+	defer l.bundleMu.Unlock()
+	if l.bundleCache == nil {
+		l.bundleCache = map[string]bundleListing{}
+	}
+	lst, ok := l.bundleCache[root]
+	if !ok {
+		lst.check, lst.context, lst.err = b.BundleFiles(root)
+		l.bundleCache[root] = lst
+	}
+	return lst.check, lst.context, lst.err
 }

@@ -31,6 +31,9 @@ type Linter struct {
 	Baseline *Baseline
 	// Lock, when set, is the lockfile checksums are compared with (Config.Lock).
 	Lock *canonical.Lock
+
+	bundleMu    sync.Mutex
+	bundleCache map[string]bundleListing
 }
 
 // New returns a linter for cfg with the baseline and lockfile the config names loaded.

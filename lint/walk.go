@@ -50,7 +50,7 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 		problems = append(problems, l.walk(p, []string{absOrSelf(real)}, add)...)
 		// A directory inside a bundle (a job spec) brings the whole bundle's definitions.
 		if b, root, ok := l.bundleOf(p); ok {
-			if check, _, err := b.BundleFiles(root); err == nil {
+			if check, _, err := l.bundleFiles(b, root); err == nil {
 				for _, c := range check {
 					add(c)
 				}

@@ -9,6 +9,7 @@ export PATH="$(go env GOPATH)/bin:$PATH"
 
 need_apt=()
 command -v gcc >/dev/null || need_apt+=(gcc)
+command -v npm >/dev/null || need_apt+=(npm)
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then need_apt+=(postgresql); fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "test.sh: installing ${need_apt[*]}"
@@ -26,5 +27,7 @@ echo "test.sh: go vet"
 go vet ./...
 echo "test.sh: golangci-lint"
 golangci-lint run ./...
+echo "test.sh: benchmark smoke (scripts/bench.sh 200)"
+scripts/bench.sh 200
 echo "test.sh: go test"
 go test -count=1 ./...

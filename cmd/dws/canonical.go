@@ -111,7 +111,7 @@ func readFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, readErr(err)
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // read-only: a close error loses nothing
 	st, err := f.Stat()
 	if err != nil {
 		return nil, readErr(err)

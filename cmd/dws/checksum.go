@@ -73,7 +73,7 @@ func checksum(c *cli.Context) error {
 	if len(args) == 0 {
 		args = []string{relativeDir(s.cfg.Dir)}
 	}
-	files, problems, err := expandPaths(c, s, args, write)
+	files, problems, err := expandPaths(s, args, write)
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func checkLock(c *cli.Context, s *setup, lockPath string, args []string) error {
 			items = append(items, item{path: p, expected: lock.Files[k]})
 		}
 	} else {
-		files, problems, err := expandPaths(c, s, args, lockPath)
+		files, problems, err := expandPaths(s, args, lockPath)
 		if err != nil {
 			return err
 		}
@@ -221,7 +221,7 @@ func checkLock(c *cli.Context, s *setup, lockPath string, args []string) error {
 // expandPaths turns PATHs into files the way dws validate does (directories walked
 // with the config's include/exclude), keeping "-" for standard input, in the order
 // given. The lockfile being written or checked is never one of its own entries.
-func expandPaths(c *cli.Context, s *setup, args []string, lockPath string) ([]string, []lint.Diagnostic, error) {
+func expandPaths(s *setup, args []string, lockPath string) ([]string, []lint.Diagnostic, error) {
 	l := &lint.Linter{Registry: s.reg, Dialects: s.dialects, Config: s.cfg}
 	lockAbs := ""
 	if lockPath != "" {

@@ -175,7 +175,7 @@ func signFile(path string, priv ed25519.PrivateKey) error {
 		}
 	}
 	if text == nil {
-		return &loadError{path, fmt.Errorf("signing: placing the signature in the file went wrong (%v); the file is unchanged", err)}
+		return &loadError{path, fmt.Errorf("signing: placing the signature in the file went wrong (%w); the file is unchanged", err)}
 	}
 	if err := writeFileAtomic(target, text, st.Mode().Perm(), false); err != nil {
 		return &loadError{path, fmt.Errorf("writing signed file: %w", err)}

@@ -70,19 +70,19 @@ func (w *workflow) edges() []edge {
 		if t.from == "" {
 			continue
 		}
-		add := func(from, key string, kind graph.EdgeKind, ptr string, implicit bool) {
+		add := func(from, key string, kind graph.EdgeKind, ptr string) {
 			if to, ok := t.node.Get(key).Str(); ok {
-				out = append(out, edge{from: from, to: to, kind: kind, ptr: ptr, t: t, implicit: implicit})
+				out = append(out, edge{from: from, to: to, kind: kind, ptr: ptr, t: t})
 			}
 		}
 		n := t.node
 		switch t.typ {
 		case "sequential":
-			add(t.from, "to", graph.Sequential, t.ptr+"/to", false)
+			add(t.from, "to", graph.Sequential, t.ptr+"/to")
 		case "handoff":
-			add(t.from, "to", graph.Handoff, t.ptr+"/to", false)
+			add(t.from, "to", graph.Handoff, t.ptr+"/to")
 		case "loop":
-			add(t.from, "to", graph.Loop, t.ptr+"/to", false)
+			add(t.from, "to", graph.Loop, t.ptr+"/to")
 		case "conditional":
 			for j, b := range items(n.Get("branches")) {
 				if to, ok := b.Get("to").Str(); ok {
@@ -90,7 +90,7 @@ func (w *workflow) edges() []edge {
 						ptr: t.ptr + "/branches/" + strconv.Itoa(j) + "/to", t: t})
 				}
 			}
-			add(t.from, "default", graph.Default, t.ptr+"/default", false)
+			add(t.from, "default", graph.Default, t.ptr+"/default")
 		case "parallel":
 			joinTo, hasJoin := n.Get("join").Get("to").Str()
 			for j, b := range items(n.Get("branches")) {
@@ -109,7 +109,7 @@ func (w *workflow) edges() []edge {
 			}
 		}
 		for _, key := range failureFields {
-			add(t.from, key, graph.Failure, t.ptr+"/"+key, false)
+			add(t.from, key, graph.Failure, t.ptr+"/"+key)
 		}
 	}
 	return out
