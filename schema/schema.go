@@ -40,6 +40,7 @@ type dialect struct {
 	src  []byte
 	once sync.Once
 	sch  *jsonschema.Schema
+	fast *fastValidator // nil when the schema has no fast path
 	err  error
 }
 
@@ -131,6 +132,9 @@ func Validate(dialect string, v any) (fs []Failure, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if d.fast != nil && d.fast.valid(v) {
+		return nil, nil
+	}
 	err = sch.Validate(v)
 	if err == nil {
 		return nil, nil
@@ -160,6 +164,9 @@ func (d *dialect) compiled() (*jsonschema.Schema, error) {
 			return
 		}
 		d.sch = sch
+		if d.fast, err = newFastValidator(d); err != nil {
+			d.err = err
+		}
 	})
 	return d.sch, d.err
 }
