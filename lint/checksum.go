@@ -23,8 +23,7 @@ func LoadLock(path string) (*canonical.Lock, error) {
 
 // checksum is stage 9: the canonical checksum, compared with the lockfile when one is
 // configured.
-func (l *Linter) checksum(f *File, value any) string {
-	sum, err := canonical.Checksum(value)
+func (l *Linter) checksum(f *File, sum string, err error) string {
 	if err != nil {
 		// Only values with no JSON form get here (source rejects most of them first).
 		f.ReportAt("parse", "", fileStart, "no canonical form: "+err.Error())

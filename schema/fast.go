@@ -1,9 +1,12 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -82,9 +85,86 @@ func (p *dispatchPoint) validAt(v any, route []string) bool {
 	return true
 }
 
-// newFastValidator builds the fast path for a schema, or returns nil when the schema has
-// no dispatch point or one the fast path cannot prove equivalent.
-func newFastValidator(d *dialect) (*fastValidator, error) {
+// fastPath is a dialect's fast path, planned and compiled only once it pays: together
+// they cost about 10 ms, which one small file (the pre-commit case) never earns back.
+type fastPath struct {
+	d    *dialect
+	seen atomic.Int64 // items of top-level arrays (steps, phases, …) validated so far
+	once sync.Once
+	fv   *fastValidator // nil when the schema has no fast path, or it failed to build
+}
+
+// plan is what planFastPath finds in a schema.
+type plan struct {
+	points   []plannedPoint
+	stripped []byte // the schema without the dispatch allOfs
+	fastURL  string
+}
+
+type plannedPoint struct {
+	routes [][]string
+	key    string
+	cases  map[string]string // discriminator value -> pointer of its then schema
+}
+
+// worthAfter is how many items of top-level arrays (a cheap stand-in for steps and
+// transitions) are validated with the full schema before the fast path is built.
+const worthAfter = 256
+
+// validator returns the fast path once enough has been validated to pay for it, else nil
+// (validate with the full schema). It is safe for concurrent use.
+func (fp *fastPath) validator(v any) *fastValidator {
+	if fp == nil {
+		return nil
+	}
+	n := 0
+	if obj, ok := v.(map[string]any); ok {
+		for _, e := range obj {
+			if a, ok := e.([]any); ok {
+				n += len(a)
+			}
+		}
+	}
+	if fp.seen.Add(int64(n)) < worthAfter {
+		return nil
+	}
+	fp.once.Do(func() {
+		// A schema without a fast path, or one that fails to build, keeps the full
+		// schema: the fast path is an optimisation, never a verdict of its own.
+		if p, err := planFastPath(fp.d); err == nil && p != nil {
+			fp.fv, _ = p.compile(fp.d)
+		}
+	})
+	return fp.fv
+}
+
+func (p *plan) compile(d *dialect) (*fastValidator, error) {
+	c := newCompiler()
+	if err := c.AddResource(p.fastURL, bytes.NewReader(p.stripped)); err != nil {
+		return nil, err
+	}
+	fv := &fastValidator{}
+	var err error
+	if fv.stripped, err = c.Compile(p.fastURL); err != nil {
+		return nil, fmt.Errorf("schema: compiling the fast %s schema: %w", d.id, err)
+	}
+	for _, p := range p.points {
+		dp := dispatchPoint{routes: p.routes, key: p.key, cases: map[string]*jsonschema.Schema{}}
+		for value, thenPtr := range p.cases {
+			sch, err := c.Compile(d.url + "#" + thenPtr)
+			if err != nil {
+				return nil, fmt.Errorf("schema: compiling %s#%s: %w", d.url, thenPtr, err)
+			}
+			dp.cases[value] = sch
+		}
+		fv.points = append(fv.points, dp)
+	}
+	return fv, nil
+}
+
+// planFastPath finds a schema's dispatch points, or returns nil when it has none or one
+// the fast path cannot prove equivalent. It compiles nothing.
+func planFastPath(d *dialect) (*plan, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(d.src, &doc); err != nil {
 		return nil, err
@@ -94,50 +174,31 @@ func newFastValidator(d *dialect) (*fastValidator, error) {
 	}
 	refs := map[string][]string{} // target pointer -> pointers of the $refs naming it
 	collectRefs(doc, "", refs)
-	type found struct {
-		ptr, key string
-		cases    map[string]string // const -> pointer of its then
-	}
-	var points []found
+	fp := &plan{}
+	var ptrs []string
 	findDispatch(doc, "", func(ptr, key string, cases map[string]string) {
-		points = append(points, found{ptr, key, cases})
+		fp.points = append(fp.points, plannedPoint{key: key, cases: cases})
+		ptrs = append(ptrs, ptr)
 	})
-	if len(points) == 0 {
+	if len(fp.points) == 0 {
 		return nil, nil
 	}
-	fv := &fastValidator{}
-	for _, p := range points {
-		routes, ok := instanceRoutes(p.ptr, refs, 0)
+	for i, ptr := range ptrs {
+		routes, ok := instanceRoutes(ptr, refs, 0)
 		if !ok {
 			return nil, nil
 		}
-		dp := dispatchPoint{routes: routes, key: p.key, cases: map[string]*jsonschema.Schema{}}
-		for c, thenPtr := range p.cases {
-			sch, err := newCompiler().Compile(d.url + "#" + thenPtr)
-			if err != nil {
-				return nil, fmt.Errorf("schema: compiling %s#%s: %w", d.url, thenPtr, err)
-			}
-			dp.cases[c] = sch
-		}
-		fv.points = append(fv.points, dp)
-		obj := lookup(doc, p.ptr).(map[string]any)
-		delete(obj, "allOf")
+		fp.points[i].routes = routes
+	}
+	for _, ptr := range ptrs {
+		delete(lookup(doc, ptr).(map[string]any), "allOf")
 	}
 	// The copy is its own resource, so that it can be compiled beside the original.
-	fastURL := strings.TrimSuffix(d.url, urlSuffix) + ".fast" + urlSuffix
-	doc["$id"] = fastURL
-	src, err := json.Marshal(doc)
-	if err != nil {
-		return nil, err
-	}
-	c := newCompiler()
-	if err := c.AddResource(fastURL, strings.NewReader(string(src))); err != nil {
-		return nil, err
-	}
-	if fv.stripped, err = c.Compile(fastURL); err != nil {
-		return nil, fmt.Errorf("schema: compiling the fast %s schema: %w", d.id, err)
-	}
-	return fv, nil
+	fp.fastURL = strings.TrimSuffix(d.url, urlSuffix) + ".fast" + urlSuffix
+	doc["$id"] = fp.fastURL
+	var err error
+	fp.stripped, err = json.Marshal(doc)
+	return fp, err
 }
 
 // findDispatch calls fn for every schema object whose allOf is a discriminator dispatch:

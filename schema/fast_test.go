@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -24,8 +25,13 @@ func TestFastPathAgrees(t *testing.T) {
 		if _, err := d.compiled(); err != nil {
 			t.Fatal(err)
 		}
-		if d.fast == nil {
-			t.Fatalf("%s: no fast path was built", id)
+		p, err := planFastPath(d)
+		if err != nil || p == nil {
+			t.Fatalf("%s: no fast path was planned (%v)", id, err)
+		}
+		fv, err := p.compile(d)
+		if err != nil {
+			t.Fatal(err)
 		}
 		valid, mutants := 0, 0
 		for _, f := range files {
@@ -40,7 +46,7 @@ func TestFastPathAgrees(t *testing.T) {
 					v = mutate(r, deepCopy(seed), 1+r.IntN(3))
 				}
 				full := d.sch.Validate(v) == nil
-				if got := d.fast.valid(v); got != full {
+				if got := fv.valid(v); got != full {
 					b, _ := json.Marshal(v)
 					t.Fatalf("%s: fast path says valid=%v, full schema valid=%v for\n%s", id, got, full, b)
 				}
@@ -151,4 +157,36 @@ func mutate(r *rand.Rand, v any, n int) any {
 		}
 	}
 	return v
+}
+
+// TestFastPathWhenItPays: one small document is validated with the full schema only (the
+// fast path would cost more to build than it saves); a run with hundreds of steps builds
+// it, and still gives the same failures for a broken document.
+func TestFastPathWhenItPays(t *testing.T) {
+	src := registry.byID["cortex"]
+	d := &dialect{id: src.id, url: src.url, src: src.src}
+	if _, err := d.compiled(); err != nil {
+		t.Fatal(err)
+	}
+	small := readJSON(t, "testdata/hello.json")
+	if d.fast.validator(small) != nil || d.fast.fv != nil {
+		t.Fatal("the fast path was built for one small document")
+	}
+	big := deepCopy(small).(map[string]any)
+	step := big["steps"].([]any)[0]
+	var steps []any
+	for i := range 300 {
+		s := deepCopy(step).(map[string]any)
+		s["id"] = fmt.Sprintf("step-%03d", i)
+		steps = append(steps, s)
+	}
+	big["steps"] = steps
+	if d.fast.validator(big) == nil {
+		t.Fatal("no fast path after 300 steps")
+	}
+	steps[150].(map[string]any)["params"] = map[string]any{}
+	fs, err := validateWith(d, big)
+	if err != nil || len(fs) != 1 || fs[0].Pointer != "/steps/150/params" {
+		t.Fatalf("broken step 150: got %v, %v", fs, err)
+	}
 }

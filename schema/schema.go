@@ -40,7 +40,7 @@ type dialect struct {
 	src  []byte
 	once sync.Once
 	sch  *jsonschema.Schema
-	fast *fastValidator // nil when the schema has no fast path
+	fast *fastPath // nil when the schema has no fast path
 	err  error
 }
 
@@ -128,11 +128,15 @@ func Validate(dialect string, v any) (fs []Failure, err error) {
 	if !ok {
 		return nil, fmt.Errorf("schema: unknown dialect %q", dialect)
 	}
+	return validateWith(d, v)
+}
+
+func validateWith(d *dialect, v any) ([]Failure, error) {
 	sch, err := d.compiled()
 	if err != nil {
 		return nil, err
 	}
-	if d.fast != nil && d.fast.valid(v) {
+	if fv := d.fast.validator(v); fv != nil && fv.valid(v) {
 		return nil, nil
 	}
 	err = sch.Validate(v)
@@ -141,7 +145,7 @@ func Validate(dialect string, v any) (fs []Failure, err error) {
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return nil, fmt.Errorf("schema: validating against the %s schema: %w", dialect, err)
+		return nil, fmt.Errorf("schema: validating against the %s schema: %w", d.id, err)
 	}
 	docs, err := rawDocs()
 	if err != nil {
@@ -164,9 +168,7 @@ func (d *dialect) compiled() (*jsonschema.Schema, error) {
 			return
 		}
 		d.sch = sch
-		if d.fast, err = newFastValidator(d); err != nil {
-			d.err = err
-		}
+		d.fast = &fastPath{d: d}
 	})
 	return d.sch, d.err
 }
