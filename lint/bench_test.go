@@ -35,7 +35,13 @@ func BenchmarkValidate(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(dir, "prompts.yaml"), []byte(registry), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	cfg, err := lint.ParseConfig(filepath.Join(dir, ".dws.yaml"), []byte("cortex: { prompt_templates: prompts.yaml }\n"), l.Registry, l.Dialects)
+	ddl := "CREATE TABLE expense (id bigint, status text, amount numeric, created_at timestamptz);\n" +
+		"CREATE TABLE expense_audit (id bigint, expense_id bigint, note text, created_at timestamptz);\n"
+	if err := os.WriteFile(filepath.Join(dir, "schema.sql"), []byte(ddl), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := lint.ParseConfig(filepath.Join(dir, ".dws.yaml"),
+		[]byte("cortex: { prompt_templates: prompts.yaml }\nsql: { from_ddl: schema.sql }\n"), l.Registry, l.Dialects)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 )
 
@@ -30,14 +31,39 @@ func (l *Linter) bundles() []Bundle {
 	return bs
 }
 
-// bundleOf returns the bundle and root a path belongs to.
-func (l *Linter) bundleOf(path string) (Bundle, string, bool) {
-	for _, b := range l.bundles() {
-		if root, ok := b.BundleRoot(path); ok {
-			return b, root, true
+// bundleOf returns the bundle and root a file belongs to.
+func (l *Linter) bundleOf(file string) (Bundle, string, bool) {
+	return l.bundleOfDir(filepath.Dir(absOrSelf(file)))
+}
+
+type bundleHome struct {
+	b    Bundle
+	root string
+}
+
+// bundleOfDir returns the bundle and root a directory is or lies in. Finding a root
+// looks at every parent directory, so the answer is kept per directory: 10,000 files
+// in one folder ask once.
+func (l *Linter) bundleOfDir(dir string) (Bundle, string, bool) {
+	dir = absOrSelf(dir)
+	l.bundleMu.Lock()
+	h, ok := l.homes[dir]
+	l.bundleMu.Unlock()
+	if !ok {
+		for _, b := range l.bundles() {
+			if root, found := b.BundleRoot(dir); found {
+				h = bundleHome{b, root}
+				break
+			}
 		}
+		l.bundleMu.Lock()
+		if l.homes == nil {
+			l.homes = map[string]bundleHome{}
+		}
+		l.homes[dir] = h
+		l.bundleMu.Unlock()
 	}
-	return nil, "", false
+	return h.b, h.root, h.b != nil
 }
 
 // isContext reports whether path is a context file of the bundle it lies in: such files
@@ -113,9 +139,9 @@ func (l *Linter) crossFile(inputs []Input, files []*File, results []FileResult) 
 		}
 		// Context files given on the command line were checked as definitions; they
 		// are not, so they take part only as context.
-		before := make([]int, len(files))
-		for i, f := range files {
-			before[i] = len(f.diags)
+		before := map[int]int{}
+		for _, i := range u.given {
+			before[i] = len(files[i].diags)
 		}
 		u.b.CheckBundle(u.root, members)
 		for _, i := range u.given {

@@ -49,7 +49,7 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 		before := found
 		problems = append(problems, l.walk(p, []string{absOrSelf(real)}, add)...)
 		// A directory inside a bundle (a job spec) brings the whole bundle's definitions.
-		if b, root, ok := l.bundleOf(p); ok {
+		if b, root, ok := l.bundleOfDir(p); ok {
 			if check, _, err := l.bundleFiles(b, root); err == nil {
 				for _, c := range check {
 					add(c)
