@@ -167,16 +167,34 @@ func checkSQL(f *lint.File, steps []step) {
 			}
 		}
 	}
-	// Parsing dominates a large definition (a 3,000-step file holds ~1,000 statements),
-	// and pg_query is safe from many goroutines; results are reported in step order.
-	parallel(len(jobs), func(i int) {
-		j := jobs[i]
+	// Parsing dominates a large definition (a 3,000-step file holds ~1,000 statements):
+	// each distinct statement is checked once, on every CPU (pg_query is safe from many
+	// goroutines), and results are reported in step order.
+	type key struct {
+		text string
+		args int
+		expr bool
+	}
+	first := map[key]*job{}
+	var unique []*job
+	for _, j := range jobs {
+		k := key{j.node.Text, j.args, j.expr}
+		if _, seen := first[k]; !seen {
+			first[k] = j
+			unique = append(unique, j)
+		}
+	}
+	parallel(len(unique), func(i int) {
+		j := unique[i]
 		if j.expr {
 			j.res = sqlallow.CheckExpression(j.node.Text, policy)
 		} else {
 			j.res = sqlallow.CheckStatement(j.node.Text, j.args, policy)
 		}
 	})
+	for _, j := range jobs {
+		j.res = first[key{j.node.Text, j.args, j.expr}].res
+	}
 	for _, j := range jobs {
 		for _, fd := range j.res.Findings {
 			msg := fd.Message
