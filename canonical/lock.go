@@ -148,16 +148,27 @@ func WriteLock(path string, l *Lock) error {
 	if err != nil {
 		return fmt.Errorf("writing lockfile %s: %w", path, err)
 	}
-	if err := WriteFile(path, data); err != nil {
+	if err := WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("writing lockfile %s: %w", path, err)
 	}
 	return nil
 }
 
-// WriteFile writes data to path atomically (temporary file in the same directory,
-// sync, 0644, rename): readers and concurrent writers see the old file or the
-// complete new one, never half of either. dws writes every file it writes this way.
-func WriteFile(path string, data []byte) (err error) {
+// WriteFile writes data to path atomically (a temporary file in the same directory,
+// synced, then renamed): readers and concurrent writers see the old file or the complete
+// new one, never half of either. The file has mode perm from its first byte on. dws
+// writes every file it writes this way.
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	return writeAtomic(path, data, perm, false)
+}
+
+// CreateFile is WriteFile that refuses to replace a file that exists, also one that
+// appears while it writes (a hard link, unlike a rename, fails when the name is taken).
+func CreateFile(path string, data []byte, perm fs.FileMode) error {
+	return writeAtomic(path, data, perm, true)
+}
+
+func writeAtomic(path string, data []byte, perm fs.FileMode, noReplace bool) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -174,6 +185,11 @@ func WriteFile(path string, data []byte) (err error) {
 			_ = os.Remove(tmpName)
 		}
 	}()
+	// CreateTemp makes the file 0600; set the wanted mode before any byte is in it, so
+	// a private key is never readable by others, not even for a moment.
+	if err = tmp.Chmod(perm); err != nil {
+		return err
+	}
 	if _, err = tmp.Write(data); err != nil {
 		return err
 	}
@@ -185,9 +201,17 @@ func WriteFile(path string, data []byte) (err error) {
 	if err = tmp.Close(); err != nil {
 		return err
 	}
-	// CreateTemp makes the file 0600; a lockfile is committed and shared.
-	if err = os.Chmod(tmpName, 0o644); err != nil {
-		return err
+	if noReplace {
+		lerr := os.Link(tmpName, path)
+		if lerr == nil {
+			_ = os.Remove(tmpName) // the link holds the data; the temporary name is litter
+			syncDir(dir)
+			return nil
+		}
+		if errors.Is(lerr, fs.ErrExist) {
+			return fmt.Errorf("%s already exists", path)
+		}
+		// No hard links on this file system: fall back to the rename.
 	}
 	if err = os.Rename(tmpName, path); err != nil {
 		return err

@@ -81,7 +81,7 @@ func WriteBaseline(path string, res *Result) error {
 
 // WriteFileAtomic writes data to path so that readers, and a second dws writing at the
 // same time, never see half a file.
-func WriteFileAtomic(path string, data []byte) error { return canonical.WriteFile(path, data) }
+func WriteFileAtomic(path string, data []byte) error { return canonical.WriteFile(path, data, 0o644) }
 
 type inlineIgnore struct {
 	line  int

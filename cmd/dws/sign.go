@@ -93,10 +93,10 @@ func keygen(c *cli.Context) error {
 	if err != nil {
 		return failf(c.App.ErrWriter, "%v", err)
 	}
-	if err := writeFileAtomic(keyPath, priv, 0o600, !force); err != nil {
+	if err := writeKey(keyPath, priv, 0o600, force); err != nil {
 		return failf(c.App.ErrWriter, "writing private key: %v", err)
 	}
-	if err := writeFileAtomic(pubPath, pub, 0o644, !force); err != nil {
+	if err := writeKey(pubPath, pub, 0o644, force); err != nil {
 		return failf(c.App.ErrWriter, "writing public key: %v", err)
 	}
 	fmt.Fprintf(c.App.Writer, "wrote %s (private: keep it secret) and %s\n", keyPath, pubPath)
@@ -177,7 +177,7 @@ func signFile(path string, priv ed25519.PrivateKey) error {
 	if text == nil {
 		return &loadError{path, fmt.Errorf("signing: placing the signature in the file went wrong (%w); the file is unchanged", err)}
 	}
-	if err := writeFileAtomic(target, text, st.Mode().Perm(), false); err != nil {
+	if err := canonical.WriteFile(target, text, st.Mode().Perm()); err != nil {
 		return &loadError{path, fmt.Errorf("writing signed file: %w", err)}
 	}
 	return nil
@@ -344,46 +344,14 @@ func verify(c *cli.Context) error {
 	return nil
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same directory
-// and a rename, so nobody ever sees half a file, with the given permissions from the
-// start (a private key is never readable by others, not even for a moment). With
-// noReplace it fails, rather than replace, when path appeared meanwhile.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode, noReplace bool) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
+// writeKey writes a key file atomically; without force it never replaces a file,
+// not even one that appears while it writes.
+func writeKey(path string, data []byte, perm fs.FileMode, force bool) error {
+	if force {
+		return canonical.WriteFile(path, data, perm)
 	}
-	name := tmp.Name()
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(name)
-		}
-	}()
-	// CreateTemp makes the file 0600; set the wanted mode before any byte is in it.
-	if err = tmp.Chmod(perm); err != nil {
-		return err
+	if err := canonical.CreateFile(path, data, perm); err != nil {
+		return fmt.Errorf("%w; use --force to replace it", err)
 	}
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if noReplace {
-		// A hard link, unlike a rename, fails when the name is taken.
-		lerr := os.Link(name, path)
-		if lerr == nil {
-			_ = os.Remove(name) // the link holds the data; the temporary name is litter
-			return nil
-		}
-		if errors.Is(lerr, fs.ErrExist) {
-			return fmt.Errorf("%s already exists; use --force to replace it", path)
-		}
-		// No hard links on this file system: the Lstat check before is all we have.
-	}
-	return os.Rename(name, path)
+	return nil
 }
