@@ -79,6 +79,28 @@ func (n *Node) Member(key string) *Member {
 	return nil
 }
 
+// Entries returns the members of an object node, nil for anything else (nil-safe).
+func (n *Node) Entries() []Member {
+	if n == nil || n.Kind != Object {
+		return nil
+	}
+	return n.Members
+}
+
+// Has reports whether n is an object holding every one of keys (nil-safe): how
+// dialects recognise a document by its top-level keys.
+func (n *Node) Has(keys ...string) bool {
+	if n == nil || n.Kind != Object {
+		return false
+	}
+	for _, k := range keys {
+		if n.Member(k) == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // Get returns the value of the member with the given key, or nil.
 func (n *Node) Get(key string) *Node {
 	if m := n.Member(key); m != nil {

@@ -21,8 +21,7 @@ func (Dialect) ID() string { return ID }
 
 // Detect reports a document with top-level schemaVersion and steps.
 func (Dialect) Detect(doc *source.Document) bool {
-	r := doc.Root
-	return r != nil && r.Kind == source.Object && r.Member("schemaVersion") != nil && r.Member("steps") != nil
+	return doc.Root.Has("schemaVersion", "steps")
 }
 
 // Rules implements lint.Dialect.

@@ -44,7 +44,7 @@ func checkHTTPIdempotencyKey(f *lint.File, steps []step) {
 			ptr += "/headers"
 		}
 		found := false
-		for _, m := range members(headers) {
+		for _, m := range headers.Entries() {
 			if v, ok := m.Value.Str(); ok && isIdempotencyKey(m.Key) && strings.TrimSpace(v) != "" {
 				found = true
 				break

@@ -118,19 +118,19 @@ func LoadRegistry(path string) (*Registry, error) {
 			return nil, bad("/"+m.Key, "%s: want a mapping", m.Key)
 		}
 	}
-	for _, m := range members(root.Get("schemas")) {
+	for _, m := range root.Get("schemas").Entries() {
 		ptr := source.Pointer("schemas", m.Key)
 		if m.Value.Kind != source.Object {
 			return nil, bad(ptr, "schema %q: want a JSON Schema object", m.Key)
 		}
 		props := []string{}
-		for _, p := range members(m.Value.Get("properties")) {
+		for _, p := range m.Value.Get("properties").Entries() {
 			props = append(props, p.Key)
 		}
 		slices.Sort(props)
 		reg.Schemas[m.Key] = props
 	}
-	for _, m := range members(root.Get("templates")) {
+	for _, m := range root.Get("templates").Entries() {
 		ptr := source.Pointer("templates", m.Key)
 		if m.Value.Kind != source.Object {
 			return nil, bad(ptr, "template %q: want a mapping {purpose, schema}", m.Key)
@@ -155,12 +155,4 @@ func LoadRegistry(path string) (*Registry, error) {
 		reg.Templates[m.Key] = t
 	}
 	return reg, nil
-}
-
-// members is the members of an object node; nil for anything else.
-func members(n *source.Node) []source.Member {
-	if n == nil || n.Kind != source.Object {
-		return nil
-	}
-	return n.Members
 }

@@ -42,8 +42,7 @@ func (Dialect) ID() string { return ID }
 
 // Detect reports a document with top-level selector_agent and workflows.
 func (Dialect) Detect(doc *source.Document) bool {
-	r := doc.Root
-	return r != nil && r.Kind == source.Object && r.Member("selector_agent") != nil && r.Member("workflows") != nil
+	return doc.Root.Has("selector_agent", "workflows")
 }
 
 // Rules implements lint.Dialect.
@@ -195,14 +194,6 @@ func (s *step) hasOutput(name string) bool {
 // agent returns the agent named id, or nil.
 func (o *orchestrator) agent(id string) *source.Node {
 	return o.agents.Get(id)
-}
-
-// members is the members of an object node; nil for anything else.
-func members(n *source.Node) []source.Member {
-	if n == nil || n.Kind != source.Object {
-		return nil
-	}
-	return n.Members
 }
 
 // label names a step in messages.

@@ -21,7 +21,7 @@ releases.`,
 }
 
 func checkCompat(f *lint.File, o *orchestrator) {
-	for _, m := range members(o.agents) {
+	for _, m := range o.agents.Entries() {
 		for _, k := range []string{"private_workspace", "shared_access"} {
 			if m.Value.Member(k) != nil {
 				f.ReportKey(compat.ID, "/agents/"+escape(m.Key)+"/"+k,

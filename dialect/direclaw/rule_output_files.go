@@ -36,7 +36,7 @@ func checkOutputFiles(f *lint.File, o *orchestrator) {
 						"output %q of step %s has no entry in output_files", out.name, s.label()))
 				}
 			}
-			for _, m := range members(s.files) {
+			for _, m := range s.files.Entries() {
 				if name, marked := strings.CutSuffix(m.Key, "?"); marked && s.hasOutput(name) {
 					f.ReportKey(outputFiles.ID, s.ptr+"/output_files/"+escape(m.Key), fmt.Sprintf(
 						"output_files key %q must not carry the optional marker: write %q and keep the \"?\" in outputs only", m.Key, name))

@@ -22,7 +22,7 @@ such as plan/summary__{{workflow.run_id}}.txt.`,
 func checkOutputPaths(f *lint.File, o *orchestrator) {
 	for _, w := range o.workflows {
 		for _, s := range w.steps {
-			for _, m := range members(s.files) {
+			for _, m := range s.files.Entries() {
 				p, ok := m.Value.Str()
 				if !ok {
 					continue

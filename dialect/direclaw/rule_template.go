@@ -48,12 +48,12 @@ func checkTemplates(f *lint.File, o *orchestrator) {
 			if p := s.node.Get("prompt"); p != nil && p.Kind == source.String {
 				checkTemplate(f, w, s, p, s.ptr+"/prompt", inPrompt)
 			}
-			for _, m := range members(s.files) {
+			for _, m := range s.files.Entries() {
 				if m.Value.Kind == source.String {
 					checkTemplate(f, w, s, m.Value, s.ptr+"/output_files/"+escape(m.Key), inOutputPath)
 				}
 			}
-			for _, m := range members(s.node.Get("write_state")) {
+			for _, m := range s.node.Get("write_state").Entries() {
 				if m.Value.Kind == source.String {
 					checkTemplate(f, w, s, m.Value, s.ptr+"/write_state/"+escape(m.Key), inWriteState)
 				}

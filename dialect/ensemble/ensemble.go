@@ -40,8 +40,7 @@ func (Dialect) ID() string { return ID }
 // Detect reports a document with a top-level ensemble key; it never guesses from phases
 // or tasks alone, which other formats use too.
 func (Dialect) Detect(doc *source.Document) bool {
-	r := doc.Root
-	return r != nil && r.Kind == source.Object && r.Member("ensemble") != nil
+	return doc.Root.Has("ensemble")
 }
 
 // Rules implements lint.Dialect.
