@@ -155,13 +155,16 @@ func (l *Linter) crossFile(inputs []Input, files []*File, results []FileResult) 
 	}
 }
 
-// filterContext drops inputs that are bundle context files (skills, intents, outcomes of
-// a job spec): they are not definitions, and validating them would only say so.
-func (l *Linter) filterContext(inputs []Input) []Input {
+// markContext marks inputs that are bundle context files (skills, intents, outcomes of a
+// job spec): they are read and parsed like any file, but they are not definitions.
+func (l *Linter) markContext(inputs []Input) []Input {
 	if len(l.bundles()) == 0 {
 		return inputs
 	}
-	return slices.DeleteFunc(inputs, func(in Input) bool { return !in.Stdin && l.isContext(in.Path) })
+	for i := range inputs {
+		inputs[i].Context = !inputs[i].Stdin && l.isContext(inputs[i].Path)
+	}
+	return inputs
 }
 
 type bundleListing struct {

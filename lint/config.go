@@ -227,6 +227,9 @@ func ParseConfig(path string, data []byte, reg *Registry, dialects []Dialect) (c
 				if err != nil || sv.Kind != yaml.ScalarNode {
 					return nil, fail(sv, "rules.%s: %q is not a severity (want error, warning, info or off)", id.Value, sv.Value)
 				}
+				if Unsuppressible(id.Value) && sev != Error {
+					return nil, fail(sv, "rules.%s: %s is always an error: a file that cannot be read, parsed or given a dialect was not checked, and must not pass (exclude it instead)", id.Value, id.Value)
+				}
 				cfg.Rules[id.Value] = sev
 			}
 		case "ignore":
@@ -316,6 +319,9 @@ func parseIgnores(v *yaml.Node, cfg *Config, reg *Registry, fail func(*yaml.Node
 				for _, id := range ids {
 					if _, ok := reg.Lookup(id); !ok {
 						return fail(n, "ignore.rules: unknown rule id %q", id)
+					}
+					if Unsuppressible(id) {
+						return fail(n, "ignore.rules: %s cannot be ignored: a file that was not checked must not pass (exclude it instead)", id)
 					}
 				}
 				ig.Rules = ids

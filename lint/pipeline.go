@@ -64,6 +64,10 @@ type Input struct {
 	Path  string
 	Data  []byte
 	Stdin bool
+	// Context marks a file a bundle reads only for its cross-file rules (a job spec's
+	// skills, intents, outcomes): it is read and parsed, so a broken one is a finding,
+	// but it is no definition and gets no dialect.
+	Context bool
 }
 
 // FileResult is what the pipeline found in one file.
@@ -213,6 +217,9 @@ func (l *Linter) check(f *File, in Input) (sum string) {
 	value := doc.Root.Value()
 	// The document's own properties: no dialect needed.
 	numberPrecision(f, doc.Root, "")
+	if in.Context {
+		return ""
+	}
 	// Stage 9 needs nothing the other stages produce: its canonicalisation runs beside
 	// them (a large definition spends a tenth of its time there), its findings after.
 	type checksumResult struct {

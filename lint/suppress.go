@@ -14,6 +14,13 @@ import (
 	"github.com/dwsdev/dws/source"
 )
 
+// Unsuppressible reports whether a rule can be neither turned off nor suppressed: read,
+// parse and dialect say that a file was not checked at all, and a merge gate that lets
+// such a file pass checks nothing (SPEC §3: the file still counts as failed).
+func Unsuppressible(rule string) bool {
+	return rule == "read" || rule == "parse" || rule == "dialect"
+}
+
 // inlinePrefix starts an inline suppression in a YAML comment:
 //
 //	# dws:ignore RULE[,RULE…] -- reason
@@ -110,7 +117,7 @@ func (l *Linter) suppress(res *Result) {
 		}
 		kept := fr.Diagnostics[:0]
 		for _, d := range fr.Diagnostics {
-			if d.Rule == "unused-suppression" {
+			if d.Rule == "unused-suppression" || Unsuppressible(d.Rule) {
 				kept = append(kept, d)
 				continue
 			}

@@ -69,7 +69,7 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 			err = &NoFilesError{Dirs: empty, Include: defaultInclude}
 		}
 	}
-	return l.filterContext(inputs), problems, err
+	return l.markContext(inputs), problems, err
 }
 
 // NoFilesError is a directory given to dws in which nothing is checked.
