@@ -118,6 +118,11 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 	}
 	slices.SortStableFunc(results, func(a, b FileResult) int { return strings.Compare(a.Path, b.Path) })
 	res := &Result{Files: results}
+	for i := range res.Files {
+		// Sorted before suppression, so which of several like findings a baseline hides
+		// does not depend on the order the stages ran in.
+		res.Files[i].Diagnostics = Sort(res.Files[i].Diagnostics)
+	}
 	l.suppress(res)
 	// Findings about the config or the baseline join the file they are in.
 	for _, d := range res.Extra {

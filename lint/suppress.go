@@ -26,8 +26,9 @@ func Unsuppressible(rule string) bool {
 //	# dws:ignore RULE[,RULE…] -- reason
 const inlinePrefix = "dws:ignore"
 
-// Baseline is a set of accepted findings keyed by (file, rule, pointer), never by line,
-// so that edits elsewhere in a file do not invalidate it.
+// Baseline is a list of accepted findings keyed by (file, rule, pointer), never by line,
+// so that edits elsewhere in a file do not invalidate it. Each entry hides exactly one
+// finding: a statement that had two accepted findings and now has three shows the third.
 type Baseline struct {
 	// Path is the baseline file; entry files are relative to its directory.
 	Path    string
@@ -69,6 +70,9 @@ func WriteBaseline(path string, res *Result) error {
 	dir := filepath.Dir(absOrSelf(path))
 	bf := baselineFile{Version: 1, Findings: []BaselineEntry{}}
 	for _, d := range res.Diagnostics() {
+		if d.Rule == "unused-suppression" {
+			continue // a stale suppression is mended, not accepted
+		}
 		rel, err := filepath.Rel(dir, absOrSelf(d.File))
 		if err != nil {
 			rel = d.File
@@ -78,7 +82,6 @@ func WriteBaseline(path string, res *Result) error {
 	slices.SortFunc(bf.Findings, func(a, b BaselineEntry) int {
 		return cmp.Or(strings.Compare(a.File, b.File), strings.Compare(a.Rule, b.Rule), strings.Compare(a.Pointer, b.Pointer))
 	})
-	bf.Findings = slices.Compact(bf.Findings)
 	data, err := json.MarshalIndent(bf, "", "  ")
 	if err != nil {
 		return err
@@ -136,10 +139,11 @@ func (l *Linter) suppress(res *Result) {
 					ignores[i].used, hidden = true, true
 				}
 			}
-			if l.Baseline != nil {
+			if l.Baseline != nil && !hidden {
 				for i, e := range l.Baseline.Entries {
-					if e.File == baseRel && e.Rule == d.Rule && e.Pointer == d.Pointer {
+					if !baseUsed[i] && e.File == baseRel && e.Rule == d.Rule && e.Pointer == d.Pointer {
 						baseUsed[i], hidden = true, true
+						break
 					}
 				}
 			}
