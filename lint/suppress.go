@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/dwsdev/dws/canonical"
@@ -94,9 +95,11 @@ func WriteBaseline(path string, res *Result) error {
 func WriteFileAtomic(path string, data []byte) error { return canonical.WriteFile(path, data, 0o644) }
 
 type inlineIgnore struct {
-	line  int
-	rules []string
-	used  bool
+	line    int // the line it applies to
+	at      source.Pos
+	rules   []string
+	problem string // why it is malformed; it then suppresses nothing
+	used    bool
 }
 
 // suppress applies inline ignores, config ignores and the baseline, in that order, and
@@ -111,7 +114,7 @@ func (l *Linter) suppress(res *Result) {
 	}
 	for fi := range res.Files {
 		fr := &res.Files[fi]
-		inl := inlineIgnores(fr.Doc)
+		inl := l.inlineIgnores(fr.Doc)
 		rel := l.Config.Rel(fr.Path)
 		var baseRel string
 		if l.Baseline != nil {
@@ -161,13 +164,16 @@ func (l *Linter) suppress(res *Result) {
 			}
 		}
 		for _, in := range inl {
-			if !in.used {
-				f := &File{Path: fr.Path, Doc: fr.Doc, Config: l.Config, reg: l.Registry}
-				pos := source.Pos{Line: in.line, Col: 1}
-				f.ReportAt("unused-suppression", "", source.Span{Start: pos, End: pos},
-					fmt.Sprintf("dws:ignore %s matches no finding on this line; remove it", strings.Join(in.rules, ",")))
-				fr.Diagnostics = append(fr.Diagnostics, f.diags...)
+			if in.used {
+				continue
 			}
+			msg := in.problem
+			if msg == "" {
+				msg = fmt.Sprintf("dws:ignore %s matches no finding on line %d; remove it", strings.Join(in.rules, ","), in.line)
+			}
+			f := &File{Path: fr.Path, Doc: fr.Doc, Config: l.Config, reg: l.Registry}
+			f.ReportAt("unused-suppression", "", source.Span{Start: in.at, End: in.at}, msg)
+			fr.Diagnostics = append(fr.Diagnostics, f.diags...)
 		}
 	}
 	if l.Config.Path != "" {
@@ -193,9 +199,11 @@ func (l *Linter) suppress(res *Result) {
 	}
 }
 
-// inlineIgnores reads `# dws:ignore` comments. A comment applies to the line of the key
-// or value it is attached to: on that line, or on the line above it.
-func inlineIgnores(doc *source.Document) []inlineIgnore {
+// inlineIgnores reads `# dws:ignore RULE[,RULE] -- reason` comments. A comment applies to
+// the line of the key or value it is attached to: on that line, or on the line above it.
+// A malformed one (no rule, no reason, an unknown rule, a rule that cannot be suppressed)
+// suppresses nothing and says why.
+func (l *Linter) inlineIgnores(doc *source.Document) []inlineIgnore {
 	if doc == nil {
 		return nil
 	}
@@ -205,13 +213,40 @@ func inlineIgnores(doc *source.Document) []inlineIgnore {
 		if !ok {
 			continue
 		}
-		text, _, _ = strings.Cut(text, "--")
-		rules := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
-		if len(rules) > 0 {
-			out = append(out, inlineIgnore{line: c.Line, rules: rules})
+		in := inlineIgnore{line: c.Line, at: commentPos(doc, c)}
+		names, reason, _ := strings.Cut(text, "--")
+		in.rules = strings.FieldsFunc(names, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+		switch {
+		case len(in.rules) == 0:
+			in.problem = "dws:ignore names no rule (write # dws:ignore RULE -- reason)"
+		case strings.TrimSpace(reason) == "":
+			in.problem = "dws:ignore needs a reason (write # dws:ignore RULE -- reason)"
 		}
+		for _, r := range in.rules {
+			if _, known := l.Registry.Lookup(r); !known && in.problem == "" {
+				in.problem = fmt.Sprintf("dws:ignore names %q, which is not a rule (dws rules lists them)", r)
+			} else if Unsuppressible(r) && in.problem == "" {
+				in.problem = fmt.Sprintf("dws:ignore cannot suppress %s: a file that was not checked must not pass", r)
+			}
+		}
+		if in.problem != "" {
+			in.rules = nil
+		}
+		out = append(out, in)
 	}
 	return out
+}
+
+// commentPos finds where a comment is written. yaml.v3 tells only which node a comment
+// belongs to, so the comment's own line is looked for from that node's line upwards.
+func commentPos(doc *source.Document, c source.Comment) source.Pos {
+	for n := c.Line; n >= 1 && n > c.Line-50; n-- {
+		line := doc.Line(n)
+		if i := strings.Index(line, "#"); i >= 0 && strings.Contains(line[i:], strings.TrimSpace(c.Text)) {
+			return source.Pos{Line: n, Col: utf8.RuneCountInString(line[:i]) + 1}
+		}
+	}
+	return source.Pos{Line: c.Line, Col: 1}
 }
 
 func pointerWithin(p, prefix string) bool {
