@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -271,8 +272,13 @@ func Kind(n *pg.Node) string {
 	if n.Node == nil {
 		return "unknown"
 	}
-	name := string(n.ProtoReflect().WhichOneof(n.ProtoReflect().Descriptor().Oneofs().Get(0)).Message().Name())
-	name = strings.TrimSuffix(name, "Stmt")
+	return kindOf(string(n.ProtoReflect().WhichOneof(n.ProtoReflect().Descriptor().Oneofs().Get(0)).Message().Name()))
+}
+
+// kindOf turns a statement node's message name into its kind: AlterTableStmt is
+// "alter table".
+func kindOf(message string) string {
+	name := strings.TrimSuffix(message, "Stmt")
 	var b strings.Builder
 	for i, r := range name {
 		if unicode.IsUpper(r) && i > 0 {
@@ -526,3 +532,22 @@ func strayClose(expr string) (int, bool) {
 	}
 	return 0, false
 }
+
+// KnownKind reports whether kind is a statement kind Policy.Statements can name: the
+// kinds Kind returns for every statement node of PostgreSQL's grammar.
+func KnownKind(kind string) bool {
+	return knownKinds()[kind]
+}
+
+var knownKinds = sync.OnceValue(func() map[string]bool {
+	kinds := map[string]bool{"select into": true, "create table": true, "create table as": true,
+		"create view": true, "create index": true, "set": true, "show": true, "transaction": true,
+		"grant": true, "declare": true, "close": true, "checkpoint": true}
+	fields := (&pg.Node{}).ProtoReflect().Descriptor().Oneofs().Get(0).Fields()
+	for i := range fields.Len() {
+		if m := fields.Get(i).Message(); m != nil && strings.HasSuffix(string(m.Name()), "Stmt") {
+			kinds[kindOf(string(m.Name()))] = true
+		}
+	}
+	return kinds
+})

@@ -332,3 +332,18 @@ func TestExpressionEscape(t *testing.T) {
 		t.Errorf("string literal: %+v", r.Findings)
 	}
 }
+
+// TestKnownKind: every kind a statement can have is nameable in sql.statements, and a typo
+// is not (the config refuses it with exit 2 instead of rejecting every statement later).
+func TestKnownKind(t *testing.T) {
+	for _, k := range []string{"select", "insert", "update", "delete", "merge", "select into", "copy", "do", "call", "drop", "alter table", "explain", "create table"} {
+		if !KnownKind(k) {
+			t.Errorf("%q is not known", k)
+		}
+	}
+	for _, k := range []string{"selec", "", "SELECT", "drop table x"} {
+		if KnownKind(k) {
+			t.Errorf("%q is known", k)
+		}
+	}
+}

@@ -76,7 +76,10 @@ func parseSQLSettings(n *yaml.Node, dir string) (any, error) {
 				p.SearchPath = list
 			case "statements":
 				for i := range list {
-					list[i] = strings.ToLower(list[i])
+					list[i] = strings.Join(strings.Fields(strings.ToLower(list[i])), " ")
+					if !sqlallow.KnownKind(list[i]) {
+						return nil, bad(v, "statements: %q is not a statement kind (select, insert, update, delete, merge, select into, copy, …)", list[i])
+					}
 				}
 				p.Statements = list
 			default:
@@ -199,7 +202,7 @@ func checkSQL(f *lint.File, steps []step) {
 		for _, fd := range j.res.Findings {
 			msg := fd.Message
 			if fd.Rule == "sql-table" && !configured {
-				msg += " (no sql.allow is configured in .dws.yaml, so nothing is)"
+				msg += " (no sql: section is configured, so nothing is allowed)"
 			}
 			end := min(fd.Offset+max(fd.Length, 1), len(j.node.Text))
 			span := source.Span{Start: f.Doc.StringPos(j.node, fd.Offset), End: f.Doc.StringPos(j.node, end)}
