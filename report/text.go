@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/dwsdev/dws/lint"
+	"github.com/mattn/go-runewidth"
 )
 
 // text is the compiler-style report: a header line per finding, the source line with a
@@ -99,8 +99,11 @@ func (t *text) excerpt(w io.Writer, st styles, f lint.FileResult, d lint.Diagnos
 	shown := strings.Map(printable, string(runes[from:to]))
 	gutter := fmt.Sprintf("%5d | ", d.Line)
 	fmt.Fprintf(w, "%s%s%s%s\n", st.gutter.Render(gutter), pre, shown, post)
-	pad := strings.Repeat(" ", utf8.RuneCountInString(pre)+max(startCol-from, 0))
-	width := max(min(endCol, to)-max(startCol, from), 1)
+	// Columns count characters, but a terminal gives CJK and emoji two cells: pad and
+	// underline by display width so the caret sits under the span.
+	lo, hi := min(max(startCol, from), to), min(endCol, to)
+	pad := strings.Repeat(" ", runewidth.StringWidth(pre)+runewidth.StringWidth(strings.Map(printable, string(runes[from:lo]))))
+	width := max(runewidth.StringWidth(strings.Map(printable, string(runes[lo:max(hi, lo)]))), 1)
 	fmt.Fprintf(w, "%s%s%s\n", st.gutter.Render("      | "), pad, st.caret.Render("^"+strings.Repeat("~", width-1)))
 }
 
