@@ -78,6 +78,9 @@ type FileResult struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	// Doc is the parsed document, kept for printing source lines; nil when unparsed.
 	Doc *source.Document `json:"-"`
+	// Extra marks a file that was not checked but holds findings about the run itself
+	// (the config or the baseline, for unused suppressions).
+	Extra bool `json:"-"`
 }
 
 // Result is the outcome of one run, files sorted by path.
@@ -128,7 +131,7 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 	for _, d := range res.Extra {
 		i := slices.IndexFunc(res.Files, func(f FileResult) bool { return f.Path == d.File })
 		if i < 0 {
-			res.Files = append(res.Files, FileResult{Path: d.File})
+			res.Files = append(res.Files, FileResult{Path: d.File, Extra: true})
 			i = len(res.Files) - 1
 		}
 		res.Files[i].Diagnostics = append(res.Files[i].Diagnostics, d)

@@ -58,8 +58,11 @@ type Summary struct {
 
 // Summarize counts res.
 func Summarize(res *lint.Result) Summary {
-	s := Summary{Files: len(res.Files), Suppressed: res.Suppressed}
+	s := Summary{Suppressed: res.Suppressed}
 	for _, f := range res.Files {
+		if !f.Extra {
+			s.Files++
+		}
 		if len(f.Diagnostics) > 0 {
 			s.Failed++
 		}

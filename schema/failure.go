@@ -212,6 +212,11 @@ func (b *builder) leaf(e *jsonschema.ValidationError) {
 	case "const":
 		say("expected %s, got %s", kw.text(false), show(val))
 	case "pattern":
+		if kw.text(true) == `\S` {
+			// The schemas' way of saying "not blank": say it in words.
+			say("must not be blank (empty or only white space)")
+			return
+		}
 		say("%s does not match %s", show(val), kw.text(true))
 	case "format":
 		say("%s is not a valid %s", show(val), kw.text(true))
