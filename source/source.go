@@ -19,10 +19,10 @@
 //
 //   - Only one document per file; an empty file or one holding only comments
 //     is an error.
-//   - Scalars are typed by the YAML 1.2 core schema as yaml.v3 resolves them
-//     (so yes/no/on/off are strings), including yaml.v3's leniencies, so
-//     that the values agree with what a Go program reading the same file
-//     sees: 1_000 is 1000 and 010 is 8. Integers and floats become exact
+//   - Scalars are typed by the YAML 1.2 core schema (so yes/no/on/off are
+//     strings). Where yaml.v3 still resolves a YAML 1.1 number form, the 1.2
+//     reading wins: 1_000, 0b101 and 12:30 are strings, 010 is ten, 0o17 is
+//     octal and 0x1F hexadecimal. Integers and floats become exact
 //     JSON number literals (0x1F becomes 31, +1.5 becomes 1.5, big integers
 //     keep every digit); .inf and .nan have no JSON form and are errors.
 //     Timestamps and !!binary have no JSON type either and are kept as

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -319,6 +320,10 @@ func (b *yamlBuilder) scalar(y *yaml.Node) *Node {
 	tag := y.ShortTag()
 	if y.Style&yaml.TaggedStyle != 0 {
 		b.checkTag(start, y.Tag)
+	} else if (tag == "!!int" || tag == "!!float") && !core12Number(y.Value) {
+		// yaml.v3 still resolves some YAML 1.1 forms (1_000, 0b101, 1:30) as numbers;
+		// under the YAML 1.2 core schema a plain scalar like that is a string.
+		tag = "!!str"
 	}
 	switch tag {
 	case "!!str", "!!timestamp", "!!binary", "!!merge":
@@ -596,9 +601,33 @@ func keyNotString(key *Node, y *yaml.Node) string {
 // yamlInt converts what yaml.v3 reads as an integer (decimal, 0x, 0o, 0b,
 // 1.1-style 0777 octal, underscores) to a decimal literal, exactly, however
 // large.
+// The YAML 1.2 core schema's number forms (spec 10.3.2), besides .inf and .nan.
+var (
+	core12Int   = regexp.MustCompile(`^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$`)
+	core12Float = regexp.MustCompile(`^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`)
+)
+
+func core12Number(s string) bool {
+	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
+	case ".inf", ".nan":
+		return true
+	}
+	return core12Int.MatchString(s) || core12Float.MatchString(s)
+}
+
+// yamlInt reads an integer the YAML 1.2 core schema way: decimal (leading zeros are
+// decimal, not octal as in YAML 1.1), 0o octal, 0x hex.
 func yamlInt(s string) (string, bool) {
 	var z big.Int
-	if _, ok := z.SetString(strings.ReplaceAll(s, "_", ""), 0); !ok {
+	base := 10
+	digits := strings.TrimPrefix(s, "+")
+	switch {
+	case strings.HasPrefix(s, "0o"):
+		base, digits = 8, s[2:]
+	case strings.HasPrefix(s, "0x"):
+		base, digits = 16, s[2:]
+	}
+	if _, ok := z.SetString(digits, base); !ok {
 		return "", false
 	}
 	return z.String(), true
