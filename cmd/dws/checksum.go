@@ -111,7 +111,11 @@ func checksum(c *cli.Context) error {
 	if err := canonical.UpdateLock(write, entries); err != nil {
 		return failf(stderr, "%v", err)
 	}
-	fmt.Fprintf(stderr, "dws: recorded %s in %s\n", plural(len(entries), "checksum"), write)
+	total := len(entries)
+	if l, err := canonical.ReadLock(write); err == nil {
+		total = len(l.Files)
+	}
+	fmt.Fprintf(stderr, "dws: recorded %s in %s (%d in all; other entries kept)\n", plural(len(entries), "checksum"), write, total)
 	return nil
 }
 
