@@ -261,13 +261,16 @@ func relTo(base, file string) string {
 	return filepath.ToSlash(rel)
 }
 
+// relCwd shows a path relative to the working directory, as users wrote it and as
+// output must be to stay the same on every machine; an absolute path only when there is
+// no relative one.
 func relCwd(p string) string {
 	wd, err := os.Getwd()
-	if err != nil {
+	if err != nil || !filepath.IsAbs(p) {
 		return p
 	}
-	if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return rel
+	if rel, err := filepath.Rel(wd, p); err == nil {
+		return filepath.ToSlash(rel)
 	}
 	return p
 }
