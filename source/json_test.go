@@ -147,14 +147,7 @@ func TestJSONErrors(t *testing.T) {
 			}
 			continue
 		}
-		var e *Error
-		if !errors.As(err, &e) {
-			t.Errorf("%q: got %v (%T), want *Error", name, err, err)
-			continue
-		}
-		if e.Pos != tt.pos || e.Msg != tt.msg {
-			t.Errorf("%q:\n got %v %q\nwant %v %q", name, e.Pos, e.Msg, tt.pos, tt.msg)
-		}
+		wantError(t, name, err, tt.pos, tt.msg)
 	}
 }
 
@@ -293,4 +286,17 @@ func bigObject(n int) string {
 		fmt.Fprintf(&b, `"k%d": %d`, i, i)
 	}
 	return b.String()
+}
+
+// wantError checks that err is a *Error at pos saying msg.
+func wantError(t *testing.T, name string, err error, pos Pos, msg string) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Errorf("%q: got %v (%T), want *Error", name, err, err)
+		return
+	}
+	if e.Pos != pos || e.Msg != msg {
+		t.Errorf("%q:\n got %v %q\nwant %v %q", name, e.Pos, e.Msg, pos, msg)
+	}
 }

@@ -2,12 +2,10 @@ package source
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 )
 
 // jsonOf renders a value for comparison in test tables; json.Number keeps
@@ -141,19 +139,8 @@ func TestYAMLErrors(t *testing.T) {
 		if len(name) > 40 {
 			name = name[:40] + "..."
 		}
-		start := time.Now()
 		_, err := Parse("t.yaml", []byte(tt.in), YAML)
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("%q: took %v", name, d)
-		}
-		var e *Error
-		if !errors.As(err, &e) {
-			t.Errorf("%q: got %v (%T), want *Error", name, err, err)
-			continue
-		}
-		if e.Pos != tt.pos || e.Msg != tt.msg {
-			t.Errorf("%q:\n got %v %q\nwant %v %q", name, e.Pos, e.Msg, tt.pos, tt.msg)
-		}
+		wantError(t, name, err, tt.pos, tt.msg)
 	}
 }
 
