@@ -13,9 +13,43 @@ import (
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
 )
 
+// Kind is what a finding is about. The caller decides which of its rules reports
+// each kind; this package knows no rule ids.
+type Kind uint8
+
+// The kinds of findings, in the order findings at one offset are sorted.
+const (
+	// Expression: a branch expression is not one boolean expression, or reaches
+	// for something other than its variables and constants.
+	Expression Kind = iota + 1
+	// Args: a $n parameter without an argument, or an argument never used.
+	Args
+	// Column: a column the policy does not grant, or that no relation in scope has.
+	Column
+	// Function: a call of a denied function.
+	Function
+	// Nondeterministic: a volatile function, or a value read when the statement runs.
+	Nondeterministic
+	// Statement: not exactly one statement, or a kind the policy does not allow.
+	Statement
+	// Syntax: PostgreSQL's parser rejects the text.
+	Syntax
+	// Table: a relation the policy does not allow.
+	Table
+)
+
+var kindNames = [...]string{"", "expression", "args", "column", "function", "nondeterministic", "statement", "syntax", "table"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
 // Finding is one problem in a statement.
 type Finding struct {
-	Rule    string // sql-syntax, sql-statement, sql-table, sql-column, sql-function, sql-nondeterministic, sql-args, branch-expression
+	Kind    Kind
 	Offset  int    // 0-based byte offset into the text that was checked
 	Length  int    // bytes to underline
 	Message string
@@ -149,22 +183,22 @@ func CheckStatement(stmt string, args int, p *Policy) Result {
 	c.src, c.ph = src, ph
 	if err != nil {
 		se := syntaxError(src, err)
-		c.add("sql-syntax", se.Offset, 1, se.Message)
+		c.add(Syntax, se.Offset, 1, se.Message)
 		return c.result()
 	}
 	if len(tree.Stmts) == 0 {
-		c.add("sql-statement", 0, len(stmt), "no statement: a sql step runs exactly one")
+		c.add(Statement, 0, len(stmt), "no statement: a sql step runs exactly one")
 		return c.result()
 	}
 	if len(tree.Stmts) > 1 {
 		loc := skipSpace(src, int(tree.Stmts[1].StmtLocation))
-		c.add("sql-statement", loc, stmtLen(src, tree.Stmts[1])-(loc-int(tree.Stmts[1].StmtLocation)), fmt.Sprintf("%d statements: a sql step runs exactly one", len(tree.Stmts)))
+		c.add(Statement, loc, stmtLen(src, tree.Stmts[1])-(loc-int(tree.Stmts[1].StmtLocation)), fmt.Sprintf("%d statements: a sql step runs exactly one", len(tree.Stmts)))
 	}
 	for _, raw := range tree.Stmts {
-		kind := Kind(raw.Stmt)
+		kind := StatementKind(raw.Stmt)
 		if !c.pol.statements[kind] {
 			loc := skipSpace(src, int(raw.StmtLocation))
-			c.add("sql-statement", loc, wordLen(src, loc), fmt.Sprintf("%s statements are not allowed (allowed: %s)", strings.ToUpper(kind), strings.Join(sortedKeys(c.pol.statements), ", ")))
+			c.add(Statement, loc, wordLen(src, loc), fmt.Sprintf("%s statements are not allowed (allowed: %s)", strings.ToUpper(kind), strings.Join(sortedKeys(c.pol.statements), ", ")))
 		}
 		c.top = raw.Stmt
 		c.visit(raw.Stmt, nil)
@@ -192,11 +226,11 @@ func CheckExpression(expr string, p *Policy) Result {
 			// The wrapper's own ")" is what the parser trips over; the real
 			// problem is the expression closing a parenthesis it never opened,
 			// the way `true); DROP TABLE x; --` tries to escape.
-			c.add("branch-expression", len(exprPrefix)+off, 1, "not one boolean expression: this \")\" closes a parenthesis the expression never opened")
+			c.add(Expression, len(exprPrefix)+off, 1, "not one boolean expression: this \")\" closes a parenthesis the expression never opened")
 			return c.result()
 		}
 		se := syntaxError(src, err)
-		c.add("branch-expression", se.Offset, 1, "not one boolean expression: "+se.Message)
+		c.add(Expression, se.Offset, 1, "not one boolean expression: "+se.Message)
 		return c.result()
 	}
 	var sel *pg.SelectStmt
@@ -210,12 +244,12 @@ func CheckExpression(expr string, p *Policy) Result {
 		sel.WithClause != nil || sel.Op != pg.SetOperation_SET_OPERATION_UNDEFINED && sel.Op != pg.SetOperation_SETOP_NONE ||
 		len(sel.DistinctClause) > 0 || sel.TargetList[0].GetResTarget() == nil || sel.TargetList[0].GetResTarget().Name != "" ||
 		sel.TargetList[0].GetResTarget().GetVal().GetRowExpr() != nil {
-		c.add("branch-expression", len(exprPrefix), len(expr), "not one boolean expression")
+		c.add(Expression, len(exprPrefix), len(expr), "not one boolean expression")
 		return c.result()
 	}
 	if v := sel.TargetList[0].GetResTarget().Val; v != nil {
 		if k := v.GetAConst(); k != nil && (k.GetIval() != nil || k.GetFval() != nil || k.GetSval() != nil || k.GetBsval() != nil) {
-			c.add("branch-expression", int(k.Location), tokenLen(src, int(k.Location)), "not a boolean expression: a constant that is not true or false")
+			c.add(Expression, int(k.Location), tokenLen(src, int(k.Location)), "not a boolean expression: a constant that is not true or false")
 		}
 	}
 	c.top = tree.Stmts[0].Stmt
@@ -223,15 +257,15 @@ func CheckExpression(expr string, p *Policy) Result {
 	c.templateFindings()
 	for _, pr := range c.params {
 		if !c.isTemplateParam(pr) {
-			c.add("branch-expression", int(pr.Location), tokenLen(src, int(pr.Location)), fmt.Sprintf("$%d has nothing to bind to in a branch expression; use {{name}}", pr.Number))
+			c.add(Expression, int(pr.Location), tokenLen(src, int(pr.Location)), fmt.Sprintf("$%d has nothing to bind to in a branch expression; use {{name}}", pr.Number))
 		}
 	}
 	return c.result()
 }
 
-// Kind is the statement kind of a parsed statement, as Policy.Statements
+// StatementKind is the statement kind of a parsed statement, as Policy.Statements
 // names it.
-func Kind(n *pg.Node) string {
+func StatementKind(n *pg.Node) string {
 	switch st := n.Node.(type) {
 	case *pg.Node_SelectStmt:
 		if selectInto(st.SelectStmt) {
@@ -402,7 +436,7 @@ func tokenLen(src string, off int) int {
 	return i - off
 }
 
-func (c *checker) add(rule string, off, length int, msg string) {
+func (c *checker) add(kind Kind, off, length int, msg string) {
 	off -= c.shift
 	if c.expr {
 		// The wrapper's own bytes are not in the expression.
@@ -416,8 +450,8 @@ func (c *checker) add(rule string, off, length int, msg string) {
 		if off+length > limit {
 			length = limit - off
 		}
-		if rule != "sql-function" && rule != "sql-nondeterministic" {
-			rule = "branch-expression"
+		if kind != Function && kind != Nondeterministic {
+			kind = Expression
 		}
 	}
 	if off < 0 {
@@ -426,7 +460,7 @@ func (c *checker) add(rule string, off, length int, msg string) {
 	if length < 1 {
 		length = 1
 	}
-	c.findings = append(c.findings, Finding{Rule: rule, Offset: off, Length: length, Message: msg})
+	c.findings = append(c.findings, Finding{Kind: kind, Offset: off, Length: length, Message: msg})
 }
 
 func (c *checker) result() Result {
@@ -435,8 +469,8 @@ func (c *checker) result() Result {
 		if a.Offset != b.Offset {
 			return a.Offset < b.Offset
 		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
 		}
 		return a.Message < b.Message
 	})
@@ -482,12 +516,12 @@ func (c *checker) checkArgs(args int) {
 		used[n] = true
 		if (n < 1 || n > args) && !reported[n] {
 			reported[n] = true
-			c.add("sql-args", int(pr.Location), tokenLen(c.src, int(pr.Location)), fmt.Sprintf("$%d has no entry in args (%d given)", n, args))
+			c.add(Args, int(pr.Location), tokenLen(c.src, int(pr.Location)), fmt.Sprintf("$%d has no entry in args (%d given)", n, args))
 		}
 	}
 	for i := 0; i < args; i++ {
 		if !used[i+1] {
-			c.add("sql-args", 0, len(c.src), fmt.Sprintf("args[%d] is never used", i))
+			c.add(Args, 0, len(c.src), fmt.Sprintf("args[%d] is never used", i))
 		}
 	}
 }
@@ -503,11 +537,11 @@ func (c *checker) templateFindings() {
 		if !ok {
 			role = "name"
 		}
-		rule := map[string]string{"table": "sql-table", "column": "sql-column", "function": "sql-function"}[role]
-		if rule == "" {
-			rule = "sql-syntax"
+		kind, named := map[string]Kind{"table": Table, "column": Column, "function": Function}[role]
+		if !named {
+			kind = Syntax
 		}
-		c.add(rule, p.start, p.end-p.start, fmt.Sprintf("{{%s}} is used as a %s: a template value cannot choose a %s; the allow-list cannot check it", p.name, role, role))
+		c.add(kind, p.start, p.end-p.start, fmt.Sprintf("{{%s}} is used as a %s: a template value cannot choose a %s; the allow-list cannot check it", p.name, role, role))
 	}
 }
 

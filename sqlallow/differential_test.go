@@ -166,7 +166,7 @@ func TestDifferential(t *testing.T) {
 		collectPlanRelations(v, server)
 		res := CheckStatement(stmt, -1, &pol)
 		for _, f := range res.Findings {
-			if f.Rule == "sql-syntax" {
+			if f.Kind == Syntax {
 				t.Errorf("dws cannot parse what PostgreSQL plans: %s: %s", stmt, f.Message)
 			}
 		}

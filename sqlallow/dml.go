@@ -18,7 +18,7 @@ func (c *checker) nested(n *pg.RangeVar, kind string) {
 			return
 		}
 		loc := int(n.Location)
-		c.add("sql-statement", loc, tokenLen(c.src, loc), fmt.Sprintf("%s in a WITH clause changes data, and %s statements are not allowed", strings.ToUpper(kind), strings.ToUpper(kind)))
+		c.add(Statement, loc, tokenLen(c.src, loc), fmt.Sprintf("%s in a WITH clause changes data, and %s statements are not allowed", strings.ToUpper(kind), strings.ToUpper(kind)))
 	}
 }
 

@@ -24,7 +24,7 @@ func FuzzCheckStatement(f *testing.F) {
 				if fd.Offset < 0 || fd.Offset > limit || fd.Length < 1 {
 					t.Fatalf("finding out of range: %+v (len %d)", fd, limit)
 				}
-				if fd.Rule == "" || fd.Message == "" || !utf8.ValidString(fd.Rule) {
+				if fd.Kind < Expression || fd.Kind > Table || fd.Message == "" || !utf8.ValidString(fd.Message) {
 					t.Fatalf("empty finding: %+v", fd)
 				}
 			}

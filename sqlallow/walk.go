@@ -177,7 +177,7 @@ func (c *checker) visit(m proto.Message, s *scope) {
 	defer func() { c.depth-- }()
 	if c.depth > maxDepth {
 		if c.depth == maxDepth+1 {
-			c.add("sql-syntax", 0, 1, "statement is nested too deeply to check")
+			c.add(Syntax, 0, 1, "statement is nested too deeply to check")
 		}
 		return
 	}
@@ -570,7 +570,7 @@ func (c *checker) fromItem(m proto.Message, s *scope) []*item {
 		return append(made, all...)
 	case *pg.RangeTableSample:
 		its := c.fromNode(x.Relation, s)
-		c.add("sql-nondeterministic", int(x.Location), wordLen(c.src, int(x.Location)), "TABLESAMPLE picks rows at random: the statement is not repeatable")
+		c.add(Nondeterministic, int(x.Location), wordLen(c.src, int(x.Location)), "TABLESAMPLE picks rows at random: the statement is not repeatable")
 		c.visitAll(x.Method, s)
 		c.visitAll(x.Args, s)
 		c.visit(x.Repeatable, s)
@@ -634,7 +634,7 @@ func (c *checker) rangeVarItem(rv *pg.RangeVar, s *scope) *item {
 				}
 				it.cols = vis
 			} else if r.grant != nil && !r.grant.all && !r.tpl {
-				c.add("sql-column", int(rv.Location), tokenLen(c.src, int(rv.Location)), fmt.Sprintf("column aliases on %q hide which columns are read; without DDL dws cannot tell: name the columns instead", r.display))
+				c.add(Column, int(rv.Location), tokenLen(c.src, int(rv.Location)), fmt.Sprintf("column aliases on %q hide which columns are read; without DDL dws cannot tell: name the columns instead", r.display))
 				it.rename = map[string]string{}
 				for _, nm := range names {
 					it.rename[nm] = "*"
@@ -669,9 +669,9 @@ func (c *checker) relation(rv *pg.RangeVar, _ string) *relRef {
 	c.use(key, loc)
 	switch {
 	case c.expr:
-		c.add("branch-expression", loc, tokenLen(c.src, loc), fmt.Sprintf("reads table %q: a branch expression may not read a relation", display))
+		c.add(Expression, loc, tokenLen(c.src, loc), fmt.Sprintf("reads table %q: a branch expression may not read a relation", display))
 	case r.grant == nil:
-		c.add("sql-table", loc, tokenLen(c.src, loc), fmt.Sprintf("table %q is not on the allow-list", display))
+		c.add(Table, loc, tokenLen(c.src, loc), fmt.Sprintf("table %q is not on the allow-list", display))
 	}
 	return r
 }
@@ -725,10 +725,10 @@ func (c *checker) colUse(r *relRef, col string, loc int) {
 		return
 	}
 	if r.ddlKnown && !slices.Contains(r.ddl, col) && !systemColumns[col] {
-		c.add("sql-column", loc, tokenLen(c.src, loc), fmt.Sprintf("column %q does not exist in %q (sql.from_ddl)", col, r.display))
+		c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q does not exist in %q (sql.from_ddl)", col, r.display))
 		return
 	}
-	c.add("sql-column", loc, tokenLen(c.src, loc), fmt.Sprintf("column %q of %q is not allowed (%s)", col, r.display, allowedList(r.grant)))
+	c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q of %q is not allowed (%s)", col, r.display, allowedList(r.grant)))
 }
 
 // allCols records that every column of r is used (*, t.*, a whole-row value,
@@ -751,10 +751,10 @@ func (c *checker) allCols(r *relRef, loc int, what string) {
 		if len(missing) == 0 {
 			return
 		}
-		c.add("sql-column", loc, tokenLen(c.src, loc), fmt.Sprintf("%s reads columns of %q that are not allowed: %s (%s)", what, r.display, strings.Join(missing, ", "), allowedList(r.grant)))
+		c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("%s reads columns of %q that are not allowed: %s (%s)", what, r.display, strings.Join(missing, ", "), allowedList(r.grant)))
 		return
 	}
-	c.add("sql-column", loc, tokenLen(c.src, loc), fmt.Sprintf("%s uses every column of %q, but only some are granted (%s); name the columns", what, r.display, allowedList(r.grant)))
+	c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("%s uses every column of %q, but only some are granted (%s); name the columns", what, r.display, allowedList(r.grant)))
 }
 
 func (c *checker) wholeRow(it *item, loc int, what string) {
@@ -836,7 +836,7 @@ func (c *checker) resolveAmong(col string, cands []*item, loc int) {
 			names[i] = fmt.Sprintf("%q", t.name)
 		}
 		list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-		c.add("sql-column", loc, tokenLen(c.src, loc), fmt.Sprintf("unqualified column %q could come from %s; qualify it", col, list))
+		c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("unqualified column %q could come from %s; qualify it", col, list))
 	}
 }
 
@@ -909,11 +909,11 @@ func (c *checker) unqualified(col string, s *scope, loc int) {
 		}
 	}
 	if len(cands) == 0 && !wholeRow && c.expr {
-		c.add("branch-expression", loc, tokenLen(c.src, loc), fmt.Sprintf("column %q has nothing to come from: a branch expression sees only {{variables}} and constants", col))
+		c.add(Expression, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q has nothing to come from: a branch expression sees only {{variables}} and constants", col))
 	} else if len(cands) == 0 && !wholeRow && s.lookupAny() {
 		// Every relation in scope has a known column list and none has col:
 		// PostgreSQL would refuse the statement, and a strict gate says so first.
-		c.add("sql-column", loc, tokenLen(c.src, loc), fmt.Sprintf("column %q is not a column of any relation in scope", col))
+		c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q is not a column of any relation in scope", col))
 	}
 	c.resolveAmong(col, cands, loc)
 }
@@ -990,11 +990,11 @@ func (c *checker) funcCall(fc *pg.FuncCall) {
 	loc := int(fc.Location)
 	full := strings.Join(parts, ".")
 	if c.pol.denied(schema, name) {
-		c.add("sql-function", loc, tokenLen(c.src, loc), fmt.Sprintf("function %s is denied", full))
+		c.add(Function, loc, tokenLen(c.src, loc), fmt.Sprintf("function %s is denied", full))
 		return
 	}
 	if volatile[name] && (schema == "" || schema == "pg_catalog") {
-		c.add("sql-nondeterministic", loc, tokenLen(c.src, loc), fmt.Sprintf("%s() is volatile: pass the value as an argument", name))
+		c.add(Nondeterministic, loc, tokenLen(c.src, loc), fmt.Sprintf("%s() is volatile: pass the value as an argument", name))
 	}
 }
 
@@ -1013,7 +1013,7 @@ var valueFunctionNames = map[pg.SQLValueFunctionOp]string{
 func (c *checker) valueFunction(v *pg.SQLValueFunction) {
 	if name, ok := valueFunctionNames[v.Op]; ok {
 		loc := int(v.Location)
-		c.add("sql-nondeterministic", loc, wordLen(c.src, loc), name+" is volatile: pass the value as an argument")
+		c.add(Nondeterministic, loc, wordLen(c.src, loc), name+" is volatile: pass the value as an argument")
 	}
 }
 
@@ -1035,6 +1035,6 @@ func (c *checker) typeCast(tc *pg.TypeCast) {
 	t := names[len(names)-1]
 	if strings.Contains(t, "time") || t == "date" {
 		loc := int(k.Location)
-		c.add("sql-nondeterministic", loc, tokenLen(c.src, loc), fmt.Sprintf("'%s' is read when the statement runs: pass the value as an argument", v))
+		c.add(Nondeterministic, loc, tokenLen(c.src, loc), fmt.Sprintf("'%s' is read when the statement runs: pass the value as an argument", v))
 	}
 }

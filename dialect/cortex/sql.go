@@ -200,15 +200,28 @@ func checkSQL(f *lint.File, steps []step) {
 	}
 	for _, j := range jobs {
 		for _, fd := range j.res.Findings {
+			rule := sqlRule[fd.Kind]
 			msg := fd.Message
-			if fd.Rule == "sql-table" && !configured {
+			if fd.Kind == sqlallow.Table && !configured {
 				msg += " (no sql: section is configured, so nothing is allowed)"
 			}
 			end := min(fd.Offset+max(fd.Length, 1), len(j.node.Text))
 			span := source.Span{Start: f.Doc.StringPos(j.node, fd.Offset), End: f.Doc.StringPos(j.node, end)}
-			f.ReportAt(fd.Rule, j.ptr, span, msg)
+			f.ReportAt(rule, j.ptr, span, msg)
 		}
 	}
+}
+
+// sqlRule is the rule that reports each kind of allow-list finding.
+var sqlRule = map[sqlallow.Kind]string{
+	sqlallow.Syntax:           "sql-syntax",
+	sqlallow.Statement:        "sql-statement",
+	sqlallow.Table:            "sql-table",
+	sqlallow.Column:           "sql-column",
+	sqlallow.Function:         "sql-function",
+	sqlallow.Nondeterministic: "sql-nondeterministic",
+	sqlallow.Args:             "sql-args",
+	sqlallow.Expression:       "branch-expression",
 }
 
 // parallel runs fn(0)…fn(n-1), on every CPU when there is enough work to pay for it.
