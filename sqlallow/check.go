@@ -50,8 +50,8 @@ func (k Kind) String() string {
 // Finding is one problem in a statement.
 type Finding struct {
 	Kind    Kind
-	Offset  int    // 0-based byte offset into the text that was checked
-	Length  int    // bytes to underline
+	Offset  int // 0-based byte offset into the text that was checked
+	Length  int // bytes to underline
 	Message string
 }
 
