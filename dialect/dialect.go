@@ -11,6 +11,9 @@ import (
 )
 
 // All returns every dialect, in detection order.
-func All() []lint.Dialect {
-	return append([]lint.Dialect{cortex.Dialect{}, direclaw.Dialect{}, ensemble.Dialect{}}, dws.Dialects()...)
+func All() []*lint.Dialect {
+	return append([]*lint.Dialect{cortex.Dialect(), direclaw.Dialect(), ensemble.Dialect()}, dws.Dialects()...)
 }
+
+// Registry is the registry of every dialect and rule.
+func Registry() *lint.Registry { return lint.NewRegistry(All()...) }

@@ -98,19 +98,18 @@ func isFixture(name string) bool {
 // paths relative to the fixture's dialect directory.
 func lintFixture(t *testing.T, path string) string {
 	t.Helper()
-	dialects := dialect.All()
-	reg := lint.NewRegistry(dialects...)
+	reg := dialect.Registry()
 	cfgPath := strings.TrimSuffix(path, filepath.Ext(path)) + ".dws.yaml"
 	if _, err := os.Stat(cfgPath); err != nil {
 		cfgPath = filepath.Join(filepath.Dir(filepath.Dir(path)), lint.ConfigName)
 	}
 	cfg := lint.DefaultConfig(".")
 	if _, err := os.Stat(cfgPath); err == nil {
-		if cfg, err = lint.LoadConfig(cfgPath, reg, dialects); err != nil {
+		if cfg, err = lint.LoadConfig(cfgPath, reg); err != nil {
 			t.Fatal(err)
 		}
 	}
-	l, err := lint.New(reg, dialects, cfg)
+	l, err := lint.New(reg, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

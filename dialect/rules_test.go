@@ -13,8 +13,7 @@ import (
 // TestRuleDocs runs every rule's documented examples, so that what dws explain shows is
 // true: the failing example produces the rule, the passing one produces nothing at all.
 func TestRuleDocs(t *testing.T) {
-	dialects := dialect.All()
-	reg := lint.NewRegistry(dialects...)
+	reg := dialect.Registry()
 	for _, r := range reg.Rules() {
 		t.Run(r.ID, func(t *testing.T) {
 			if r.Summary == "" || len(r.Doc) < 80 {
@@ -23,18 +22,18 @@ func TestRuleDocs(t *testing.T) {
 			if r.Fail.Name == "" || r.Pass.Name == "" {
 				t.Fatalf("rule %s needs a failing and a passing example", r.ID)
 			}
-			fail := runExample(t, reg, dialects, r.Fail)
+			fail := runExample(t, reg, r.Fail)
 			if !slices.ContainsFunc(fail, func(d lint.Diagnostic) bool { return d.Rule == r.ID }) {
 				t.Errorf("the failing example of %s does not produce it; got %v", r.ID, fail)
 			}
-			if pass := runExample(t, reg, dialects, r.Pass); len(pass) != 0 {
+			if pass := runExample(t, reg, r.Pass); len(pass) != 0 {
 				t.Errorf("the passing example of %s produces findings: %v", r.ID, pass)
 			}
 		})
 	}
 }
 
-func runExample(t *testing.T, reg *lint.Registry, dialects []lint.Dialect, ex lint.Example) []lint.Diagnostic {
+func runExample(t *testing.T, reg *lint.Registry, ex lint.Example) []lint.Diagnostic {
 	t.Helper()
 	dir := t.TempDir()
 	write := func(name, text string) {
@@ -56,11 +55,11 @@ func runExample(t *testing.T, reg *lint.Registry, dialects []lint.Dialect, ex li
 	if ex.Config != "" {
 		write(lint.ConfigName, "version: 1\n"+ex.Config)
 		var err error
-		if cfg, err = lint.LoadConfig(filepath.Join(dir, lint.ConfigName), reg, dialects); err != nil {
+		if cfg, err = lint.LoadConfig(filepath.Join(dir, lint.ConfigName), reg); err != nil {
 			t.Fatalf("example config: %v", err)
 		}
 	}
-	l, err := lint.New(reg, dialects, cfg)
+	l, err := lint.New(reg, cfg)
 	if err != nil {
 		t.Fatalf("example setup: %v", err)
 	}

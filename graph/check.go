@@ -41,9 +41,40 @@ type Options struct {
 	Noun string
 }
 
+// Kind is what a finding is about. The caller decides which rule reports each
+// kind; this package knows no rule ids.
+type Kind uint8
+
+// The kinds of graph findings, in the order Check returns them.
+const (
+	// DuplicateID: a second node with an id already taken.
+	DuplicateID Kind = iota + 1
+	// DanglingEdge: an edge naming no node.
+	DanglingEdge
+	// Entry: the entry is missing or unknown, or a second node has no incoming edge.
+	Entry
+	// Unreachable: a node with incoming edges that the entry never reaches.
+	Unreachable
+	// Cycle: a cycle the options do not allow.
+	Cycle
+	// DeadEnd: a reachable node from which no exit can be reached.
+	DeadEnd
+	// StepLimit: more nodes than Options.MaxNodes.
+	StepLimit
+)
+
+var kindNames = [...]string{"", "duplicate id", "dangling edge", "entry", "unreachable", "cycle", "dead end", "step limit"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
 // Finding is one problem in the graph.
 type Finding struct {
-	Rule    string // "duplicate-id", "dangling-edge", "entry", "unreachable", "cycle", "dead-end" or "step-limit"
+	Kind    Kind
 	Pointer string
 	Message string
 	Related []Related
@@ -79,7 +110,7 @@ func Check(g *Graph, opts Options) []Finding {
 			times = strconv.Itoa(d.nth) + " times"
 		}
 		out = append(out, Finding{
-			Rule:    "duplicate-id",
+			Kind:    DuplicateID,
 			Pointer: d.node.IDPointer,
 			Message: fmt.Sprintf("%s %q is defined %s", noun, d.node.ID, times),
 			Related: []Related{{Pointer: g.Nodes[d.first].IDPointer, Message: "first defined here"}},
@@ -91,7 +122,7 @@ func Check(g *Graph, opts Options) []Finding {
 			continue
 		}
 		out = append(out, Finding{
-			Rule:    "dangling-edge",
+			Kind:    DanglingEdge,
 			Pointer: e.Pointer,
 			Message: fmt.Sprintf("%s names %q, which is not a %s", field(e.Pointer, "an edge"), e.Target, noun),
 		})
@@ -124,7 +155,7 @@ func Check(g *Graph, opts Options) []Finding {
 	case opts.Entry == "":
 		known = false
 		out = append(out, Finding{
-			Rule:    "entry",
+			Kind:    Entry,
 			Pointer: opts.EntryPointer,
 			Message: fmt.Sprintf("no entry %s is named", noun),
 		})
@@ -139,7 +170,7 @@ func Check(g *Graph, opts Options) []Finding {
 				p = g.pointer
 			}
 			out = append(out, Finding{
-				Rule:    "entry",
+				Kind:    Entry,
 				Pointer: p,
 				Message: fmt.Sprintf("%s names %q, which is not a %s", field(opts.EntryPointer, "the entry"), opts.Entry, noun),
 			})
@@ -157,7 +188,7 @@ func Check(g *Graph, opts Options) []Finding {
 			switch {
 			case indeg[i] == 0:
 				f := Finding{
-					Rule:    "entry",
+					Kind:    Entry,
 					Pointer: nodePointer(node),
 					Message: fmt.Sprintf("%s %q has no incoming edge: it is a second entry and never runs", noun, node.ID),
 				}
@@ -167,13 +198,13 @@ func Check(g *Graph, opts Options) []Finding {
 				out = append(out, f)
 			case opts.MultiRoot:
 				unreachable = append(unreachable, Finding{
-					Rule:    "unreachable",
+					Kind:    Unreachable,
 					Pointer: nodePointer(node),
 					Message: fmt.Sprintf("%s %q cannot be reached from any %s without incoming edges", noun, node.ID, noun),
 				})
 			default:
 				unreachable = append(unreachable, Finding{
-					Rule:    "unreachable",
+					Kind:    Unreachable,
 					Pointer: nodePointer(node),
 					Message: fmt.Sprintf("%s %q cannot be reached from the entry %q", noun, node.ID, g.Nodes[entry].ID),
 				})
@@ -191,7 +222,7 @@ func Check(g *Graph, opts Options) []Finding {
 		for i, node := range g.Nodes {
 			if reached[i] && !live[i] {
 				out = append(out, Finding{
-					Rule:    "dead-end",
+					Kind:    DeadEnd,
 					Pointer: nodePointer(node),
 					Message: fmt.Sprintf("%s %q cannot reach an exit: a run that gets here never finishes", noun, node.ID),
 				})
@@ -201,7 +232,7 @@ func Check(g *Graph, opts Options) []Finding {
 
 	if opts.MaxNodes > 0 && n > opts.MaxNodes {
 		out = append(out, Finding{
-			Rule:    "step-limit",
+			Kind:    StepLimit,
 			Pointer: g.pointer,
 			Message: fmt.Sprintf("%d %s, more than the limit of %d", n, plural(noun), opts.MaxNodes),
 		})

@@ -70,7 +70,7 @@ func TestCheck(t *testing.T) {
 			edges: []string{"a.next=b"},
 			opts:  Options{Noun: "-"},
 			want: []Finding{{
-				Rule: "duplicate-id", Pointer: "/steps/2/id", Message: `node "b" is defined twice`,
+				Kind: DuplicateID, Pointer: "/steps/2/id", Message: `node "b" is defined twice`,
 				Related: []Related{{Pointer: "/steps/1/id", Message: "first defined here"}},
 			}},
 		},
@@ -80,11 +80,11 @@ func TestCheck(t *testing.T) {
 			edges: []string{"a.next=b"},
 			want: []Finding{
 				{
-					Rule: "duplicate-id", Pointer: "/steps/2/id", Message: `step "b" is defined twice`,
+					Kind: DuplicateID, Pointer: "/steps/2/id", Message: `step "b" is defined twice`,
 					Related: []Related{{Pointer: "/steps/1/id", Message: "first defined here"}},
 				},
 				{
-					Rule: "duplicate-id", Pointer: "/steps/3/id", Message: `step "b" is defined 3 times`,
+					Kind: DuplicateID, Pointer: "/steps/3/id", Message: `step "b" is defined 3 times`,
 					Related: []Related{{Pointer: "/steps/1/id", Message: "first defined here"}},
 				},
 			},
@@ -94,13 +94,13 @@ func TestCheck(t *testing.T) {
 			nodes: "a b!",
 			edges: []string{"a.onSuccess=nope", "a.onFailure=nope"},
 			want: []Finding{
-				{Rule: "dangling-edge", Pointer: "/steps/0/onSuccess", Message: `"onSuccess" names "nope", which is not a step`},
-				{Rule: "dangling-edge", Pointer: "/steps/0/onFailure", Message: `"onFailure" names "nope", which is not a step`},
+				{Kind: DanglingEdge, Pointer: "/steps/0/onSuccess", Message: `"onSuccess" names "nope", which is not a step`},
+				{Kind: DanglingEdge, Pointer: "/steps/0/onFailure", Message: `"onFailure" names "nope", which is not a step`},
 				{
-					Rule: "entry", Pointer: "/steps/1", Message: `step "b" has no incoming edge: it is a second entry and never runs`,
+					Kind: Entry, Pointer: "/steps/1", Message: `step "b" has no incoming edge: it is a second entry and never runs`,
 					Related: []Related{{Pointer: "/steps/0", Message: `the entry is "a"`}},
 				},
-				{Rule: "dead-end", Pointer: "/steps/0", Message: `step "a" cannot reach an exit: a run that gets here never finishes`},
+				{Kind: DeadEnd, Pointer: "/steps/0", Message: `step "a" cannot reach an exit: a run that gets here never finishes`},
 			},
 		},
 		{
@@ -108,7 +108,7 @@ func TestCheck(t *testing.T) {
 			nodes: "a b!",
 			edges: []string{"a.onSuccess=b", "a.onFailure=nope"},
 			want: []Finding{
-				{Rule: "dangling-edge", Pointer: "/steps/0/onFailure", Message: `"onFailure" names "nope", which is not a step`},
+				{Kind: DanglingEdge, Pointer: "/steps/0/onFailure", Message: `"onFailure" names "nope", which is not a step`},
 			},
 		},
 		{
@@ -117,9 +117,9 @@ func TestCheck(t *testing.T) {
 			edges: []string{"a.next=b", "b.next=c", "c.next=b"},
 			opts:  Options{Entry: "zz", EntryPointer: "/entry_phase", Noun: "phase"},
 			want: []Finding{
-				{Rule: "entry", Pointer: "/entry_phase", Message: `"entry_phase" names "zz", which is not a phase`},
+				{Kind: Entry, Pointer: "/entry_phase", Message: `"entry_phase" names "zz", which is not a phase`},
 				{
-					Rule: "cycle", Pointer: "/steps/1", Message: `phases "b" and "c" form a cycle`,
+					Kind: Cycle, Pointer: "/steps/1", Message: `phases "b" and "c" form a cycle`,
 					Related: []Related{{Pointer: "/steps/2", Message: `"c" is part of the cycle`}},
 				},
 			},
@@ -129,7 +129,7 @@ func TestCheck(t *testing.T) {
 			nodes: "a!",
 			opts:  Options{Entry: "zz"},
 			want: []Finding{
-				{Rule: "entry", Pointer: "/steps", Message: `the entry names "zz", which is not a step`},
+				{Kind: Entry, Pointer: "/steps", Message: `the entry names "zz", which is not a step`},
 			},
 		},
 		{
@@ -138,10 +138,10 @@ func TestCheck(t *testing.T) {
 			opts:  Options{Noun: "phase"},
 			want: []Finding{
 				{
-					Rule: "entry", Pointer: "/steps/1", Message: `phase "b" has no incoming edge: it is a second entry and never runs`,
+					Kind: Entry, Pointer: "/steps/1", Message: `phase "b" has no incoming edge: it is a second entry and never runs`,
 					Related: []Related{{Pointer: "/steps/0", Message: `the entry is "a"`}},
 				},
-				{Rule: "dead-end", Pointer: "/steps/0", Message: `phase "a" cannot reach an exit: a run that gets here never finishes`},
+				{Kind: DeadEnd, Pointer: "/steps/0", Message: `phase "a" cannot reach an exit: a run that gets here never finishes`},
 			},
 		},
 		{
@@ -155,7 +155,7 @@ func TestCheck(t *testing.T) {
 			nodes: "a b c!",
 			edges: []string{"a.next=c", "b.next=c"},
 			want: []Finding{{
-				Rule: "entry", Pointer: "/steps/1", Message: `step "b" has no incoming edge: it is a second entry and never runs`,
+				Kind: Entry, Pointer: "/steps/1", Message: `step "b" has no incoming edge: it is a second entry and never runs`,
 				Related: []Related{{Pointer: "/steps/0", Message: `the entry is "a"`}},
 			}},
 		},
@@ -164,10 +164,10 @@ func TestCheck(t *testing.T) {
 			nodes: "s! a b!",
 			edges: []string{"a.next=b", "b.next=a"},
 			want: []Finding{
-				{Rule: "unreachable", Pointer: "/steps/1", Message: `step "a" cannot be reached from the entry "s"`},
-				{Rule: "unreachable", Pointer: "/steps/2", Message: `step "b" cannot be reached from the entry "s"`},
+				{Kind: Unreachable, Pointer: "/steps/1", Message: `step "a" cannot be reached from the entry "s"`},
+				{Kind: Unreachable, Pointer: "/steps/2", Message: `step "b" cannot be reached from the entry "s"`},
 				{
-					Rule: "cycle", Pointer: "/steps/1", Message: `steps "a" and "b" form a cycle`,
+					Kind: Cycle, Pointer: "/steps/1", Message: `steps "a" and "b" form a cycle`,
 					Related: []Related{{Pointer: "/steps/2", Message: `"b" is part of the cycle`}},
 				},
 			},
@@ -178,10 +178,10 @@ func TestCheck(t *testing.T) {
 			edges: []string{"x.next=y"},
 			want: []Finding{
 				{
-					Rule: "entry", Pointer: "/steps/1", Message: `step "x" has no incoming edge: it is a second entry and never runs`,
+					Kind: Entry, Pointer: "/steps/1", Message: `step "x" has no incoming edge: it is a second entry and never runs`,
 					Related: []Related{{Pointer: "/steps/0", Message: `the entry is "s"`}},
 				},
-				{Rule: "unreachable", Pointer: "/steps/2", Message: `step "y" cannot be reached from the entry "s"`},
+				{Kind: Unreachable, Pointer: "/steps/2", Message: `step "y" cannot be reached from the entry "s"`},
 			},
 		},
 		{
@@ -189,8 +189,8 @@ func TestCheck(t *testing.T) {
 			nodes: "s! z",
 			edges: []string{"z.retry=z"},
 			want: []Finding{
-				{Rule: "unreachable", Pointer: "/steps/1", Message: `step "z" cannot be reached from the entry "s"`},
-				{Rule: "cycle", Pointer: "/steps/1", Message: `step "z" leads back to itself, which is a cycle`},
+				{Kind: Unreachable, Pointer: "/steps/1", Message: `step "z" cannot be reached from the entry "s"`},
+				{Kind: Cycle, Pointer: "/steps/1", Message: `step "z" leads back to itself, which is a cycle`},
 			},
 		},
 		{
@@ -198,7 +198,7 @@ func TestCheck(t *testing.T) {
 			nodes: "a b!",
 			edges: []string{"a.next=b", "b.retry=b"},
 			want: []Finding{
-				{Rule: "cycle", Pointer: "/steps/1", Message: `step "b" leads back to itself, which is a cycle`},
+				{Kind: Cycle, Pointer: "/steps/1", Message: `step "b" leads back to itself, which is a cycle`},
 			},
 		},
 		{
@@ -207,11 +207,11 @@ func TestCheck(t *testing.T) {
 			edges: []string{"a.next=b", "b.next=a", "b.out=c", "c.next=d", "d.next=c", "d.out=e"},
 			want: []Finding{
 				{
-					Rule: "cycle", Pointer: "/steps/0", Message: `steps "a" and "b" form a cycle`,
+					Kind: Cycle, Pointer: "/steps/0", Message: `steps "a" and "b" form a cycle`,
 					Related: []Related{{Pointer: "/steps/1", Message: `"b" is part of the cycle`}},
 				},
 				{
-					Rule: "cycle", Pointer: "/steps/2", Message: `steps "c" and "d" form a cycle`,
+					Kind: Cycle, Pointer: "/steps/2", Message: `steps "c" and "d" form a cycle`,
 					Related: []Related{{Pointer: "/steps/3", Message: `"d" is part of the cycle`}},
 				},
 			},
@@ -221,7 +221,7 @@ func TestCheck(t *testing.T) {
 			nodes: "x a c b d!",
 			edges: []string{"x.next=a", "a.next=b", "b.next=c", "c.next=a", "c.out=d"},
 			want: []Finding{{
-				Rule: "cycle", Pointer: "/steps/1", Message: `steps "a", "c" and "b" form a cycle`,
+				Kind: Cycle, Pointer: "/steps/1", Message: `steps "a", "c" and "b" form a cycle`,
 				Related: []Related{
 					{Pointer: "/steps/2", Message: `"c" is part of the cycle`},
 					{Pointer: "/steps/3", Message: `"b" is part of the cycle`},
@@ -246,7 +246,7 @@ func TestCheck(t *testing.T) {
 			edges: []string{"a.next=b", "b.next=c", "b.loop~a", "b.on_verification_fail=a"},
 			opts:  Options{Cycles: AllowBounded, Noun: "phase"},
 			want: []Finding{{
-				Rule: "cycle", Pointer: "/steps/0", Message: `phases "a" and "b" form a cycle`,
+				Kind: Cycle, Pointer: "/steps/0", Message: `phases "a" and "b" form a cycle`,
 				Related: []Related{{Pointer: "/steps/1", Message: `"b" is part of the cycle`}},
 			}},
 		},
@@ -255,7 +255,7 @@ func TestCheck(t *testing.T) {
 			nodes: "a b c!",
 			edges: []string{"a.next=b", "b.next=c", "b.loop~a"},
 			want: []Finding{{
-				Rule: "cycle", Pointer: "/steps/0", Message: `steps "a" and "b" form a cycle`,
+				Kind: Cycle, Pointer: "/steps/0", Message: `steps "a" and "b" form a cycle`,
 				Related: []Related{{Pointer: "/steps/1", Message: `"b" is part of the cycle`}},
 			}},
 		},
@@ -266,11 +266,11 @@ func TestCheck(t *testing.T) {
 			opts:  Options{Cycles: AllowBounded},
 			want: []Finding{
 				{
-					Rule: "entry", Pointer: "/steps/2", Message: `step "c" has no incoming edge: it is a second entry and never runs`,
+					Kind: Entry, Pointer: "/steps/2", Message: `step "c" has no incoming edge: it is a second entry and never runs`,
 					Related: []Related{{Pointer: "/steps/0", Message: `the entry is "a"`}},
 				},
-				{Rule: "dead-end", Pointer: "/steps/0", Message: `step "a" cannot reach an exit: a run that gets here never finishes`},
-				{Rule: "dead-end", Pointer: "/steps/1", Message: `step "b" cannot reach an exit: a run that gets here never finishes`},
+				{Kind: DeadEnd, Pointer: "/steps/0", Message: `step "a" cannot reach an exit: a run that gets here never finishes`},
+				{Kind: DeadEnd, Pointer: "/steps/1", Message: `step "b" cannot reach an exit: a run that gets here never finishes`},
 			},
 		},
 		{
@@ -285,8 +285,8 @@ func TestCheck(t *testing.T) {
 			edges: []string{"a.next=b", "b.on_reject=a"},
 			opts:  Options{Cycles: AllowAll},
 			want: []Finding{
-				{Rule: "dead-end", Pointer: "/steps/0", Message: `step "a" cannot reach an exit: a run that gets here never finishes`},
-				{Rule: "dead-end", Pointer: "/steps/1", Message: `step "b" cannot reach an exit: a run that gets here never finishes`},
+				{Kind: DeadEnd, Pointer: "/steps/0", Message: `step "a" cannot reach an exit: a run that gets here never finishes`},
+				{Kind: DeadEnd, Pointer: "/steps/1", Message: `step "b" cannot reach an exit: a run that gets here never finishes`},
 			},
 		},
 		{
@@ -295,11 +295,11 @@ func TestCheck(t *testing.T) {
 			edges: []string{"a.onSuccess=d", "a.onFailure=b", "b.next=c", "c.next=b"},
 			want: []Finding{
 				{
-					Rule: "cycle", Pointer: "/steps/1", Message: `steps "b" and "c" form a cycle`,
+					Kind: Cycle, Pointer: "/steps/1", Message: `steps "b" and "c" form a cycle`,
 					Related: []Related{{Pointer: "/steps/2", Message: `"c" is part of the cycle`}},
 				},
-				{Rule: "dead-end", Pointer: "/steps/1", Message: `step "b" cannot reach an exit: a run that gets here never finishes`},
-				{Rule: "dead-end", Pointer: "/steps/2", Message: `step "c" cannot reach an exit: a run that gets here never finishes`},
+				{Kind: DeadEnd, Pointer: "/steps/1", Message: `step "b" cannot reach an exit: a run that gets here never finishes`},
+				{Kind: DeadEnd, Pointer: "/steps/2", Message: `step "c" cannot reach an exit: a run that gets here never finishes`},
 			},
 		},
 		{
@@ -320,10 +320,10 @@ func TestCheck(t *testing.T) {
 			edges: []string{"x.next=y", "y.next=x"},
 			opts:  Options{MultiRoot: true, Noun: "task", NoExits: true},
 			want: []Finding{
-				{Rule: "unreachable", Pointer: "/steps/1", Message: `task "x" cannot be reached from any task without incoming edges`},
-				{Rule: "unreachable", Pointer: "/steps/2", Message: `task "y" cannot be reached from any task without incoming edges`},
+				{Kind: Unreachable, Pointer: "/steps/1", Message: `task "x" cannot be reached from any task without incoming edges`},
+				{Kind: Unreachable, Pointer: "/steps/2", Message: `task "y" cannot be reached from any task without incoming edges`},
 				{
-					Rule: "cycle", Pointer: "/steps/1", Message: `tasks "x" and "y" form a cycle`,
+					Kind: Cycle, Pointer: "/steps/1", Message: `tasks "x" and "y" form a cycle`,
 					Related: []Related{{Pointer: "/steps/2", Message: `"y" is part of the cycle`}},
 				},
 			},
@@ -334,8 +334,8 @@ func TestCheck(t *testing.T) {
 			edges: []string{"r1.after=x", "r2.after=y"},
 			opts:  Options{MultiRoot: true},
 			want: []Finding{
-				{Rule: "dead-end", Pointer: "/steps/1", Message: `step "r2" cannot reach an exit: a run that gets here never finishes`},
-				{Rule: "dead-end", Pointer: "/steps/3", Message: `step "y" cannot reach an exit: a run that gets here never finishes`},
+				{Kind: DeadEnd, Pointer: "/steps/1", Message: `step "r2" cannot reach an exit: a run that gets here never finishes`},
+				{Kind: DeadEnd, Pointer: "/steps/3", Message: `step "y" cannot reach an exit: a run that gets here never finishes`},
 			},
 		},
 		{
@@ -344,7 +344,7 @@ func TestCheck(t *testing.T) {
 			edges: []string{"t1.dependencies/0=t9"},
 			opts:  Options{MultiRoot: true, NoExits: true, Noun: "task"},
 			want: []Finding{
-				{Rule: "dangling-edge", Pointer: "/steps/0/dependencies/0", Message: `"dependencies" names "t9", which is not a task`},
+				{Kind: DanglingEdge, Pointer: "/steps/0/dependencies/0", Message: `"dependencies" names "t9", which is not a task`},
 			},
 		},
 		{
@@ -354,10 +354,10 @@ func TestCheck(t *testing.T) {
 			opts:  Options{MaxNodes: 2},
 			want: []Finding{
 				{
-					Rule: "duplicate-id", Pointer: "/steps/3/id", Message: `step "c" is defined twice`,
+					Kind: DuplicateID, Pointer: "/steps/3/id", Message: `step "c" is defined twice`,
 					Related: []Related{{Pointer: "/steps/2/id", Message: "first defined here"}},
 				},
-				{Rule: "step-limit", Pointer: "/steps", Message: "3 steps, more than the limit of 2"},
+				{Kind: StepLimit, Pointer: "/steps", Message: "3 steps, more than the limit of 2"},
 			},
 		},
 		{
@@ -366,7 +366,7 @@ func TestCheck(t *testing.T) {
 			edges: []string{"a.next=b", "b.next=c"},
 			opts:  Options{MaxNodes: 3},
 			want: []Finding{{
-				Rule: "duplicate-id", Pointer: "/steps/3/id", Message: `step "c" is defined twice`,
+				Kind: DuplicateID, Pointer: "/steps/3/id", Message: `step "c" is defined twice`,
 				Related: []Related{{Pointer: "/steps/2/id", Message: "first defined here"}},
 			}},
 		},
@@ -377,27 +377,27 @@ func TestCheck(t *testing.T) {
 			opts:  Options{MaxNodes: 4},
 			want: []Finding{
 				{
-					Rule: "duplicate-id", Pointer: "/steps/5/id", Message: `step "a" is defined twice`,
+					Kind: DuplicateID, Pointer: "/steps/5/id", Message: `step "a" is defined twice`,
 					Related: []Related{{Pointer: "/steps/0/id", Message: "first defined here"}},
 				},
-				{Rule: "dangling-edge", Pointer: "/steps/0/fail", Message: `"fail" names "zz", which is not a step`},
+				{Kind: DanglingEdge, Pointer: "/steps/0/fail", Message: `"fail" names "zz", which is not a step`},
 				{
-					Rule: "entry", Pointer: "/steps/2", Message: `step "c" has no incoming edge: it is a second entry and never runs`,
+					Kind: Entry, Pointer: "/steps/2", Message: `step "c" has no incoming edge: it is a second entry and never runs`,
 					Related: []Related{{Pointer: "/steps/0", Message: `the entry is "a"`}},
 				},
-				{Rule: "unreachable", Pointer: "/steps/3", Message: `step "d" cannot be reached from the entry "a"`},
-				{Rule: "unreachable", Pointer: "/steps/4", Message: `step "e" cannot be reached from the entry "a"`},
+				{Kind: Unreachable, Pointer: "/steps/3", Message: `step "d" cannot be reached from the entry "a"`},
+				{Kind: Unreachable, Pointer: "/steps/4", Message: `step "e" cannot be reached from the entry "a"`},
 				{
-					Rule: "cycle", Pointer: "/steps/0", Message: `steps "a" and "b" form a cycle`,
+					Kind: Cycle, Pointer: "/steps/0", Message: `steps "a" and "b" form a cycle`,
 					Related: []Related{{Pointer: "/steps/1", Message: `"b" is part of the cycle`}},
 				},
 				{
-					Rule: "cycle", Pointer: "/steps/3", Message: `steps "d" and "e" form a cycle`,
+					Kind: Cycle, Pointer: "/steps/3", Message: `steps "d" and "e" form a cycle`,
 					Related: []Related{{Pointer: "/steps/4", Message: `"e" is part of the cycle`}},
 				},
-				{Rule: "dead-end", Pointer: "/steps/0", Message: `step "a" cannot reach an exit: a run that gets here never finishes`},
-				{Rule: "dead-end", Pointer: "/steps/1", Message: `step "b" cannot reach an exit: a run that gets here never finishes`},
-				{Rule: "step-limit", Pointer: "/steps", Message: "5 steps, more than the limit of 4"},
+				{Kind: DeadEnd, Pointer: "/steps/0", Message: `step "a" cannot reach an exit: a run that gets here never finishes`},
+				{Kind: DeadEnd, Pointer: "/steps/1", Message: `step "b" cannot reach an exit: a run that gets here never finishes`},
+				{Kind: StepLimit, Pointer: "/steps", Message: "5 steps, more than the limit of 4"},
 			},
 		},
 	}
@@ -426,7 +426,7 @@ func TestCheck(t *testing.T) {
 func dump(fs []Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
-		fmt.Fprintf(&b, "  %s %s %s\n", f.Rule, f.Pointer, f.Message)
+		fmt.Fprintf(&b, "  %s %s %s\n", f.Kind, f.Pointer, f.Message)
 		for _, r := range f.Related {
 			fmt.Fprintf(&b, "    %s %s\n", r.Pointer, r.Message)
 		}
@@ -440,9 +440,9 @@ func TestEntryMissing(t *testing.T) {
 	g := build(t, "a b c", "a.next=b", "b.next=a")
 	got := Check(g, Options{EntryPointer: "/", Noun: "phase"})
 	want := []Finding{
-		{Rule: "entry", Pointer: "/", Message: "no entry phase is named"},
+		{Kind: Entry, Pointer: "/", Message: "no entry phase is named"},
 		{
-			Rule: "cycle", Pointer: "/steps/0", Message: `phases "a" and "b" form a cycle`,
+			Kind: Cycle, Pointer: "/steps/0", Message: `phases "a" and "b" form a cycle`,
 			Related: []Related{{Pointer: "/steps/1", Message: `"b" is part of the cycle`}},
 		},
 	}
@@ -467,7 +467,7 @@ func TestDuplicateTakesNoPart(t *testing.T) {
 		t.Errorf("Lookup(b) = %d, want the first definition %d", i, b)
 	}
 	want := []Finding{{
-		Rule: "duplicate-id", Pointer: "/steps/2/id", Message: `step "b" is defined twice`,
+		Kind: DuplicateID, Pointer: "/steps/2/id", Message: `step "b" is defined twice`,
 		Related: []Related{{Pointer: "/steps/1/id", Message: "first defined here"}},
 	}}
 	if got := Check(g, Options{Noun: "step"}); !reflect.DeepEqual(got, want) {
@@ -541,7 +541,7 @@ func TestLongChain(t *testing.T) {
 	// Without an exit every node is a dead end.
 	g.Nodes[n-1].Exit = false
 	got := Check(g, Options{})
-	if len(got) != n || got[0].Rule != "dead-end" || got[n-1].Pointer != fmt.Sprintf("/steps/%d", n-1) {
+	if len(got) != n || got[0].Kind != DeadEnd || got[n-1].Pointer != fmt.Sprintf("/steps/%d", n-1) {
 		t.Fatalf("Check of a chain without exit: %d findings, want %d dead-ends", len(got), n)
 	}
 }
@@ -556,8 +556,8 @@ func TestBigCycle(t *testing.T) {
 	}
 	f := got[0]
 	wantMsg := `steps "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7" and 99992 more form a cycle`
-	if f.Rule != "cycle" || f.Pointer != "/steps/0" || f.Message != wantMsg {
-		t.Errorf("finding = %s %s %s", f.Rule, f.Pointer, f.Message)
+	if f.Kind != Cycle || f.Pointer != "/steps/0" || f.Message != wantMsg {
+		t.Errorf("finding = %s %s %s", f.Kind, f.Pointer, f.Message)
 	}
 	if len(f.Related) != n-1 || f.Related[0].Pointer != "/steps/1" || f.Related[n-2].Pointer != fmt.Sprintf("/steps/%d", n-1) {
 		t.Errorf("related: %d entries, want %d in definition order", len(f.Related), n-1)
@@ -577,7 +577,7 @@ func TestBigCycle(t *testing.T) {
 	}
 	g.AddNode(Node{ID: "start", Pointer: "/start", Exit: true})
 	got = Check(g, Options{Entry: "start", EntryPointer: "/entry", Cycles: AllowAll})
-	if len(got) != n || got[0].Rule != "unreachable" {
+	if len(got) != n || got[0].Kind != Unreachable {
 		t.Errorf("island: %d findings, want %d unreachable", len(got), n)
 	}
 }

@@ -123,7 +123,7 @@ func (g *Graph) cycles(allowBounded bool, noun string) []Finding {
 
 func (g *Graph) cycleFinding(members []int, noun string) Finding {
 	first := g.Nodes[members[0]]
-	f := Finding{Rule: "cycle", Pointer: nodePointer(first)}
+	f := Finding{Kind: Cycle, Pointer: nodePointer(first)}
 	if len(members) == 1 {
 		f.Message = fmt.Sprintf("%s %q leads back to itself, which is a cycle", noun, first.ID)
 		return f

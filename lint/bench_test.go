@@ -41,7 +41,7 @@ func BenchmarkValidate(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg, err := lint.ParseConfig(filepath.Join(dir, ".dws.yaml"),
-		[]byte("cortex: { prompt_templates: prompts.yaml }\nsql: { from_ddl: schema.sql }\n"), l.Registry, l.Dialects)
+		[]byte("cortex: { prompt_templates: prompts.yaml }\nsql: { from_ddl: schema.sql }\n"), l.Registry)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,78 +2,63 @@ package lint
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 )
 
-// Bundle is a dialect whose definitions span several files that are checked together,
-// such as a DWS job spec: a directory of workers, contracts, teams, tasks and workflows.
-type Bundle interface {
-	// BundleRoot returns the root directory of the bundle that path (a file or a
-	// directory) lies in or is.
-	BundleRoot(path string) (root string, ok bool)
-	// BundleFiles lists the files of the bundle at root: check files are validated like
-	// any other file; context files are only read for the cross-file rules.
-	BundleFiles(root string) (check, context []string, err error)
-	// CheckBundle runs the cross-file rules over the parsed files of one bundle (context
-	// files have no Dialect). Findings on files outside this run are dropped.
-	CheckBundle(root string, files []*File)
-}
-
-// bundles returns the dialects that are bundles.
-func (l *Linter) bundles() []Bundle {
-	var bs []Bundle
-	for _, d := range l.Dialects {
-		if b, ok := d.(Bundle); ok {
-			bs = append(bs, b)
-		}
-	}
-	return bs
-}
-
-// bundleOf returns the bundle and root a file belongs to.
-func (l *Linter) bundleOf(file string) (Bundle, string, bool) {
-	return l.bundleOfDir(filepath.Dir(absOrSelf(file)))
-}
-
+// bundleHome is the bundle a directory lies in; b is nil when it lies in none.
 type bundleHome struct {
-	b    Bundle
+	b    *Bundle
 	root string
 }
 
-// bundleOfDir returns the bundle and root a directory is or lies in. Finding a root
-// looks at every parent directory, so the answer is kept per directory: 10,000 files
-// in one folder ask once.
-func (l *Linter) bundleOfDir(dir string) (Bundle, string, bool) {
+// homeOf returns the bundle a directory is or lies in. Finding a root looks at every
+// parent directory, so the answer is kept per directory for the run: 10,000 files in
+// one folder ask once.
+func (r *run) homeOf(dir string) bundleHome {
 	dir = absOrSelf(dir)
-	l.bundleMu.Lock()
-	h, ok := l.homes[dir]
-	l.bundleMu.Unlock()
-	if !ok {
-		for _, b := range l.bundles() {
-			if root, found := b.BundleRoot(dir); found {
-				h = bundleHome{b, root}
-				break
-			}
-		}
-		l.bundleMu.Lock()
-		if l.homes == nil {
-			l.homes = map[string]bundleHome{}
-		}
-		l.homes[dir] = h
-		l.bundleMu.Unlock()
+	r.mu.Lock()
+	h, ok := r.homes[dir]
+	r.mu.Unlock()
+	if ok {
+		return h
 	}
-	return h.b, h.root, h.b != nil
+	for _, d := range r.Registry.Dialects() {
+		if d.Bundle == nil {
+			continue
+		}
+		if root, found := d.Bundle.Root(dir); found {
+			h = bundleHome{d.Bundle, root}
+			break
+		}
+	}
+	r.mu.Lock()
+	r.homes[dir] = h
+	r.mu.Unlock()
+	return h
+}
+
+type bundleListing struct {
+	check, context []string
+	err            error
+}
+
+// files lists a bundle's files once per run: every input inside a job spec asks, and
+// walking the job spec for each of them would make a run quadratic in its size.
+func (r *run) files(h bundleHome) (check, context []string, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	lst, ok := r.listings[h.root]
+	if !ok {
+		lst.check, lst.context, lst.err = h.b.Files(h.root)
+		r.listings[h.root] = lst
+	}
+	return lst.check, lst.context, lst.err
 }
 
 // isContext reports whether path is a context file of the bundle it lies in: such files
 // are read for the cross-file rules but are not definitions of any dialect.
-func (l *Linter) isContext(path string) bool {
-	b, root, ok := l.bundleOf(path)
-	if !ok {
-		return false
-	}
-	_, ctx, err := l.bundleFiles(b, root)
+func (r *run) isContext(h bundleHome, path string) bool {
+	_, ctx, err := r.files(h)
 	if err != nil {
 		return false
 	}
@@ -84,35 +69,30 @@ func (l *Linter) isContext(path string) bool {
 // crossFile is stage 8: for every bundle an input lies in, it loads the bundle's other
 // files (checked like any file, but their own findings are not part of this run) and
 // runs the bundle's cross-file rules. Findings land on the inputs they are about.
-func (l *Linter) crossFile(inputs []Input, files []*File, results []FileResult) {
+func (r *run) crossFile(inputs []Input, homes []bundleHome, files []*File, results []FileResult) {
 	type unit struct {
-		b     Bundle
-		root  string
+		home  bundleHome
 		given map[string]int // absolute path -> index into inputs
 	}
 	var units []*unit
 	byRoot := map[string]*unit{}
-	for i, in := range inputs {
-		if in.Stdin {
+	for i, h := range homes {
+		if h.b == nil {
 			continue
 		}
-		b, root, ok := l.bundleOf(in.Path)
-		if !ok {
-			continue
-		}
-		u := byRoot[root]
+		u := byRoot[h.root]
 		if u == nil {
-			u = &unit{b: b, root: root, given: map[string]int{}}
-			byRoot[root] = u
+			u = &unit{home: h, given: map[string]int{}}
+			byRoot[h.root] = u
 			units = append(units, u)
 		}
-		u.given[absOrSelf(in.Path)] = i
+		u.given[absOrSelf(inputs[i].Path)] = i
 	}
 	for _, u := range units {
-		check, ctx, err := l.bundleFiles(u.b, u.root)
+		check, ctx, err := r.files(u.home)
 		if err != nil {
 			for _, i := range u.given {
-				files[i].ReportAt("read", "", fileStart, fmt.Sprintf("cannot read the job spec at %s: %v", u.root, err))
+				files[i].ReportAt("read", "", fileStart, fmt.Sprintf("cannot read the job spec at %s: %v", u.home.root, err))
 				results[i].Diagnostics = files[i].diags
 			}
 			continue
@@ -129,61 +109,31 @@ func (l *Linter) crossFile(inputs []Input, files []*File, results []FileResult) 
 				members = append(members, files[i])
 				continue
 			}
-			f, _ := l.file(Input{Path: display(relCwd(p))})
-			if slices.Contains(ctx, p) {
-				f.Dialect = nil
-			}
+			isCtx := slices.Contains(ctx, p)
+			f, _ := r.file(Input{Path: display(relCwd(p)), Context: isCtx})
 			if f.Doc != nil && f.Doc.Root != nil {
 				members = append(members, f)
 			}
 		}
-		// Context files given on the command line were checked as definitions; they
-		// are not, so they take part only as context.
 		before := map[int]int{}
 		for _, i := range u.given {
 			before[i] = len(files[i].diags)
 		}
-		u.b.CheckBundle(u.root, members)
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					panic(&PanicError{File: display(relCwd(u.home.root)), Value: v})
+				}
+			}()
+			u.home.b.Check(u.home.root, members)
+		}()
 		for _, i := range u.given {
 			if len(files[i].diags) != before[i] {
 				results[i].Diagnostics = files[i].diags
 				// A file that was clean until now had its document dropped (see
-				// Linter.file); the report needs it for the source lines.
+				// run.file); the report needs it for the source lines.
 				results[i].Doc = files[i].Doc
 			}
 		}
 	}
-}
-
-// markContext marks inputs that are bundle context files (skills, intents, outcomes of a
-// job spec): they are read and parsed like any file, but they are not definitions.
-func (l *Linter) markContext(inputs []Input) []Input {
-	if len(l.bundles()) == 0 {
-		return inputs
-	}
-	for i := range inputs {
-		inputs[i].Context = !inputs[i].Stdin && l.isContext(inputs[i].Path)
-	}
-	return inputs
-}
-
-type bundleListing struct {
-	check, context []string
-	err            error
-}
-
-// bundleFiles lists a bundle's files once per run: every input inside a job spec asks,
-// and walking the job spec for each of them would make a run quadratic in its size.
-func (l *Linter) bundleFiles(b Bundle, root string) (check, context []string, err error) {
-	l.bundleMu.Lock()
-	defer l.bundleMu.Unlock()
-	if l.bundleCache == nil {
-		l.bundleCache = map[string]bundleListing{}
-	}
-	lst, ok := l.bundleCache[root]
-	if !ok {
-		lst.check, lst.context, lst.err = b.BundleFiles(root)
-		l.bundleCache[root] = lst
-	}
-	return lst.check, lst.context, lst.err
 }

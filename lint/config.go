@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"go.yaml.in/yaml/v3"
+	"github.com/dwsdev/dws/source"
 )
 
 // ConfigName is the file dws looks for in the current directory and its parents.
@@ -20,8 +20,6 @@ const ConfigName = ".dws.yaml"
 const (
 	DefaultMaxBytes = 65536
 	DefaultMaxSteps = 100
-	// readCeiling is the size above which a file is not read at all.
-	readCeiling = 4 << 20
 )
 
 // Config is a loaded .dws.yaml (or the defaults when there is none).
@@ -68,8 +66,9 @@ type Ignore struct {
 func (c *Config) Section(name string) any { return c.sections[name] }
 
 // SectionParser parses a config section owned by a dialect (for example `cortex:`).
-// dir is the config's directory, for resolving the paths the section names.
-type SectionParser func(node *yaml.Node, dir string) (any, error)
+// dir is the config's directory, for resolving the paths the section names (see
+// ConfigPath). A problem is best returned as ConfigErrorAt the offending value.
+type SectionParser func(n *source.Node, dir string) (any, error)
 
 // ConfigError is a problem in .dws.yaml. dws exits 2 on it.
 type ConfigError struct {
@@ -84,6 +83,47 @@ func (e *ConfigError) Error() string {
 		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Column, e.Msg)
 	}
 	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+// ConfigErrorAt is a config problem at the value n (nil: the whole file); the caller
+// that knows the config's path fills it in.
+func ConfigErrorAt(n *source.Node, format string, args ...any) *ConfigError {
+	e := &ConfigError{Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		e.Line, e.Column = n.Span.Start.Line, n.Span.Start.Col
+	}
+	return e
+}
+
+// ConfigPath resolves a path written in the config: relative to the config's
+// directory, an absolute one as it is.
+func ConfigPath(dir, p string) string {
+	p = filepath.FromSlash(p)
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// Scalar is the text of a scalar value as written for a message: a string's value, a
+// number's literal, true, false or null; "" for an array or object.
+func Scalar(n *source.Node) string {
+	switch n.Kind {
+	case source.String, source.Number:
+		return n.Text
+	case source.Bool:
+		return strconv.FormatBool(n.Bool)
+	case source.Null:
+		return "null"
+	}
+	return ""
+}
+
+// coreKeys are the keys of .dws.yaml that lint itself owns; every other key is a
+// dialect's section.
+var coreKeys = map[string]bool{
+	"version": true, "include": true, "exclude": true, "dialects": true, "limits": true,
+	"rules": true, "ignore": true, "baseline": true, "lock": true,
 }
 
 // DefaultConfig is the configuration in force when there is no .dws.yaml.
@@ -115,251 +155,288 @@ func FindConfig(dir string) (string, bool) {
 	}
 }
 
-// LoadConfig reads and checks a config file. Every problem is a *ConfigError naming the key.
-func LoadConfig(path string, reg *Registry, dialects []Dialect) (*Config, error) {
-	data, err := os.ReadFile(path)
+// LoadConfig reads and checks a config file through the one bounded reading path.
+// Every problem is a *ConfigError naming the key.
+func LoadConfig(path string, reg *Registry) (*Config, error) {
+	data, err := source.ReadFile(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &ConfigError{Path: path, Msg: "config file does not exist"}
+		var re *source.ReadError
+		if errors.As(err, &re) {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, &ConfigError{Path: path, Msg: "config file does not exist"}
+			}
+			return nil, &ConfigError{Path: path, Msg: re.Problem}
 		}
 		return nil, &ConfigError{Path: path, Msg: err.Error()}
 	}
-	return ParseConfig(path, data, reg, dialects)
+	return ParseConfig(path, data, reg)
 }
 
-// ParseConfig checks config text as if read from path.
-func ParseConfig(path string, data []byte, reg *Registry, dialects []Dialect) (cfg *Config, err error) {
+// configKey parses one core key of the config into cfg.
+type configKey func(c *configParse, key string, v *source.Node) error
+
+// configParse is one config being parsed.
+type configParse struct {
+	cfg *Config
+	reg *Registry
+	dir string
+}
+
+var configKeys = map[string]configKey{
+	"version":  parseVersion,
+	"include":  parseGlobs,
+	"exclude":  parseGlobs,
+	"dialects": parseDialects,
+	"limits":   parseLimits,
+	"rules":    parseRules,
+	"ignore":   parseIgnores,
+	"baseline": parseFileKey,
+	"lock":     parseFileKey,
+}
+
+// ParseConfig checks config text as if read from path. It is read by the same loader
+// as definitions, so every key has a position and a duplicate key at any level is an
+// error.
+func ParseConfig(path string, data []byte, reg *Registry) (cfg *Config, err error) {
 	dir, _ := filepath.Abs(filepath.Dir(path))
-	cfg = DefaultConfig(dir)
-	cfg.Path = path
-	fail := func(n *yaml.Node, format string, args ...any) error {
-		e := &ConfigError{Path: path, Msg: fmt.Sprintf(format, args...)}
-		if n != nil {
-			e.Line, e.Column = n.Line, n.Column
-		}
-		return e
-	}
 	defer func() {
-		// yaml.v3 has panicked on hostile input before; a config problem is never a crash.
-		if r := recover(); r != nil {
-			cfg, err = nil, fail(nil, "cannot read config: %v", r)
+		var ce *ConfigError
+		if errors.As(err, &ce) && ce.Path == "" {
+			ce.Path = path
 		}
 	}()
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fail(nil, "not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
-	}
-	if len(doc.Content) == 0 {
+	if blankYAML(data) {
+		cfg = DefaultConfig(dir)
+		cfg.Path = path
 		return cfg, nil // an empty file is the defaults
 	}
-	root := doc.Content[0]
-	if root.Kind != yaml.MappingNode {
-		return nil, fail(root, "the config must be a mapping")
-	}
-	owners := map[string]SectionParser{}
-	for _, d := range dialects {
-		if c, ok := d.(Configurable); ok {
-			for name, p := range c.ConfigSections() {
-				owners[name] = p
-			}
+	doc, perr := source.Parse(path, data, source.YAML)
+	if perr != nil {
+		var se *source.Error
+		if errors.As(perr, &se) {
+			return nil, &ConfigError{Line: se.Pos.Line, Column: se.Pos.Col, Msg: "not valid YAML: " + se.Msg}
 		}
+		return nil, &ConfigError{Msg: "not valid YAML: " + perr.Error()}
 	}
-	knownDialect := map[string]bool{}
-	for _, d := range dialects {
-		knownDialect[d.ID()] = true
+	root := doc.Root
+	if root.Kind == source.Null {
+		cfg = DefaultConfig(dir)
+		cfg.Path = path
+		return cfg, nil
 	}
-	seen := map[string]bool{}
-	cfg.sections = map[string]any{}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		if seen[k.Value] {
-			return nil, fail(k, "key %q is given twice", k.Value)
-		}
-		seen[k.Value] = true
-		switch k.Value {
-		case "version":
-			if v.Value != "1" || v.Kind != yaml.ScalarNode {
-				return nil, fail(v, "version: only version 1 exists")
-			}
-		case "include", "exclude":
-			globs, err := stringList(v)
-			if err != nil {
-				return nil, fail(v, "%s: %v", k.Value, err)
-			}
-			for _, g := range globs {
-				if !doublestar.ValidatePattern(g) {
-					return nil, fail(v, "%s: %q is not a valid glob", k.Value, g)
-				}
-			}
-			if k.Value == "include" {
-				cfg.Include = globs
-			} else {
-				cfg.Exclude = globs
-			}
-		case "dialects":
-			if v.Kind != yaml.MappingNode {
-				return nil, fail(v, "dialects: want a mapping of glob to dialect")
-			}
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				g, d := v.Content[j], v.Content[j+1]
-				if !doublestar.ValidatePattern(g.Value) {
-					return nil, fail(g, "dialects: %q is not a valid glob", g.Value)
-				}
-				if !knownDialect[d.Value] {
-					return nil, fail(d, "dialects.%s: unknown dialect %q", g.Value, d.Value)
-				}
-				cfg.Dialects = append(cfg.Dialects, DialectGlob{Glob: g.Value, Dialect: d.Value})
-			}
-		case "limits":
-			if err := parseLimits(v, &cfg.Limits, fail); err != nil {
+	if root.Kind != source.Object {
+		return nil, ConfigErrorAt(root, "the config must be a mapping")
+	}
+	c := &configParse{cfg: DefaultConfig(dir), reg: reg, dir: dir}
+	c.cfg.Path = path
+	c.cfg.sections = map[string]any{}
+	// The keys that others depend on (known dialects, known rules) need nothing parsed
+	// before them; each key is parsed on its own.
+	for _, m := range root.Members {
+		if parse, ok := configKeys[m.Key]; ok {
+			if err := parse(c, m.Key, m.Value); err != nil {
 				return nil, err
 			}
-		case "rules":
-			if v.Kind != yaml.MappingNode {
-				return nil, fail(v, "rules: want a mapping of rule id to severity")
-			}
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				id, sv := v.Content[j], v.Content[j+1]
-				if _, ok := reg.Lookup(id.Value); !ok {
-					return nil, fail(id, "rules: unknown rule id %q (dws rules lists them)", id.Value)
-				}
-				sev, err := ParseSeverity(sv.Value)
-				if err != nil || sv.Kind != yaml.ScalarNode {
-					return nil, fail(sv, "rules.%s: %q is not a severity (want error, warning, info or off)", id.Value, sv.Value)
-				}
-				if Unsuppressible(id.Value) && sev != Error {
-					return nil, fail(sv, "rules.%s: %s is always an error: a file that cannot be read, parsed or given a dialect was not checked, and must not pass (exclude it instead)", id.Value, id.Value)
-				}
-				cfg.Rules[id.Value] = sev
-			}
-		case "ignore":
-			if err := parseIgnores(v, cfg, reg, fail); err != nil {
-				return nil, err
-			}
-		case "baseline", "lock":
-			if v.Kind != yaml.ScalarNode || v.Value == "" {
-				return nil, fail(v, "%s: want a file path", k.Value)
-			}
-			p := filepath.Join(dir, filepath.FromSlash(v.Value))
-			if k.Value == "baseline" {
-				cfg.Baseline = p
-			} else {
-				cfg.Lock = p
-			}
-		default:
-			parse, ok := owners[k.Value]
-			if !ok {
-				return nil, fail(k, "unknown key %q", k.Value)
-			}
-			val, err := parse(v, dir)
-			if err != nil {
-				var ce *ConfigError
-				if errors.As(err, &ce) {
-					ce.Path = path
-					return nil, ce
-				}
-				return nil, fail(v, "%s: %v", k.Value, err)
-			}
-			cfg.sections[k.Value] = val
+			continue
 		}
+		d, ok := reg.sections[m.Key]
+		if !ok {
+			return nil, &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("unknown key %q", m.Key)}
+		}
+		val, err := d.Config[m.Key](m.Value, dir)
+		if err != nil {
+			var ce *ConfigError
+			if errors.As(err, &ce) {
+				return nil, ce
+			}
+			return nil, ConfigErrorAt(m.Value, "%s: %v", m.Key, err)
+		}
+		c.cfg.sections[m.Key] = val
 	}
-	return cfg, nil
+	return c.cfg, nil
 }
 
-func parseLimits(v *yaml.Node, l *Limits, fail func(*yaml.Node, string, ...any) error) error {
-	if v.Kind != yaml.MappingNode {
-		return fail(v, "limits: want a mapping")
-	}
-	for j := 0; j+1 < len(v.Content); j += 2 {
-		k, n := v.Content[j], v.Content[j+1]
-		x, err := strconv.ParseInt(n.Value, 10, 64)
-		if err != nil || n.Kind != yaml.ScalarNode || x <= 0 {
-			return fail(n, "limits.%s: want a positive integer", k.Value)
+// blankYAML reports a file holding nothing but blank lines and comments, which is
+// the defaults.
+func blankYAML(data []byte) bool {
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(strings.TrimPrefix(line, "\uFEFF"))
+		if line != "" && !strings.HasPrefix(line, "#") && line != "---" {
+			return false
 		}
-		switch k.Value {
+	}
+	return true
+}
+
+func parseVersion(_ *configParse, _ string, v *source.Node) error {
+	if (v.Kind != source.Number && v.Kind != source.String) || v.Text != "1" {
+		return ConfigErrorAt(v, "version: only version 1 exists")
+	}
+	return nil
+}
+
+func parseGlobs(c *configParse, key string, v *source.Node) error {
+	globs, err := stringList(v)
+	if err != nil {
+		return ConfigErrorAt(v, "%s: %v", key, err)
+	}
+	for _, g := range globs {
+		if !doublestar.ValidatePattern(g) {
+			return ConfigErrorAt(v, "%s: %q is not a valid glob", key, g)
+		}
+	}
+	if key == "include" {
+		c.cfg.Include = globs
+	} else {
+		c.cfg.Exclude = globs
+	}
+	return nil
+}
+
+func parseDialects(c *configParse, _ string, v *source.Node) error {
+	if v.Kind != source.Object {
+		return ConfigErrorAt(v, "dialects: want a mapping of glob to dialect")
+	}
+	for _, m := range v.Members {
+		if !doublestar.ValidatePattern(m.Key) {
+			return &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("dialects: %q is not a valid glob", m.Key)}
+		}
+		id := Scalar(m.Value)
+		if _, ok := c.reg.Dialect(id); !ok || m.Value.Kind != source.String {
+			return ConfigErrorAt(m.Value, "dialects.%s: unknown dialect %q", m.Key, id)
+		}
+		c.cfg.Dialects = append(c.cfg.Dialects, DialectGlob{Glob: m.Key, Dialect: id})
+	}
+	return nil
+}
+
+func parseLimits(c *configParse, _ string, v *source.Node) error {
+	if v.Kind != source.Object {
+		return ConfigErrorAt(v, "limits: want a mapping")
+	}
+	for _, m := range v.Members {
+		n := m.Value
+		x, err := strconv.ParseInt(n.Text, 10, 64)
+		if err != nil || (n.Kind != source.Number && n.Kind != source.String) || x <= 0 {
+			return ConfigErrorAt(n, "limits.%s: want a positive integer", m.Key)
+		}
+		switch m.Key {
 		case "max_bytes":
-			if x > readCeiling {
-				return fail(n, "limits.max_bytes: at most %d (files above 4 MiB are never parsed)", readCeiling)
+			if x > source.MaxFileSize {
+				return ConfigErrorAt(n, "limits.max_bytes: at most %d (files above 4 MiB are never parsed)", source.MaxFileSize)
 			}
-			l.MaxBytes = x
+			c.cfg.Limits.MaxBytes = x
 		case "max_steps":
 			if x > 1_000_000 {
-				return fail(n, "limits.max_steps: at most 1000000")
+				return ConfigErrorAt(n, "limits.max_steps: at most 1000000")
 			}
-			l.MaxSteps = int(x)
+			c.cfg.Limits.MaxSteps = int(x)
 		default:
-			return fail(k, "limits: unknown key %q (want max_bytes, max_steps)", k.Value)
+			return &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("limits: unknown key %q (want max_bytes, max_steps)", m.Key)}
 		}
 	}
 	return nil
 }
 
-func parseIgnores(v *yaml.Node, cfg *Config, reg *Registry, fail func(*yaml.Node, string, ...any) error) error {
-	if v.Kind != yaml.SequenceNode {
-		return fail(v, "ignore: want a list of entries")
+func parseRules(c *configParse, _ string, v *source.Node) error {
+	if v.Kind != source.Object {
+		return ConfigErrorAt(v, "rules: want a mapping of rule id to severity")
 	}
-	for _, e := range v.Content {
-		if e.Kind != yaml.MappingNode {
-			return fail(e, "ignore: each entry is a mapping {path, rules, pointer, reason}")
+	for _, m := range v.Members {
+		if _, ok := c.reg.Lookup(m.Key); !ok {
+			return &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("rules: unknown rule id %q (dws rules lists them)", m.Key)}
 		}
-		ig := Ignore{Line: e.Line, Column: e.Column}
-		for j := 0; j+1 < len(e.Content); j += 2 {
-			k, n := e.Content[j], e.Content[j+1]
-			switch k.Value {
+		sev, err := ParseSeverity(Scalar(m.Value))
+		if err != nil || m.Value.Kind != source.String {
+			return ConfigErrorAt(m.Value, "rules.%s: %q is not a severity (want error, warning, info or off)", m.Key, Scalar(m.Value))
+		}
+		if Unsuppressible(m.Key) && sev != Error {
+			return ConfigErrorAt(m.Value, "rules.%s: %s is always an error: a file that cannot be read, parsed or given a dialect was not checked, and must not pass (exclude it instead)", m.Key, m.Key)
+		}
+		c.cfg.Rules[m.Key] = sev
+	}
+	return nil
+}
+
+func parseIgnores(c *configParse, _ string, v *source.Node) error {
+	if v.Kind != source.Array {
+		return ConfigErrorAt(v, "ignore: want a list of entries")
+	}
+	for _, e := range v.Items {
+		if e.Kind != source.Object {
+			return ConfigErrorAt(e, "ignore: each entry is a mapping {path, rules, pointer, reason}")
+		}
+		ig := Ignore{Line: e.Span.Start.Line, Column: e.Span.Start.Col}
+		for _, m := range e.Members {
+			n := m.Value
+			switch m.Key {
 			case "path":
-				if !doublestar.ValidatePattern(n.Value) || n.Kind != yaml.ScalarNode {
-					return fail(n, "ignore.path: %q is not a valid glob", n.Value)
+				if n.Kind != source.String || !doublestar.ValidatePattern(n.Text) {
+					return ConfigErrorAt(n, "ignore.path: %q is not a valid glob", Scalar(n))
 				}
-				ig.Path = n.Value
+				ig.Path = n.Text
 			case "rules":
 				ids, err := stringList(n)
 				if err != nil {
-					return fail(n, "ignore.rules: %v", err)
+					return ConfigErrorAt(n, "ignore.rules: %v", err)
 				}
 				for _, id := range ids {
-					if _, ok := reg.Lookup(id); !ok {
-						return fail(n, "ignore.rules: unknown rule id %q", id)
+					if _, ok := c.reg.Lookup(id); !ok {
+						return ConfigErrorAt(n, "ignore.rules: unknown rule id %q", id)
 					}
 					if Unsuppressible(id) {
-						return fail(n, "ignore.rules: %s cannot be ignored: a file that was not checked must not pass (exclude it instead)", id)
+						return ConfigErrorAt(n, "ignore.rules: %s cannot be ignored: a file that was not checked must not pass (exclude it instead)", id)
 					}
 				}
 				ig.Rules = ids
 			case "pointer":
-				if n.Kind != yaml.ScalarNode || (n.Value != "" && !strings.HasPrefix(n.Value, "/")) {
-					return fail(n, "ignore.pointer: %q is not a JSON Pointer (it starts with /)", n.Value)
+				if n.Kind != source.String || (n.Text != "" && !strings.HasPrefix(n.Text, "/")) {
+					return ConfigErrorAt(n, "ignore.pointer: %q is not a JSON Pointer (it starts with /)", Scalar(n))
 				}
-				ig.Pointer = n.Value
+				ig.Pointer = n.Text
 			case "reason":
-				ig.Reason = strings.TrimSpace(n.Value)
+				ig.Reason = strings.TrimSpace(Scalar(n))
 			default:
-				return fail(k, "ignore: unknown key %q (want path, rules, pointer, reason)", k.Value)
+				return &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("ignore: unknown key %q (want path, rules, pointer, reason)", m.Key)}
 			}
 		}
 		if ig.Path == "" {
-			return fail(e, "ignore: an entry needs a path")
+			return ConfigErrorAt(e, "ignore: an entry needs a path")
 		}
 		if ig.Reason == "" {
-			return fail(e, "ignore: an entry needs a reason")
+			return ConfigErrorAt(e, "ignore: an entry needs a reason")
 		}
-		cfg.Ignore = append(cfg.Ignore, ig)
+		c.cfg.Ignore = append(c.cfg.Ignore, ig)
 	}
 	return nil
 }
 
-func stringList(n *yaml.Node) ([]string, error) {
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
-		return []string{n.Value}, nil
+func parseFileKey(c *configParse, key string, v *source.Node) error {
+	if v.Kind != source.String || v.Text == "" {
+		return ConfigErrorAt(v, "%s: want a file path", key)
 	}
-	if n.Kind != yaml.SequenceNode {
+	p := ConfigPath(c.dir, v.Text)
+	if key == "baseline" {
+		c.cfg.Baseline = p
+	} else {
+		c.cfg.Lock = p
+	}
+	return nil
+}
+
+func stringList(n *source.Node) ([]string, error) {
+	if n.Kind == source.String {
+		return []string{n.Text}, nil
+	}
+	if n.Kind != source.Array {
 		return nil, errors.New("want a list of strings")
 	}
-	out := make([]string, 0, len(n.Content))
-	for _, c := range n.Content {
-		if c.Kind != yaml.ScalarNode {
+	out := make([]string, 0, len(n.Items))
+	for _, it := range n.Items {
+		if it.Kind != source.String {
 			return nil, errors.New("want a list of strings")
 		}
-		out = append(out, c.Value)
+		out = append(out, it.Text)
 	}
 	return out, nil
 }

@@ -5,24 +5,55 @@ import (
 	"github.com/dwsdev/dws/source"
 )
 
-// Dialect is one workflow-definition format. Implementations live under dialect/.
-type Dialect interface {
+// Dialect is one workflow-definition format, as a value: the way a go/analysis
+// Analyzer is one check. ID, Detect and the rules' documentation are all a dialect
+// must have; every other part is optional, and an absent part means there is nothing
+// of that kind to do (a contract has no graph, a worker no rules of its own).
+//
+// Each part receives the file's model, decoded once per run by Decode. The simulator
+// (package sim) will take the dialect's run-time semantics as one more optional part
+// of this value, built from the same model; a dialect without it is not simulated.
+type Dialect struct {
 	// ID is the dialect id of SPEC §2 ("cortex", "dws-workflow", …).
-	ID() string
+	ID string
 	// Detect reports whether an unlabelled document is of this dialect (SPEC §2).
-	Detect(doc *source.Document) bool
-	// Rules are the dialect's own rules, with their documentation.
-	Rules() []Rule
+	Detect func(doc *source.Document) bool
+	// Decode reads the document into the dialect's model, once per file and run; the
+	// model is Pass.Model for every later part. Nil: the model is nil, and the parts
+	// read the document itself.
+	Decode func(doc *source.Document) any
 	// Graphs builds the definition's graphs for the graph stage (one per workflow;
-	// none when the document is too broken to have one).
-	Graphs(f *File) []GraphCheck
-	// Lint runs the dialect's rules (SPEC §4), the sql stage included.
-	Lint(f *File)
+	// none when the document is too broken to have one). It may itself report the
+	// graph stage's rules (duplicate-id, dangling-edge) for what it drops while
+	// building: ids of hooks, a transition from a phase that does not exist.
+	Graphs func(p *Pass) []GraphCheck
+	// Rules are the dialect's own rules. A rule with a Check runs on every file of the
+	// dialect where it is not turned off.
+	Rules []*Rule
+	// Checks are checks that report rules other than one of their own: a family of
+	// rules that one pass answers (the sql-* rules share one parse of each statement),
+	// or a core rule such as ref whose meaning is the dialect's.
+	Checks []Check
+	// Config parses the top-level sections of .dws.yaml the dialect owns, by key. No
+	// two dialects may own one key.
+	Config map[string]SectionParser
+	// Bundle makes the dialect's definitions span files checked together (a job
+	// spec); nil for a dialect of single files.
+	Bundle *Bundle
 }
 
-// Configurable is a dialect that owns top-level sections of .dws.yaml.
-type Configurable interface {
-	ConfigSections() map[string]SectionParser
+// Check is code that reports the findings of the rules it names. It runs on a file
+// when at least one of them is on for it, and reporting any other rule is a bug.
+type Check struct {
+	Rules []string
+	Run   func(p *Pass)
+}
+
+// Pass is one file going through a dialect part: the file to report on and the model
+// Decode made of it.
+type Pass struct {
+	*File
+	Model any
 }
 
 // GraphCheck is one graph and how the core graph rules judge it.
@@ -30,3 +61,31 @@ type GraphCheck struct {
 	Graph   *graph.Graph
 	Options graph.Options
 }
+
+// Bundle is the cross-file part of a dialect whose definitions span several files,
+// such as a DWS job spec: a directory of workers, contracts, teams, tasks and workflows.
+type Bundle struct {
+	// Root returns the root directory of the bundle that dir lies in or is.
+	Root func(dir string) (root string, ok bool)
+	// Files lists the files of the bundle at root: check files are validated like any
+	// other file; context files are only read for the cross-file rules.
+	Files func(root string) (check, context []string, err error)
+	// Check runs the cross-file rules over the parsed files of one bundle (context
+	// files have no Dialect). It may report any registered rule; findings on files
+	// outside the run are dropped.
+	Check func(root string, files []*File)
+}
+
+// graphRules are the rules the graph stage reports, by the kind of graph finding.
+var graphRules = map[graph.Kind]string{
+	graph.DuplicateID:  "duplicate-id",
+	graph.DanglingEdge: "dangling-edge",
+	graph.Entry:        "entry",
+	graph.Unreachable:  "unreachable",
+	graph.Cycle:        "cycle",
+	graph.DeadEnd:      "dead-end",
+	graph.StepLimit:    "step-limit",
+}
+
+// GraphRule is the rule that reports a kind of graph finding.
+func GraphRule(k graph.Kind) string { return graphRules[k] }

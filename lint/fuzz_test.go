@@ -27,10 +27,9 @@ func FuzzParseConfig(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	ds := dialect.All()
-	reg := lint.NewRegistry(ds...)
+	reg := dialect.Registry()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := lint.ParseConfig(t.TempDir()+"/.dws.yaml", data, reg, ds)
+		cfg, err := lint.ParseConfig(t.TempDir()+"/.dws.yaml", data, reg)
 		if err != nil {
 			var ce *lint.ConfigError
 			if !errors.As(err, &ce) {

@@ -14,8 +14,7 @@ import (
 
 func newLinter(t testing.TB, dir string) *lint.Linter {
 	t.Helper()
-	ds := dialect.All()
-	return &lint.Linter{Registry: lint.NewRegistry(ds...), Dialects: ds, Config: lint.DefaultConfig(dir), Jobs: 2}
+	return &lint.Linter{Registry: dialect.Registry(), Config: lint.DefaultConfig(dir), Jobs: 2}
 }
 
 // TestHostileInputs feeds the pipeline files built to break parsers: each must come back

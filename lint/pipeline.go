@@ -3,10 +3,9 @@ package lint
 import (
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -18,29 +17,28 @@ import (
 	"github.com/dwsdev/dws/source"
 )
 
-// Linter runs the validate pipeline (SPEC §3) over files.
+// Linter runs the validate pipeline (SPEC §3) over files. It holds what a run is
+// configured with; what a run learns (bundle membership, listings) lives only as long
+// as that run, so a long-lived process such as the language server never sees a stale
+// answer.
 type Linter struct {
 	Registry *Registry
-	Dialects []Dialect
 	Config   *Config
 	// Dialect, when set, is the dialect every file is validated as (--dialect).
 	Dialect string
-	// Jobs bounds how many files are checked at once; 0 means the number of CPUs.
+	// Jobs bounds how many goroutines a run uses, for files, statements and checksums
+	// alike; 0 means the number of CPUs.
 	Jobs int
 	// Baseline, when set, hides the findings it lists.
 	Baseline *Baseline
 	// Lock, when set, is the lockfile checksums are compared with (Config.Lock).
 	Lock *canonical.Lock
-
-	bundleMu    sync.Mutex
-	bundleCache map[string]bundleListing
-	homes       map[string]bundleHome
 }
 
 // New returns a linter for cfg with the baseline and lockfile the config names loaded.
 // A baseline or lockfile that is configured but cannot be read is an error (exit 2).
-func New(reg *Registry, dialects []Dialect, cfg *Config) (*Linter, error) {
-	l := &Linter{Registry: reg, Dialects: dialects, Config: cfg}
+func New(reg *Registry, cfg *Config) (*Linter, error) {
+	l := &Linter{Registry: reg, Config: cfg}
 	if cfg.Baseline != "" {
 		b, err := LoadBaseline(cfg.Baseline)
 		if err != nil {
@@ -104,18 +102,33 @@ func (r *Result) Diagnostics() []Diagnostic {
 // Run checks every input and returns the sorted result. It never stops at the first
 // problem: unreadable and malformed files are findings like any other.
 // problems are findings from expanding the paths (Expand); each becomes a file's result.
+// A panic while checking a file is a bug in dws: Run re-raises it as a *PanicError
+// naming the file, once every goroutine of the run has stopped.
 func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
+	r := l.newRun()
+	inputs = slices.Clone(inputs)
+	// Which bundle each input belongs to is decided once, here, for the whole run.
+	homes := make([]bundleHome, len(inputs))
+	for i, in := range inputs {
+		if in.Stdin {
+			continue
+		}
+		homes[i] = r.homeOf(filepath.Dir(absOrSelf(in.Path)))
+		if !in.Context && homes[i].b != nil {
+			inputs[i].Context = r.isContext(homes[i], in.Path)
+		}
+	}
 	files := make([]*File, len(inputs))
 	results := make([]FileResult, len(inputs))
-	l.parallel(len(inputs), func(i int) {
-		files[i], results[i] = l.file(inputs[i])
+	r.lim.Each(len(inputs), 1, func(i int) {
+		files[i], results[i] = r.file(inputs[i])
 		// Only the cross-file stage needs a file after its own stages; keeping every
 		// parsed document of a 10,000-file run alive costs most of a gigabyte.
-		if _, _, inBundle := l.bundleOf(inputs[i].Path); inputs[i].Stdin || !inBundle {
+		if homes[i].b == nil {
 			files[i] = nil
 		}
 	})
-	l.crossFile(inputs, files, results)
+	r.crossFile(inputs, homes, files, results)
 	for _, p := range problems {
 		results = append(results, FileResult{Path: p.File, Diagnostics: []Diagnostic{p}})
 	}
@@ -144,43 +157,41 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 	return res
 }
 
-// parallel calls fn(0)…fn(n-1) on at most l.Jobs goroutines.
-func (l *Linter) parallel(n int, fn func(i int)) {
+// run is the state of one Run: the limiter every goroutine of the run draws from, and
+// what the run has learnt about bundles.
+type run struct {
+	*Linter
+	lim *Limiter
+
+	mu       sync.Mutex
+	homes    map[string]bundleHome    // directory -> the bundle it lies in
+	listings map[string]bundleListing // bundle root -> its files
+}
+
+func (l *Linter) newRun() *run {
 	jobs := l.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	jobs = min(jobs, max(n, 1))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	return &run{Linter: l, lim: NewLimiter(jobs), homes: map[string]bundleHome{}, listings: map[string]bundleListing{}}
 }
 
-func (l *Linter) file(in Input) (f *File, res FileResult) {
-	f = &File{Path: in.Path, Config: l.Config, reg: l.Registry, stdin: in.Stdin}
+func (r *run) file(in Input) (f *File, res FileResult) {
+	f = &File{Path: in.Path, Config: r.Config, Limiter: r.lim, reg: r.Registry, stdin: in.Stdin}
 	res = FileResult{Path: in.Path}
 	defer func() {
-		// A panic in one rule must not take the other files down with it; it is still a
-		// bug, reported as a finding so that the run fails.
-		if r := recover(); r != nil {
-			f.ReportAt("read", "", fileStart, fmt.Sprintf("internal error while checking this file: %v (please report it)", r))
-			res.Diagnostics = f.diags
+		if v := recover(); v != nil {
+			pe, ok := v.(*PanicError)
+			if !ok {
+				pe = &PanicError{Value: v, Stack: debug.Stack()}
+			}
+			if pe.File == "" {
+				pe.File = in.Path
+			}
+			panic(pe)
 		}
 	}()
-	res.Checksum = l.check(f, in)
+	res.Checksum = r.check(f, in)
 	res.Diagnostics = f.diags
 	// The document is kept for the report's source lines and for inline suppressions;
 	// a clean file without comments needs neither, and 10,000 kept trees cost ~1 GB.
@@ -188,24 +199,34 @@ func (l *Linter) file(in Input) (f *File, res FileResult) {
 		res.Doc = f.Doc
 	}
 	if f.Dialect != nil {
-		res.Dialect = f.Dialect.ID()
+		res.Dialect = f.Dialect.ID
 	}
 	return f, res
 }
 
 // check runs the stages on one file and returns its checksum ("" when it has none).
-func (l *Linter) check(f *File, in Input) (sum string) {
+func (r *run) check(f *File, in Input) (sum string) {
 	// Stage 1: read.
 	data := in.Data
 	if !in.Stdin {
-		var ok bool
-		if data, ok = l.read(f, in.Path); !ok {
+		var err error
+		if data, err = source.ReadFile(in.Path); err != nil {
+			rule := "read"
+			var re *source.ReadError
+			if errors.As(err, &re) && re.TooLarge {
+				rule = "size-limit"
+			}
+			msg := err.Error()
+			if re != nil {
+				msg = re.Problem
+			}
+			f.ReportAt(rule, "", fileStart, msg)
 			return ""
 		}
 	}
-	if int64(len(data)) > l.Config.Limits.MaxBytes {
+	if int64(len(data)) > r.Config.Limits.MaxBytes {
 		f.ReportAt("size-limit", "", fileStart,
-			fmt.Sprintf("the file is %d bytes, more than limits.max_bytes (%d)", len(data), l.Config.Limits.MaxBytes))
+			fmt.Sprintf("the file is %d bytes, more than limits.max_bytes (%d)", len(data), r.Config.Limits.MaxBytes))
 	}
 	// Stage 2: parse.
 	format := source.FormatOf(in.Path, data)
@@ -230,27 +251,24 @@ func (l *Linter) check(f *File, in Input) (sum string) {
 	}
 	// Stage 9 needs nothing the other stages produce: its canonicalisation runs beside
 	// them (a large definition spends a tenth of its time there), its findings after.
-	type checksumResult struct {
-		sum string
-		err error
-	}
-	sumc := make(chan checksumResult, 1)
-	go func() {
-		sum, err := canonical.Checksum(value)
-		sumc <- checksumResult{sum, err}
-	}()
+	var sumErr error
+	wait := r.lim.Go(func() { sum, sumErr = canonical.Checksum(value) })
 	defer func() {
-		r := <-sumc
-		sum = l.checksum(f, r.sum, r.err)
+		wait()
+		sum = r.checksum(f, sum, sumErr)
 	}()
 	// Stage 3: dialect.
-	d := l.dialectFor(f)
+	d := r.dialectFor(f)
 	if d == nil {
 		return sum
 	}
 	f.Dialect = d
+	if d.Decode != nil {
+		f.Model = d.Decode(doc)
+	}
+	p := &Pass{File: f, Model: f.Model}
 	// Stage 4: schema.
-	failures, err := schema.Validate(d.ID(), value)
+	failures, err := schema.Validate(d.ID, value)
 	if err != nil {
 		f.ReportAt("schema", "", fileStart, err.Error())
 	}
@@ -262,80 +280,49 @@ func (l *Linter) check(f *File, in Input) (sum string) {
 		}
 	}
 	// Stage 5: graph.
-	for _, gc := range d.Graphs(f) {
-		opts := gc.Options
-		if opts.MaxNodes == 0 {
-			opts.MaxNodes = l.Config.Limits.MaxSteps
-		}
-		for _, fd := range graph.Check(gc.Graph, opts) {
-			rel := make([]Related, 0, len(fd.Related))
-			for _, r := range fd.Related {
-				rel = append(rel, f.Related(r.Pointer, r.Message))
+	if d.Graphs != nil && f.on(graphRuleIDs...) {
+		done := f.running("the graph of "+d.ID, graphRuleIDs...)
+		checks := d.Graphs(p)
+		for _, gc := range checks {
+			opts := gc.Options
+			if opts.MaxNodes == 0 {
+				opts.MaxNodes = r.Config.Limits.MaxSteps
 			}
-			f.Report(fd.Rule, fd.Pointer, fd.Message, rel...)
+			for _, fd := range graph.Check(gc.Graph, opts) {
+				rel := make([]Related, 0, len(fd.Related))
+				for _, rl := range fd.Related {
+					rel = append(rel, f.Related(rl.Pointer, rl.Message))
+				}
+				f.Report(GraphRule(fd.Kind), fd.Pointer, fd.Message, rel...)
+			}
+		}
+		done()
+	}
+	// Stages 6 and 7: the dialect's rules, SQL included. A rule turned off does not run.
+	for _, rule := range d.Rules {
+		if rule.Check != nil && f.on(rule.ID) {
+			done := f.running("rule "+rule.ID, rule.ID)
+			rule.Check(p)
+			done()
 		}
 	}
-	// Stages 6 and 7: the dialect's rules, SQL included.
-	d.Lint(f)
+	for _, c := range d.Checks {
+		if f.on(c.Rules...) {
+			done := f.running(d.ID+" check of "+strings.Join(c.Rules, ", "), c.Rules...)
+			c.Run(p)
+			done()
+		}
+	}
 	return sum // set by the deferred checksum stage
 }
 
-// read reads a file with the hard ceiling of SPEC §3 stage 1.
-func (l *Linter) read(f *File, path string) ([]byte, bool) {
-	st, err := os.Stat(path)
-	if err != nil {
-		f.ReportAt("read", "", fileStart, readError(err))
-		return nil, false
-	}
-	if !st.Mode().IsRegular() {
-		what := "not a regular file"
-		if st.IsDir() {
-			what = "a directory"
-		}
-		f.ReportAt("read", "", fileStart, "cannot read: "+what)
-		return nil, false
-	}
-	if st.Size() > readCeiling {
-		f.ReportAt("size-limit", "", fileStart,
-			fmt.Sprintf("the file is %d bytes, above the 4 MiB ceiling: not parsed", st.Size()))
-		return nil, false
-	}
-	fh, err := os.Open(path)
-	if err != nil {
-		f.ReportAt("read", "", fileStart, readError(err))
-		return nil, false
-	}
-	defer fh.Close() //nolint:errcheck // read-only: a close error loses nothing
-	// The file may grow between Stat and Read; the ceiling holds either way.
-	data, err := io.ReadAll(io.LimitReader(fh, readCeiling+1))
-	if err != nil {
-		f.ReportAt("read", "", fileStart, readError(err))
-		return nil, false
-	}
-	if len(data) > readCeiling {
-		f.ReportAt("size-limit", "", fileStart, "the file grew above the 4 MiB ceiling while being read: not parsed")
-		return nil, false
-	}
-	return data, true
-}
-
-func readError(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "cannot read: no such file"
-	case errors.Is(err, fs.ErrPermission):
-		return "cannot read: permission denied"
-	}
-	return "cannot read: " + err.Error()
-}
+// graphRuleIDs are the rules of the graph stage.
+var graphRuleIDs = []string{"duplicate-id", "dangling-edge", "entry", "unreachable", "cycle", "dead-end", "step-limit"}
 
 // dialectFor picks the file's dialect by SPEC §2's precedence, reporting `dialect` when
 // none fits.
-func (l *Linter) dialectFor(f *File) Dialect {
+func (r *run) dialectFor(f *File) *Dialect {
+	l := r.Linter
 	want, why := l.Dialect, "--dialect"
 	if want == "" {
 		rel := l.Config.Rel(f.Path)
@@ -354,28 +341,23 @@ func (l *Linter) dialectFor(f *File) Dialect {
 		}
 	}
 	if want != "" {
-		for _, d := range l.Dialects {
-			if d.ID() == want {
-				if !d.Detect(f.Doc) {
-					f.ReportAt("dialect", "", fileStart,
-						fmt.Sprintf("%s asks for dialect %s, but the file does not look like one", why, want))
-					return nil
-				}
-				return d
+		if d, ok := l.Registry.Dialect(want); ok {
+			if !d.Detect(f.Doc) {
+				f.ReportAt("dialect", "", fileStart,
+					fmt.Sprintf("%s asks for dialect %s, but the file does not look like one", why, want))
+				return nil
 			}
+			return d
 		}
 		f.ReportAt("dialect", "", fileStart, fmt.Sprintf("%s asks for dialect %q, which this dws does not know", why, want))
 		return nil
 	}
-	for _, d := range l.Dialects {
+	for _, d := range l.Registry.Dialects() {
 		if d.Detect(f.Doc) {
 			return d
 		}
 	}
-	ids := make([]string, len(l.Dialects))
-	for i, d := range l.Dialects {
-		ids[i] = d.ID()
-	}
+	ids := l.Registry.DialectIDs()
 	f.ReportAt("dialect", "", fileStart, fmt.Sprintf(
 		"no dialect fits this file (known: %s); name one with --dialect or a dialects: glob in .dws.yaml",
 		strings.Join(ids, ", ")))

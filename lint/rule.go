@@ -18,6 +18,10 @@ type Rule struct {
 	Doc  string
 	Fail Example
 	Pass Example
+	// Check finds the rule's problems in one file of its dialect, and runs wherever the
+	// rule is not turned off. It is nil for a rule that a stage reports (read, parse,
+	// schema, the graph rules) or that a dialect's Check or Bundle reports.
+	Check func(p *Pass)
 }
 
 // Example is a file the rule's documentation shows. Fail examples must produce the
@@ -35,19 +39,40 @@ type Example struct {
 	Missing bool
 }
 
-// Registry is the catalog of rules known to one dws binary.
+// Registry is the one list of what a dws binary knows: its dialects and every rule,
+// core rules and the dialects' own.
 type Registry struct {
-	rules []Rule
-	byID  map[string]int
+	rules    []Rule
+	byID     map[string]int
+	dialects []*Dialect
+	// sections maps a config section to the dialect that owns it.
+	sections map[string]*Dialect
 }
 
-// NewRegistry builds a registry of the core rules and the rules of the given dialects.
-// A rule id registered twice is a programming error and panics at start-up.
-func NewRegistry(dialects ...Dialect) *Registry {
-	r := &Registry{byID: map[string]int{}}
+// NewRegistry builds the registry of the core rules and the given dialects, which
+// keep their order (the order of detection). A rule id registered twice, a check
+// naming a rule that is not registered, or a config section claimed twice (or named
+// like a core key) is a programming error and panics at start-up.
+func NewRegistry(dialects ...*Dialect) *Registry {
+	r := &Registry{byID: map[string]int{}, dialects: dialects, sections: map[string]*Dialect{}}
 	all := slices.Clone(coreRules)
 	for _, d := range dialects {
-		all = append(all, d.Rules()...)
+		for _, rule := range d.Rules {
+			rl := *rule
+			if rl.Dialect == "" {
+				rl.Dialect = d.ID
+			}
+			all = append(all, rl)
+		}
+		for name := range d.Config {
+			if coreKeys[name] {
+				panic(fmt.Sprintf("lint: dialect %s claims the core config key %q", d.ID, name))
+			}
+			if other, dup := r.sections[name]; dup {
+				panic(fmt.Sprintf("lint: config section %q claimed by both %s and %s", name, other.ID, d.ID))
+			}
+			r.sections[name] = d
+		}
 	}
 	for _, rule := range all {
 		if _, dup := r.byID[rule.ID]; dup {
@@ -55,6 +80,15 @@ func NewRegistry(dialects ...Dialect) *Registry {
 		}
 		r.byID[rule.ID] = len(r.rules)
 		r.rules = append(r.rules, rule)
+	}
+	for _, d := range dialects {
+		for _, c := range d.Checks {
+			for _, id := range c.Rules {
+				if _, ok := r.byID[id]; !ok {
+					panic(fmt.Sprintf("lint: dialect %s has a check of rule %q, which is not registered", d.ID, id))
+				}
+			}
+		}
 	}
 	slices.SortFunc(r.rules, func(a, b Rule) int {
 		if c := strings.Compare(a.Dialect, b.Dialect); c != 0 {
@@ -78,4 +112,26 @@ func (r *Registry) Lookup(id string) (Rule, bool) {
 		return Rule{}, false
 	}
 	return r.rules[i], true
+}
+
+// Dialects lists the dialects in detection order.
+func (r *Registry) Dialects() []*Dialect { return r.dialects }
+
+// Dialect finds a dialect by id.
+func (r *Registry) Dialect(id string) (*Dialect, bool) {
+	for _, d := range r.dialects {
+		if d.ID == id {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+// DialectIDs lists the dialect ids in detection order.
+func (r *Registry) DialectIDs() []string {
+	ids := make([]string, len(r.dialects))
+	for i, d := range r.dialects {
+		ids[i] = d.ID
+	}
+	return ids
 }

@@ -244,4 +244,46 @@ steps:
     onSuccess: later
 `},
 	},
+	{
+		ID: "ref", Severity: Error,
+		Summary: "a by-name reference that is not routing resolves to nothing",
+		Doc: `Some fields name something defined elsewhere without being a route of the graph: in a DWS
+job spec a skill_ref, workflow_ref, intent_ref or delegation role; in DireClaw a step's
+agent (a key of agents) and the step ids a step needs. A name that resolves to nothing
+fails only when a run reaches that step, so dws checks them all up front. Routing fields
+(edges) are checked by dangling-edge instead. Each dialect says which of its fields are
+references.`,
+		Fail: Example{Name: "orchestrator.yaml", Text: refExample("wroker")},
+		Pass: Example{Name: "orchestrator.yaml", Text: refExample("worker")},
+	},
+}
+
+// refExample is a DireClaw orchestrator whose one step names the given agent.
+func refExample(agent string) string {
+	return `id: demo
+selector_agent: router
+default_workflow: answer
+selection_max_retries: 2
+agents:
+  router: { provider: anthropic, model: sonnet, can_orchestrate_workflows: true }
+  worker: { provider: openai, model: gpt-5 }
+workflows:
+  - id: answer
+    version: 1
+    description: Answer a question
+    tags: [default]
+    inputs: [user_message]
+    steps:
+      - id: reply
+        type: agent_task
+        agent: ` + agent + `
+        prompt: "Answer: {{inputs.user_message}}"
+        outputs: [summary]
+        output_files:
+          summary: reply/summary__{{workflow.run_id}}.txt
+workflow_orchestration:
+  max_total_iterations: 12
+  default_step_timeout_seconds: 900
+  max_step_timeout_seconds: 1800
+`
 }

@@ -1,11 +1,14 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/dwsdev/dws/source"
 )
 
 // Expand turns command-line paths into inputs: files are taken as they are, directories
@@ -20,6 +23,7 @@ import (
 // nothing must not pass. Include and exclude globs apply to paths inside the config's
 // directory; outside it, every *.json, *.yaml and *.yml file is taken.
 func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, err error) {
+	r := l.newRun()
 	seen := map[string]bool{}
 	var empty []string
 	outside := false
@@ -49,8 +53,8 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 		before := found
 		problems = append(problems, l.walk(p, []string{absOrSelf(real)}, add)...)
 		// A directory inside a bundle (a job spec) brings the whole bundle's definitions.
-		if b, root, ok := l.bundleOfDir(p); ok {
-			if check, _, err := l.bundleFiles(b, root); err == nil {
+		if h := r.homeOf(p); h.b != nil {
+			if check, _, err := r.files(h); err == nil {
 				for _, c := range check {
 					add(c)
 				}
@@ -69,7 +73,7 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 			err = &NoFilesError{Dirs: empty, Include: defaultInclude}
 		}
 	}
-	return l.markContext(inputs), problems, err
+	return inputs, problems, err
 }
 
 // NoFilesError is a directory given to dws in which nothing is checked.
@@ -90,7 +94,7 @@ func (l *Linter) walk(dir string, ancestors []string, add func(string)) []Diagno
 	var problems []Diagnostic
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return []Diagnostic{l.readProblem(dir, readError(err))}
+		return []Diagnostic{l.readProblem(dir, readProblem(dir, err))}
 	}
 	slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	for _, e := range entries {
@@ -113,7 +117,7 @@ func (l *Linter) walk(dir string, ancestors []string, add func(string)) []Diagno
 			}
 			real, err := filepath.EvalSymlinks(p)
 			if err != nil {
-				problems = append(problems, l.readProblem(p, readError(err)))
+				problems = append(problems, l.readProblem(p, readProblem(p, err)))
 				continue
 			}
 			real = absOrSelf(real)
@@ -153,6 +157,15 @@ func (l *Linter) readProblem(path, msg string) Diagnostic {
 	f := &File{Path: display(path), Config: l.Config, reg: l.Registry}
 	f.ReportAt("read", "", fileStart, msg)
 	return f.diags[0]
+}
+
+// readProblem is how a walk describes a path it cannot read, as the read stage does.
+func readProblem(path string, err error) string {
+	var re *source.ReadError
+	if errors.As(source.ReadErrorOf(path, err), &re) {
+		return re.Problem
+	}
+	return "cannot read: " + err.Error()
 }
 
 // display is the form a path is shown in: cleaned, slash-separated.

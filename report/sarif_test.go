@@ -149,7 +149,7 @@ func decodeSARIF(t *testing.T, out []byte) sarifLog {
 	return log
 }
 
-func registry() *lint.Registry { return lint.NewRegistry(dialect.All()...) }
+func registry() *lint.Registry { return dialect.Registry() }
 
 // handResult has every kind of finding: three severities, related locations, a rule the
 // registry does not know, an unknown position, and paths that need percent-encoding.
@@ -365,15 +365,14 @@ func TestSARIFPipeline(t *testing.T) {
 	if err := os.WriteFile("bad file.json", []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dialects := dialect.All()
-	reg := lint.NewRegistry(dialects...)
-	l := &lint.Linter{Registry: reg, Dialects: dialects, Config: lint.DefaultConfig(dir)}
+	l := &lint.Linter{Registry: dialect.Registry(), Config: lint.DefaultConfig(dir)}
 	res := l.Run([]lint.Input{{Path: "bad file.json"}})
 	diags := res.Diagnostics()
 	if len(diags) == 0 {
 		t.Fatal("the pipeline found nothing in a file with a duplicate id")
 	}
 
+	reg := l.Registry
 	out := writeSARIF(t, reg, res)
 	validateSARIF(t, schema, out)
 	if again := writeSARIF(t, reg, res); !bytes.Equal(out, again) {

@@ -103,3 +103,7 @@ func readError(path string, err error) error {
 	}
 	return &ReadError{Path: path, Problem: msg, Err: err}
 }
+
+// ReadErrorOf describes an error met while reading path some other way (walking a
+// directory) as ReadFile would: the same words for the same problem.
+func ReadErrorOf(path string, err error) error { return readError(path, err) }

@@ -226,7 +226,7 @@ func checkLock(c *cli.Context, s *setup, lockPath string, args []string) error {
 // with the config's include/exclude), keeping "-" for standard input, in the order
 // given. The lockfile being written or checked is never one of its own entries.
 func expandPaths(s *setup, args []string, lockPath string) ([]string, []lint.Diagnostic, error) {
-	l := &lint.Linter{Registry: s.reg, Dialects: s.dialects, Config: s.cfg}
+	l := &lint.Linter{Registry: s.reg, Config: s.cfg}
 	lockAbs := ""
 	if lockPath != "" {
 		if a, err := filepath.Abs(lockPath); err == nil {

@@ -42,14 +42,12 @@ func validateCommand() *cli.Command {
 // setup is what every pipeline command needs: the rule registry, the dialects and the
 // config in force.
 type setup struct {
-	reg      *lint.Registry
-	dialects []lint.Dialect
-	cfg      *lint.Config
+	reg *lint.Registry
+	cfg *lint.Config
 }
 
 func loadSetup(configFlag string) (*setup, error) {
-	s := &setup{dialects: dialect.All()}
-	s.reg = lint.NewRegistry(s.dialects...)
+	s := &setup{reg: dialect.Registry()}
 	path := configFlag
 	if path == "" {
 		if p, ok := lint.FindConfig("."); ok {
@@ -64,7 +62,7 @@ func loadSetup(configFlag string) (*setup, error) {
 		s.cfg = lint.DefaultConfig(wd)
 		return s, nil
 	}
-	cfg, err := lint.LoadConfig(path, s.reg, s.dialects)
+	cfg, err := lint.LoadConfig(path, s.reg)
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -89,15 +87,15 @@ func validate(c *cli.Context) error {
 		return err
 	}
 	forced := c.String("dialect")
-	if forced != "" && !slices.ContainsFunc(s.dialects, func(d lint.Dialect) bool { return d.ID() == forced }) {
-		return usagef("--dialect: unknown dialect %q (known: %s)", forced, strings.Join(dialectIDs(s.dialects), ", "))
+	if _, known := s.reg.Dialect(forced); forced != "" && !known {
+		return usagef("--dialect: unknown dialect %q (known: %s)", forced, strings.Join(s.reg.DialectIDs(), ", "))
 	}
 	writeBaseline := c.String("write-baseline")
 	cfg := *s.cfg
 	if writeBaseline != "" {
 		cfg.Baseline = "" // record every finding, including those the old baseline hides
 	}
-	l, err := lint.New(s.reg, s.dialects, &cfg)
+	l, err := lint.New(s.reg, &cfg)
 	if err != nil {
 		return usageError{err}
 	}
@@ -182,14 +180,6 @@ func colorWanted(c *cli.Context, w io.Writer) bool {
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
-}
-
-func dialectIDs(ds []lint.Dialect) []string {
-	ids := make([]string, len(ds))
-	for i, d := range ds {
-		ids[i] = d.ID()
-	}
-	return ids
 }
 
 // relativeDir shows dir relative to the working directory when it can, so that a bare

@@ -13,32 +13,30 @@ import (
 // ID is the dialect id.
 const ID = "cortex"
 
-// Dialect is the Cortex dialect. Its zero value is ready to use.
-type Dialect struct{}
-
-// ID implements lint.Dialect.
-func (Dialect) ID() string { return ID }
-
-// Detect reports a document with top-level schemaVersion and steps.
-func (Dialect) Detect(doc *source.Document) bool {
-	return doc.Root.Has("schemaVersion", "steps")
+// Dialect returns the Cortex dialect.
+func Dialect() *lint.Dialect {
+	rules := []*lint.Rule{&httpIdempotencyKey, &aiSchema, &retryNotApplicable, &versionFormat, &templateVariable}
+	var sqlIDs []string
+	for i := range sqlRules {
+		rules = append(rules, &sqlRules[i])
+		sqlIDs = append(sqlIDs, sqlRules[i].ID)
+	}
+	return &lint.Dialect{
+		ID: ID,
+		// A document with top-level schemaVersion and steps.
+		Detect: func(doc *source.Document) bool { return doc.Root.Has("schemaVersion", "steps") },
+		Decode: func(doc *source.Document) any { return decode(doc) },
+		Graphs: graphs,
+		Rules:  rules,
+		Checks: []lint.Check{{Rules: sqlIDs, Run: func(p *lint.Pass) { checkSQL(p.File, stepsOf(p)) }}},
+		Config: map[string]lint.SectionParser{"cortex": parseSettings, "sql": parseSQLSettings},
+	}
 }
 
-// Rules implements lint.Dialect.
-func (Dialect) Rules() []lint.Rule {
-	return append([]lint.Rule{httpIdempotencyKey, aiSchema, retryNotApplicable, versionFormat, templateVariable}, sqlRules...)
-}
-
-// Lint implements lint.Dialect.
-func (Dialect) Lint(f *lint.File) {
-	steps := decode(f.Doc)
-	set := settingsOf(f.Config)
-	checkHTTPIdempotencyKey(f, steps)
-	checkAISchema(f, steps, set)
-	checkRetryNotApplicable(f, steps)
-	checkVersionFormat(f)
-	checkTemplateVariables(f, steps, set)
-	checkSQL(f, steps)
+// stepsOf is the model Decode made of the file.
+func stepsOf(p *lint.Pass) []step {
+	steps, _ := p.Model.([]step)
+	return steps
 }
 
 // step is one entry of steps, read tolerantly: the schema stage has already reported

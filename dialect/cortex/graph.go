@@ -5,11 +5,11 @@ import (
 	"github.com/dwsdev/dws/lint"
 )
 
-// Graphs implements lint.Dialect: steps are nodes, onSuccess/onFailure are edges (for a
+// graphs is the graph part of the dialect: steps are nodes, onSuccess/onFailure are edges (for a
 // branch step, the true and the false edge), and a step whose onSuccess or onFailure is
 // null or absent is an exit.
-func (Dialect) Graphs(f *lint.File) []lint.GraphCheck {
-	g, ok := build(decode(f.Doc))
+func graphs(p *lint.Pass) []lint.GraphCheck {
+	g, ok := build(stepsOf(p))
 	if !ok {
 		return nil
 	}

@@ -39,6 +39,7 @@ configured, every ai step is reported, because nothing can vouch for its names.`
   ]
 }
 `},
+	Check: func(p *lint.Pass) { checkAISchema(p.File, stepsOf(p), settingsOf(p.Config)) },
 }
 
 func checkAISchema(f *lint.File, steps []step, set *Settings) {
@@ -47,19 +48,19 @@ func checkAISchema(f *lint.File, steps []step, set *Settings) {
 			continue
 		}
 		if set.Registry == nil {
-			f.Report(aiSchema.ID, s.ptr+"/params/schema", fmt.Sprintf(
+			f.Report("ai-schema", s.ptr+"/params/schema", fmt.Sprintf(
 				"ai step %q cannot be checked: no prompt-template registry is configured (cortex.prompt_templates in .dws.yaml)", s.id))
 			continue
 		}
 		if tpl, ok := s.params.Get("promptTemplate").Str(); ok {
 			if _, known := set.Registry.Templates[tpl]; !known {
-				f.Report(aiSchema.ID, s.ptr+"/params/promptTemplate", fmt.Sprintf(
+				f.Report("ai-schema", s.ptr+"/params/promptTemplate", fmt.Sprintf(
 					"promptTemplate %q is not a template of the registry %s", tpl, set.Registry.Path))
 			}
 		}
 		if sch, ok := s.params.Get("schema").Str(); ok {
 			if _, known := set.Registry.Schemas[sch]; !known {
-				f.Report(aiSchema.ID, s.ptr+"/params/schema", fmt.Sprintf(
+				f.Report("ai-schema", s.ptr+"/params/schema", fmt.Sprintf(
 					"schema %q is not a schema of the registry %s", sch, set.Registry.Path))
 			}
 		}

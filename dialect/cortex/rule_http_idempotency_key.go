@@ -31,6 +31,7 @@ recognise a repeat.`,
   ]
 }
 `},
+	Check: func(p *lint.Pass) { checkHTTPIdempotencyKey(p.File, stepsOf(p)) },
 }
 
 func checkHTTPIdempotencyKey(f *lint.File, steps []step) {
@@ -51,7 +52,7 @@ func checkHTTPIdempotencyKey(f *lint.File, steps []step) {
 			}
 		}
 		if !found {
-			f.Report(httpIdempotencyKey.ID, ptr, fmt.Sprintf(
+			f.Report("http-idempotency-key", ptr, fmt.Sprintf(
 				"http step %q sends no idempotencyKey header; a retried call could act twice", s.id))
 		}
 	}

@@ -22,12 +22,13 @@ about how long the step can take.`,
   "steps": [ { "id": "nap", "type": "sleep", "params": { "seconds": 30 } } ]
 }
 `},
+	Check: func(p *lint.Pass) { checkRetryNotApplicable(p.File, stepsOf(p)) },
 }
 
 func checkRetryNotApplicable(f *lint.File, steps []step) {
 	for _, s := range steps {
 		if s.typ == "sleep" && s.node.Member("retry") != nil {
-			f.Report(retryNotApplicable.ID, s.ptr+"/retry", fmt.Sprintf("retry has no effect on sleep step %q", s.id))
+			f.Report("retry-not-applicable", s.ptr+"/retry", fmt.Sprintf("retry has no effect on sleep step %q", s.id))
 		}
 	}
 }

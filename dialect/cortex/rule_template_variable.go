@@ -31,6 +31,7 @@ is configured in .dws.yaml.`,
   ]
 }
 `},
+	Check: func(p *lint.Pass) { checkTemplateVariables(p.File, stepsOf(p), settingsOf(p.Config)) },
 }
 
 var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z0-9_.]*)?\s*\}\}`)
@@ -57,7 +58,7 @@ func checkTemplateVariables(f *lint.File, steps []step, set *Settings) {
 					continue
 				}
 				span := source.Span{Start: f.Doc.StringPos(n, m[0]), End: f.Doc.StringPos(n, m[1])}
-				f.ReportAt(templateVariable.ID, ptr, span, fmt.Sprintf(
+				f.ReportAt("template-variable", ptr, span, fmt.Sprintf(
 					"{{%s}} is not in cortex.context, and no ai step outputs it on every path to step %q", name, s.id))
 			}
 		})

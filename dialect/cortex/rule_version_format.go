@@ -23,6 +23,7 @@ version as 1.MINOR. Write exactly that form.`,
   "steps": [ { "id": "nap", "type": "sleep", "params": { "seconds": 1 } } ]
 }
 `},
+	Check: func(p *lint.Pass) { checkVersionFormat(p.File) },
 }
 
 var versionForms = []struct {
@@ -37,7 +38,7 @@ func checkVersionFormat(f *lint.File) {
 	for _, vf := range versionForms {
 		v, ok := f.Doc.Root.Get(vf.key).Str()
 		if ok && vf.schemaPattern.MatchString(v) && !vf.full.MatchString(v) {
-			f.Report(versionFormat.ID, "/"+vf.key, fmt.Sprintf("%s %q is not exactly %s", vf.key, v, vf.want))
+			f.Report("version-format", "/"+vf.key, fmt.Sprintf("%s %q is not exactly %s", vf.key, v, vf.want))
 		}
 	}
 }

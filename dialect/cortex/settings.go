@@ -3,13 +3,10 @@ package cortex
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
-	"go.yaml.in/yaml/v3"
 )
 
 // Settings is the `cortex:` section of .dws.yaml.
@@ -35,11 +32,6 @@ type Template struct {
 	Schema  string
 }
 
-// ConfigSections implements lint.Configurable.
-func (Dialect) ConfigSections() map[string]lint.SectionParser {
-	return map[string]lint.SectionParser{"cortex": parseSettings, "sql": parseSQLSettings}
-}
-
 func settingsOf(c *lint.Config) *Settings {
 	if c != nil {
 		if s, ok := c.Section("cortex").(*Settings); ok {
@@ -49,40 +41,40 @@ func settingsOf(c *lint.Config) *Settings {
 	return &Settings{}
 }
 
-func parseSettings(n *yaml.Node, dir string) (any, error) {
-	if n.Kind != yaml.MappingNode {
+func parseSettings(n *source.Node, dir string) (any, error) {
+	if n.Kind != source.Object {
 		return nil, errors.New("want a mapping {prompt_templates, context}")
 	}
 	s := &Settings{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		switch k.Value {
+	for _, m := range n.Members {
+		v := m.Value
+		switch m.Key {
 		case "prompt_templates":
-			if v.Kind != yaml.ScalarNode || v.Value == "" {
-				return nil, &lint.ConfigError{Line: v.Line, Column: v.Column, Msg: "cortex.prompt_templates: want a file path"}
+			if v.Kind != source.String || v.Text == "" {
+				return nil, lint.ConfigErrorAt(v, "cortex.prompt_templates: want a file path")
 			}
-			reg, err := LoadRegistry(filepath.Join(dir, filepath.FromSlash(v.Value)))
+			reg, err := LoadRegistry(lint.ConfigPath(dir, v.Text))
 			if reg != nil {
-				reg.Path = v.Value // as the user wrote it, for messages
+				reg.Path = v.Text // as the user wrote it, for messages
 			}
 			if err != nil {
-				return nil, &lint.ConfigError{Line: v.Line, Column: v.Column, Msg: "cortex.prompt_templates: " + err.Error()}
+				return nil, lint.ConfigErrorAt(v, "cortex.prompt_templates: %s", err)
 			}
 			s.Registry = reg
 		case "context":
-			if v.Kind != yaml.SequenceNode {
-				return nil, &lint.ConfigError{Line: v.Line, Column: v.Column, Msg: "cortex.context: want a list of variable names"}
+			if v.Kind != source.Array {
+				return nil, lint.ConfigErrorAt(v, "cortex.context: want a list of variable names")
 			}
 			s.Context = []string{}
-			for _, c := range v.Content {
-				if c.Kind != yaml.ScalarNode || !validVariable(c.Value) {
-					return nil, &lint.ConfigError{Line: c.Line, Column: c.Column, Msg: fmt.Sprintf("cortex.context: %q is not a variable name", c.Value)}
+			for _, c := range v.Items {
+				if c.Kind != source.String || !validVariable(c.Text) {
+					return nil, lint.ConfigErrorAt(c, "cortex.context: %q is not a variable name", lint.Scalar(c))
 				}
-				s.Context = append(s.Context, c.Value)
+				s.Context = append(s.Context, c.Text)
 			}
 		default:
-			return nil, &lint.ConfigError{Line: k.Line, Column: k.Column,
-				Msg: fmt.Sprintf("cortex: unknown key %q (want prompt_templates, context)", k.Value)}
+			return nil, &lint.ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col,
+				Msg: fmt.Sprintf("cortex: unknown key %q (want prompt_templates, context)", m.Key)}
 		}
 	}
 	return s, nil
@@ -90,9 +82,9 @@ func parseSettings(n *yaml.Node, dir string) (any, error) {
 
 // LoadRegistry reads a prompt-template registry (YAML or JSON).
 func LoadRegistry(path string) (*Registry, error) {
-	data, err := os.ReadFile(path)
+	data, err := source.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return nil, fmt.Errorf("reading %w", err)
 	}
 	doc, err := source.Parse(path, data, source.FormatOf(path, data))
 	if err != nil {

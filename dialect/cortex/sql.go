@@ -3,17 +3,11 @@ package cortex
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
 	"github.com/dwsdev/dws/sqlallow"
-	"go.yaml.in/yaml/v3"
 )
 
 // sqlSettings is the `sql:` section of .dws.yaml: the allow-list policy.
@@ -33,45 +27,45 @@ func policyOf(c *lint.Config) (*sqlallow.Policy, bool) {
 	return &p, false
 }
 
-func parseSQLSettings(n *yaml.Node, dir string) (any, error) {
-	bad := func(at *yaml.Node, format string, args ...any) error {
-		return &lint.ConfigError{Line: at.Line, Column: at.Column, Msg: "sql." + fmt.Sprintf(format, args...)}
+func parseSQLSettings(n *source.Node, dir string) (any, error) {
+	if n.Kind != source.Object {
+		return nil, lint.ConfigErrorAt(n, "sql: want a mapping {allow, search_path, statements, deny_functions, from_ddl}")
 	}
-	if n.Kind != yaml.MappingNode {
-		return nil, &lint.ConfigError{Line: n.Line, Column: n.Column, Msg: "sql: want a mapping {allow, search_path, statements, deny_functions, from_ddl}"}
+	bad := func(at *source.Node, format string, args ...any) error {
+		return lint.ConfigErrorAt(at, "sql."+format, args...)
 	}
 	p := sqlallow.DefaultPolicy()
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		switch k.Value {
+	for _, m := range n.Members {
+		v := m.Value
+		switch m.Key {
 		case "allow":
-			if v.Kind != yaml.MappingNode {
+			if v.Kind != source.Object {
 				return nil, bad(v, "allow: want a mapping of relation to columns (or \"*\")")
 			}
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				rel, cols := v.Content[j], v.Content[j+1]
-				if rel.Value == "" {
-					return nil, bad(rel, "allow: an empty relation name")
+			for _, rel := range v.Members {
+				cols := rel.Value
+				if rel.Key == "" {
+					return nil, &lint.ConfigError{Line: rel.KeySpan.Start.Line, Column: rel.KeySpan.Start.Col, Msg: "sql.allow: an empty relation name"}
 				}
 				switch {
-				case cols.Kind == yaml.ScalarNode && cols.Value == "*":
-					p.Allow[rel.Value] = []string{"*"}
-				case cols.Kind == yaml.SequenceNode:
+				case cols.Kind == source.String && cols.Text == "*":
+					p.Allow[rel.Key] = []string{"*"}
+				case cols.Kind == source.Array:
 					list, err := scalars(cols)
 					if err != nil {
-						return nil, bad(cols, "allow.%s: %v", rel.Value, err)
+						return nil, bad(cols, "allow.%s: %v", rel.Key, err)
 					}
-					p.Allow[rel.Value] = list
+					p.Allow[rel.Key] = list
 				default:
-					return nil, bad(cols, "allow.%s: want a list of columns or \"*\"", rel.Value)
+					return nil, bad(cols, "allow.%s: want a list of columns or \"*\"", rel.Key)
 				}
 			}
 		case "search_path", "statements", "deny_functions":
 			list, err := scalars(v)
 			if err != nil {
-				return nil, bad(v, "%s: %v", k.Value, err)
+				return nil, bad(v, "%s: %v", m.Key, err)
 			}
-			switch k.Value {
+			switch m.Key {
 			case "search_path":
 				p.SearchPath = list
 			case "statements":
@@ -86,16 +80,17 @@ func parseSQLSettings(n *yaml.Node, dir string) (any, error) {
 				p.DenyFunctions = list
 			}
 		case "from_ddl":
-			if v.Kind != yaml.ScalarNode || v.Value == "" {
+			if v.Kind != source.String || v.Text == "" {
 				return nil, bad(v, "from_ddl: want a file path")
 			}
-			schema, err := loadDDL(filepath.Join(dir, filepath.FromSlash(v.Value)), v.Value)
+			schema, err := loadDDL(lint.ConfigPath(dir, v.Text), v.Text)
 			if err != nil {
 				return nil, bad(v, "from_ddl: %v", err)
 			}
 			p.DDL = schema
 		default:
-			return nil, bad(k, "unknown key %q (want allow, search_path, statements, deny_functions, from_ddl)", k.Value)
+			return nil, &lint.ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col,
+				Msg: fmt.Sprintf("sql: unknown key %q (want allow, search_path, statements, deny_functions, from_ddl)", m.Key)}
 		}
 	}
 	if p.DDL != nil {
@@ -110,8 +105,12 @@ func parseSQLSettings(n *yaml.Node, dir string) (any, error) {
 }
 
 func loadDDL(path, shown string) (*sqlallow.Schema, error) {
-	data, err := os.ReadFile(path)
+	data, err := source.ReadFile(path)
 	if err != nil {
+		var re *source.ReadError
+		if errors.As(err, &re) {
+			return nil, fmt.Errorf("reading %s: %s", shown, re.Problem)
+		}
 		return nil, fmt.Errorf("reading %s: %w", shown, err)
 	}
 	s, err := sqlallow.FromDDL(string(data))
@@ -124,16 +123,16 @@ func loadDDL(path, shown string) (*sqlallow.Schema, error) {
 	return s, err
 }
 
-func scalars(n *yaml.Node) ([]string, error) {
-	if n.Kind != yaml.SequenceNode {
+func scalars(n *source.Node) ([]string, error) {
+	if n.Kind != source.Array {
 		return nil, errors.New("want a list")
 	}
-	out := make([]string, 0, len(n.Content))
-	for _, c := range n.Content {
-		if c.Kind != yaml.ScalarNode || c.Value == "" {
+	out := make([]string, 0, len(n.Items))
+	for _, c := range n.Items {
+		if (c.Kind != source.String && c.Kind != source.Number) || c.Text == "" {
 			return nil, errors.New("want a list of names")
 		}
-		out = append(out, c.Value)
+		out = append(out, c.Text)
 	}
 	return out, nil
 }
@@ -187,7 +186,7 @@ func checkSQL(f *lint.File, steps []step) {
 			unique = append(unique, j)
 		}
 	}
-	parallel(len(unique), func(i int) {
+	f.Limiter.Each(len(unique), 16, func(i int) {
 		j := unique[i]
 		if j.expr {
 			j.res = sqlallow.CheckExpression(j.node.Text, policy)
@@ -222,27 +221,4 @@ var sqlRule = map[sqlallow.Kind]string{
 	sqlallow.Nondeterministic: "sql-nondeterministic",
 	sqlallow.Args:             "sql-args",
 	sqlallow.Expression:       "branch-expression",
-}
-
-// parallel runs fn(0)…fn(n-1), on every CPU when there is enough work to pay for it.
-func parallel(n int, fn func(int)) {
-	workers := min(runtime.NumCPU(), n/16)
-	if workers < 2 {
-		for i := range n {
-			fn(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }

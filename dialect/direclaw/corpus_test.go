@@ -43,9 +43,7 @@ func TestCorpus(t *testing.T) {
 			repeat("warning direclaw-compat", 4+7+2), // 2 workflows × (description, tags), 7 steps without summary, 2 write_state
 			"205:15 error dangling-edge"),
 	}
-	dialects := dialect.All()
-	reg := lint.NewRegistry(dialects...)
-	l := &lint.Linter{Registry: reg, Dialects: dialects, Config: lint.DefaultConfig("."), Jobs: 1}
+	l := &lint.Linter{Registry: dialect.Registry(), Config: lint.DefaultConfig("."), Jobs: 1}
 	var inputs []lint.Input
 	for name := range want {
 		inputs = append(inputs, lint.Input{Path: filepath.Join(corpus, name)})

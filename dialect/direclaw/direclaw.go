@@ -34,36 +34,26 @@ import (
 // ID is the dialect id.
 const ID = "direclaw"
 
-// Dialect is the DireClaw dialect. Its zero value is ready to use.
-type Dialect struct{}
-
-// ID implements lint.Dialect.
-func (Dialect) ID() string { return ID }
-
-// Detect reports a document with top-level selector_agent and workflows.
-func (Dialect) Detect(doc *source.Document) bool {
-	return doc.Root.Has("selector_agent", "workflows")
+// Dialect returns the DireClaw dialect.
+func Dialect() *lint.Dialect {
+	return &lint.Dialect{
+		ID: ID,
+		// A document with top-level selector_agent and workflows.
+		Detect: func(doc *source.Document) bool { return doc.Root.Has("selector_agent", "workflows") },
+		Decode: func(doc *source.Document) any { return decode(doc) },
+		Graphs: graphs,
+		Rules: []*lint.Rule{&defaultWorkflow, &selectorAgent, &outputFiles, &outputPath, &template,
+			&reviewRouting, &timeoutClamp, &compat},
+		Checks: []lint.Check{{Rules: []string{"ref"}, Run: func(p *lint.Pass) { checkRefs(p.File, model(p)) }}},
+	}
 }
 
-// Rules implements lint.Dialect.
-func (Dialect) Rules() []lint.Rule {
-	return []lint.Rule{defaultWorkflow, selectorAgent, outputFiles, outputPath, template,
-		reviewRouting, timeoutClamp, compat, Ref}
-}
-
-// Lint implements lint.Dialect.
-func (Dialect) Lint(f *lint.File) {
-	o := decode(f.Doc)
-	checkDuplicateWorkflows(f, o)
-	checkDefaultWorkflow(f, o)
-	checkSelectorAgent(f, o)
-	checkRefs(f, o)
-	checkReviewRouting(f, o)
-	checkOutputFiles(f, o)
-	checkOutputPaths(f, o)
-	checkTemplates(f, o)
-	checkTimeoutClamp(f, o)
-	checkCompat(f, o)
+// model is the orchestrator Decode made of the file.
+func model(p *lint.Pass) *orchestrator {
+	if o, ok := p.Model.(*orchestrator); ok {
+		return o
+	}
+	return &orchestrator{}
 }
 
 // orchestrator is the file, read tolerantly: the schema stage has already reported what

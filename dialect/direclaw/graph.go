@@ -11,10 +11,13 @@ var edgeKinds = map[string]graph.EdgeKind{
 	"on_blocked": graph.Blocked, "on_failed": graph.Failed,
 }
 
-// Graphs implements lint.Dialect: one graph per workflow, entry its first step.
-func (Dialect) Graphs(f *lint.File) []lint.GraphCheck {
+// graphs is the graph part of the dialect: one graph per workflow, entry its first
+// step. Two workflows with one id are the graph stage's duplicate-id.
+func graphs(p *lint.Pass) []lint.GraphCheck {
+	o := model(p)
+	checkDuplicateWorkflows(p.File, o)
 	var out []lint.GraphCheck
-	for _, w := range decode(f.Doc).workflows {
+	for _, w := range o.workflows {
 		if g, ok := build(w); ok {
 			out = append(out, lint.GraphCheck{Graph: g, Options: graph.Options{Cycles: graph.AllowAll, Noun: "step"}})
 		}

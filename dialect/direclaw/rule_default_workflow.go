@@ -14,8 +14,9 @@ var defaultWorkflow = lint.Rule{
 	Doc: `When the selector fails or answers nonsense, DireClaw starts default_workflow. If that id
 names no workflow of the file, the fallback itself fails and the message is dropped. Name
 the id of one of the workflows listed under workflows.`,
-	Fail: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep, "default_workflow: answer", "default_workflow: anwser")},
-	Pass: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep)},
+	Fail:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep, "default_workflow: answer", "default_workflow: anwser")},
+	Pass:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep)},
+	Check: func(p *lint.Pass) { checkDefaultWorkflow(p.File, model(p)) },
 }
 
 func checkDefaultWorkflow(f *lint.File, o *orchestrator) {
@@ -36,7 +37,7 @@ func checkDefaultWorkflow(f *lint.File, o *orchestrator) {
 	if len(ids) > 0 {
 		known = "known: " + strings.Join(ids, ", ")
 	}
-	f.Report(defaultWorkflow.ID, "/default_workflow", fmt.Sprintf(
+	f.Report("default-workflow", "/default_workflow", fmt.Sprintf(
 		"default_workflow names %q, which is not a workflow of this file (%s)", name, known))
 }
 

@@ -15,8 +15,9 @@ var outputPath = lint.Rule{
 DireClaw fails any attempt whose path leaves it. An absolute path, a home-relative path, a
 drive letter, or a "." or ".." segment is rejected at run time; write a plain relative path
 such as plan/summary__{{workflow.run_id}}.txt.`,
-	Fail: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep, "summary: reply/summary", "summary: ../reply/summary")},
-	Pass: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep)},
+	Fail:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep, "summary: reply/summary", "summary: ../reply/summary")},
+	Pass:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep)},
+	Check: func(p *lint.Pass) { checkOutputPaths(p.File, model(p)) },
 }
 
 func checkOutputPaths(f *lint.File, o *orchestrator) {
@@ -28,7 +29,7 @@ func checkOutputPaths(f *lint.File, o *orchestrator) {
 					continue
 				}
 				if why := badPath(p); why != "" {
-					f.Report(outputPath.ID, s.ptr+"/output_files/"+escape(m.Key), fmt.Sprintf(
+					f.Report("output-path", s.ptr+"/output_files/"+escape(m.Key), fmt.Sprintf(
 						"output path %q %s: it must stay under the step's output root", p, why))
 				}
 			}

@@ -34,8 +34,9 @@ var reviewRouting = lint.Rule{
 on_reject. A review missing one of them has nowhere to go on that decision, which DireClaw
 only finds out when a reviewer makes it. An agent_task never makes a decision, so
 on_approve or on_reject there is never followed (DireClaw ignores it silently); use next.`,
-	Fail: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep+reviewStep+publishStep, "        on_reject: reply\n", "")},
-	Pass: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep + reviewStep + publishStep)},
+	Fail:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep+reviewStep+publishStep, "        on_reject: reply\n", "")},
+	Pass:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep + reviewStep + publishStep)},
+	Check: func(p *lint.Pass) { checkReviewRouting(p.File, model(p)) },
 }
 
 func checkReviewRouting(f *lint.File, o *orchestrator) {
@@ -49,10 +50,10 @@ func checkReviewRouting(f *lint.File, o *orchestrator) {
 					if k == "on_reject" {
 						decision = "a rejected"
 					}
-					f.Report(reviewRouting.ID, s.ptr, fmt.Sprintf(
+					f.Report("review-routing", s.ptr, fmt.Sprintf(
 						"agent_review step %s has no %s: %s review has nowhere to go", s.label(), k, decision))
 				case s.typ == "agent_task" && present:
-					f.ReportKey(reviewRouting.ID, s.ptr+"/"+k, fmt.Sprintf(
+					f.ReportKey("review-routing", s.ptr+"/"+k, fmt.Sprintf(
 						"%s on agent_task step %s is never followed: only an agent_review decides; use next", k, s.label()))
 				}
 			}

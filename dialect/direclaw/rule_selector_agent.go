@@ -13,8 +13,9 @@ var selectorAgent = lint.Rule{
 workflow. If selector_agent names no key of agents, no message is ever routed. Name one of
 the agents; current DireClaw releases also want it to set can_orchestrate_workflows: true,
 which direclaw-compat reports as a warning.`,
-	Fail: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep, "selector_agent: router", "selector_agent: routr")},
-	Pass: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep)},
+	Fail:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep, "selector_agent: router", "selector_agent: routr")},
+	Pass:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep)},
+	Check: func(p *lint.Pass) { checkSelectorAgent(p.File, model(p)) },
 }
 
 func checkSelectorAgent(f *lint.File, o *orchestrator) {
@@ -22,15 +23,8 @@ func checkSelectorAgent(f *lint.File, o *orchestrator) {
 	if !ok || name == "" {
 		return
 	}
-	a := o.agent(name)
-	if a == nil {
-		f.Report(selectorAgent.ID, "/selector_agent", fmt.Sprintf(
+	if o.agent(name) == nil {
+		f.Report("selector-agent", "/selector_agent", fmt.Sprintf(
 			"selector_agent names %q, which is not an agent of this file", name))
-		return
-	}
-	if v := a.Get("can_orchestrate_workflows"); v == nil || !v.Bool {
-		f.Report(compat.ID, "/selector_agent", fmt.Sprintf(
-			"selector agent %q does not set can_orchestrate_workflows: true, which current DireClaw releases require", name),
-			f.Related("/agents/"+escape(name), "the agent is defined here"))
 	}
 }

@@ -22,8 +22,9 @@ workflow.step_id and workflow.attempt. dws checks every placeholder: an unclosed
 one, another root, an input the workflow does not declare, a step that is not in the
 workflow, or an output that step (or, for output_paths, this step) does not declare is
 reported where it is written.`,
-	Fail: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep, "{{inputs.user_message}}", "{{input.user_message}}")},
-	Pass: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep)},
+	Fail:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep, "{{inputs.user_message}}", "{{input.user_message}}")},
+	Pass:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep)},
+	Check: func(p *lint.Pass) { checkTemplates(p.File, model(p)) },
 }
 
 // where a template is written decides what it may name.
@@ -66,7 +67,7 @@ func checkTemplate(f *lint.File, w *workflow, s *step, n *source.Node, ptr strin
 	text := n.Text
 	report := func(from, to int, msg string) {
 		span := source.Span{Start: f.Doc.StringPos(n, from), End: f.Doc.StringPos(n, to)}
-		f.ReportAt(template.ID, ptr, span, msg)
+		f.ReportAt("template", ptr, span, msg)
 	}
 	for i := 0; ; {
 		k := strings.Index(text[i:], "{{")

@@ -16,8 +16,9 @@ workflow_orchestration.default_step_timeout_seconds, and DireClaw clamps it to
 workflow_orchestration.max_step_timeout_seconds, logging the clamp only in the run's
 diagnostics. A configured timeout above the maximum is therefore never what runs: lower it,
 or raise the maximum.`,
-	Fail: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep + "        limits: { timeout_seconds: 3600 }\n")},
-	Pass: lint.Example{Name: "orchestrator.yaml", Text: example(replyStep + "        limits: { timeout_seconds: 1200 }\n")},
+	Fail:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep + "        limits: { timeout_seconds: 3600 }\n")},
+	Pass:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep + "        limits: { timeout_seconds: 1200 }\n")},
+	Check: func(p *lint.Pass) { checkTimeoutClamp(p.File, model(p)) },
 }
 
 func checkTimeoutClamp(f *lint.File, o *orchestrator) {
@@ -28,7 +29,7 @@ func checkTimeoutClamp(f *lint.File, o *orchestrator) {
 	}
 	check := func(ptr string, n *source.Node, what string) {
 		if v := integer(n); v != nil && v.Cmp(max) > 0 {
-			f.Report(timeoutClamp.ID, ptr, fmt.Sprintf(
+			f.Report("timeout-clamp", ptr, fmt.Sprintf(
 				"%s (%s) is above workflow_orchestration.max_step_timeout_seconds (%s): DireClaw clamps it to %s",
 				what, v, max, max), f.Related("/workflow_orchestration/max_step_timeout_seconds", "the maximum"))
 		}

@@ -62,9 +62,9 @@ func (b *bundle) checkTaskGraph() {
 		}
 	}
 	for _, fd := range graph.Check(g, graph.Options{MultiRoot: true, NoExits: true, Cycles: graph.ForbidAll, Noun: "task"}) {
-		switch fd.Rule {
-		case "duplicate-id", "dangling-edge", "cycle":
-			b.report(fd, fd.Rule, fd.Message)
+		switch fd.Kind {
+		case graph.DuplicateID, graph.DanglingEdge, graph.Cycle:
+			b.report(fd, lint.GraphRule(fd.Kind), fd.Message)
 		}
 	}
 }
@@ -83,7 +83,7 @@ func (b *bundle) workflowGraph() *graph.Graph {
 			continue
 		}
 		b.workflows[name] = d
-		for _, p := range decodeWorkflow(d.root).phases {
+		for _, p := range d.workflow().phases {
 			if s, ok := p.node.Get("sub_workflow").Str(); ok && s != name {
 				g.AddEdge(i, s, graph.Delegation, b.enc(d, p.ptr+"/sub_workflow"), false)
 			}
@@ -97,10 +97,10 @@ func (b *bundle) workflowGraph() *graph.Graph {
 func (b *bundle) checkWorkflows() {
 	g := b.workflowGraph()
 	for _, fd := range graph.Check(g, graph.Options{MultiRoot: true, NoExits: true, Cycles: graph.ForbidAll, Noun: "workflow"}) {
-		switch fd.Rule {
-		case "duplicate-id":
-			b.report(fd, fd.Rule, fd.Message)
-		case "cycle":
+		switch fd.Kind {
+		case graph.DuplicateID:
+			b.report(fd, lint.GraphRule(fd.Kind), fd.Message)
+		case graph.Cycle:
 			// Put the finding on the first member's phase that leads into the cycle.
 			members := map[string]bool{}
 			first, _ := b.dec(fd.Pointer)
@@ -116,7 +116,7 @@ func (b *bundle) checkWorkflows() {
 					break
 				}
 			}
-			b.report(fd, subWorkflow.ID, strings.Replace(fd.Message, " form a cycle", " include each other as sub-workflows: a run of them never finishes", 1))
+			b.report(fd, "sub-workflow", strings.Replace(fd.Message, " form a cycle", " include each other as sub-workflows: a run of them never finishes", 1))
 		}
 	}
 }
@@ -135,10 +135,10 @@ func (b *bundle) checkSubWorkflows() {
 		return
 	}
 	for _, d := range b.byFolder["workflows"] {
-		for _, p := range decodeWorkflow(d.root).phases {
+		for _, p := range d.workflow().phases {
 			s, ok := p.node.Get("sub_workflow").Str()
 			if ok && s != "" && b.workflows[s] == nil {
-				d.f.Report(subWorkflow.ID, p.ptr+"/sub_workflow", fmt.Sprintf(
+				d.f.Report("sub-workflow", p.ptr+"/sub_workflow", fmt.Sprintf(
 					"phase %s runs sub-workflow %q, which is not a workflow of the job spec", p.label(), s))
 			}
 		}

@@ -54,150 +54,89 @@ const ManifestName = "jobspec.json"
 
 // Dialects returns the DWS dialects in detection order: the manifest is known by its
 // name, so it goes first.
-func Dialects() []lint.Dialect {
-	return []lint.Dialect{JobSpec{}, Workflow{}, Contract{}, Task{}, Team{}, Worker{}}
+func Dialects() []*lint.Dialect {
+	return []*lint.Dialect{jobSpec(), workflowDialect(), contract(), task(), team(), worker()}
 }
 
-// Workflow is the dws-workflow dialect (Spec 6).
-type Workflow struct{}
-
-// ID implements lint.Dialect.
-func (Workflow) ID() string { return WorkflowID }
-
-// Detect reports a document with top-level phases, transitions and entry_phase.
-func (Workflow) Detect(doc *source.Document) bool {
-	return hasAll(doc, "phases", "transitions", "entry_phase")
+// workflowDialect is dws-workflow (Spec 6).
+func workflowDialect() *lint.Dialect {
+	return &lint.Dialect{
+		ID: WorkflowID,
+		// A document with top-level phases, transitions and entry_phase.
+		Detect: func(doc *source.Document) bool { return hasAll(doc, "phases", "transitions", "entry_phase") },
+		Decode: func(doc *source.Document) any { return decodeWorkflow(doc.Root) },
+		Graphs: workflowGraphs,
+		Rules: []*lint.Rule{&loopBound, &loopTarget, &join, &parallelStructure, &condition, &duration,
+			&timeoutExceeds, &missingVerificationGate, &gateOrder, &failureEdge, &budget, &hook,
+			&selectionStrategy, &subWorkflow},
+	}
 }
 
-// Rules implements lint.Dialect.
-func (Workflow) Rules() []lint.Rule {
-	return []lint.Rule{loopBound, loopTarget, join, parallelStructure, condition, duration,
-		timeoutExceeds, missingVerificationGate, gateOrder, failureEdge, budget, hook,
-		selectionStrategy, subWorkflow}
+// workflowModel is the workflow Decode made of the file.
+func workflowModel(p *lint.Pass) *workflow {
+	if w, ok := p.Model.(*workflow); ok {
+		return w
+	}
+	return decodeWorkflow(p.Doc.Root)
 }
 
-// Lint implements lint.Dialect.
-func (Workflow) Lint(f *lint.File) {
-	w := decodeWorkflow(f.Doc.Root)
-	checkDuplicateHooks(f, w)
-	checkDanglingFrom(f, w)
-	checkLoopBound(f, w)
-	checkLoopTarget(f, w)
-	checkJoin(f, w)
-	checkParallelStructure(f, w)
-	checkConditions(f, workflowConditions(w))
-	checkDurations(f, workflowDurations(w))
-	checkTimeoutExceeds(f, w)
-	checkMissingVerificationGate(f, w)
-	checkGateOrder(f, w)
-	checkFailureEdge(f, w)
-	checkBudget(f, w)
-	checkHooks(f, w)
-	checkSelectionStrategy(f, w)
-	checkSelfSubWorkflow(f, w)
+// contract is dws-contract, a worker-to-worker contract of Spec 7.
+func contract() *lint.Dialect {
+	return &lint.Dialect{
+		ID: ContractID,
+		// A document with top-level contract_id and parties.
+		Detect: func(doc *source.Document) bool { return hasAll(doc, "contract_id", "parties") },
+		// contract-artifact needs the job spec's workers: the bundle reports it.
+		Rules: []*lint.Rule{&contractParty, &contractArtifact, &qualityBaseline},
+		Checks: []lint.Check{{Rules: []string{duration.ID}, Run: func(p *lint.Pass) {
+			checkDurations(p.File, []located{{p.Doc.Root.Get("delivery_sla").Get("max_duration"), "/delivery_sla/max_duration"}})
+		}}},
+	}
 }
 
-// Contract is the dws-contract dialect (a worker-to-worker contract of Spec 7).
-type Contract struct{}
-
-// ID implements lint.Dialect.
-func (Contract) ID() string { return ContractID }
-
-// Detect reports a document with top-level contract_id and parties.
-func (Contract) Detect(doc *source.Document) bool { return hasAll(doc, "contract_id", "parties") }
-
-// Rules implements lint.Dialect.
-func (Contract) Rules() []lint.Rule {
-	return []lint.Rule{contractParty, contractArtifact, qualityBaseline}
+// team is dws-team, a Spec 7 team; its rule needs the job spec.
+func team() *lint.Dialect {
+	return &lint.Dialect{
+		ID: TeamID,
+		// A document with a top-level team.
+		Detect: func(doc *source.Document) bool { return hasAll(doc, "team") },
+		Rules:  []*lint.Rule{&teamMember},
+	}
 }
 
-// Graphs implements lint.Dialect: a contract has no graph.
-func (Contract) Graphs(*lint.File) []lint.GraphCheck { return nil }
-
-// Lint implements lint.Dialect.
-func (Contract) Lint(f *lint.File) {
-	root := f.Doc.Root
-	checkPartyObligations(f, root)
-	checkQualityBaseline(f, root)
-	checkDurations(f, []located{{root.Get("delivery_sla").Get("max_duration"), "/delivery_sla/max_duration"}})
+// task is dws-task, a Spec 7 task. Its rule and its dependency graph span the job
+// spec's tasks and are checked with it.
+func task() *lint.Dialect {
+	return &lint.Dialect{
+		ID: TaskID,
+		// A document with a top-level task_id.
+		Detect: func(doc *source.Document) bool { return hasAll(doc, "task_id") },
+		Rules:  []*lint.Rule{&taskRole},
+	}
 }
 
-// Team is the dws-team dialect (a Spec 7 team).
-type Team struct{}
-
-// ID implements lint.Dialect.
-func (Team) ID() string { return TeamID }
-
-// Detect reports a document with a top-level team.
-func (Team) Detect(doc *source.Document) bool { return hasAll(doc, "team") }
-
-// Rules implements lint.Dialect.
-func (Team) Rules() []lint.Rule { return []lint.Rule{teamMember} }
-
-// Graphs implements lint.Dialect: a team has no graph.
-func (Team) Graphs(*lint.File) []lint.GraphCheck { return nil }
-
-// Lint implements lint.Dialect: a team's rules need the job spec.
-func (Team) Lint(*lint.File) {}
-
-// Task is the dws-task dialect (a Spec 7 task).
-type Task struct{}
-
-// ID implements lint.Dialect.
-func (Task) ID() string { return TaskID }
-
-// Detect reports a document with a top-level task_id.
-func (Task) Detect(doc *source.Document) bool { return hasAll(doc, "task_id") }
-
-// Rules implements lint.Dialect.
-func (Task) Rules() []lint.Rule { return []lint.Rule{taskRole} }
-
-// Graphs implements lint.Dialect: the dependency graph spans the job spec's tasks and is
-// checked with it.
-func (Task) Graphs(*lint.File) []lint.GraphCheck { return nil }
-
-// Lint implements lint.Dialect: a task's rules need the job spec.
-func (Task) Lint(*lint.File) {}
-
-// Worker is the dws-worker dialect: a worker of a job spec, read tolerantly.
-type Worker struct{}
-
-// ID implements lint.Dialect.
-func (Worker) ID() string { return WorkerID }
-
-// Detect reports a document with a top-level identity.
-func (Worker) Detect(doc *source.Document) bool { return hasAll(doc, "identity") }
-
-// Rules implements lint.Dialect.
-func (Worker) Rules() []lint.Rule { return nil }
-
-// Graphs implements lint.Dialect: a worker has no graph.
-func (Worker) Graphs(*lint.File) []lint.GraphCheck { return nil }
-
-// Lint implements lint.Dialect.
-func (Worker) Lint(*lint.File) {}
-
-// JobSpec is the dws-jobspec dialect: the jobspec.json manifest, and the bundle that
-// loads the job spec around it.
-type JobSpec struct{}
-
-// ID implements lint.Dialect.
-func (JobSpec) ID() string { return JobSpecID }
-
-// Detect reports a file named jobspec.json.
-func (JobSpec) Detect(doc *source.Document) bool {
-	return filepath.Base(filepath.FromSlash(doc.Path)) == ManifestName
+// worker is dws-worker, a worker of a job spec, read tolerantly.
+func worker() *lint.Dialect {
+	return &lint.Dialect{
+		ID: WorkerID,
+		// A document with a top-level identity.
+		Detect: func(doc *source.Document) bool { return hasAll(doc, "identity") },
+	}
 }
 
-// Rules implements lint.Dialect. The job spec's cross-file rules are registered by the
-// dialects of the files they land in; ref is registered by the DireClaw dialect.
-func (JobSpec) Rules() []lint.Rule { return nil }
-
-// Graphs implements lint.Dialect: the manifest has no graph.
-func (JobSpec) Graphs(*lint.File) []lint.GraphCheck { return nil }
-
-// Lint implements lint.Dialect.
-func (JobSpec) Lint(*lint.File) {}
+// jobSpec is dws-jobspec: the jobspec.json manifest, and the bundle that loads the job
+// spec around it. The job spec's cross-file rules are registered by the dialects of the
+// files they land in; ref is a core rule.
+func jobSpec() *lint.Dialect {
+	return &lint.Dialect{
+		ID: JobSpecID,
+		// A file named jobspec.json.
+		Detect: func(doc *source.Document) bool {
+			return filepath.Base(filepath.FromSlash(doc.Path)) == ManifestName
+		},
+		Bundle: &lint.Bundle{Root: bundleRoot, Files: bundleFiles, Check: checkBundle},
+	}
+}
 
 func hasAll(doc *source.Document, keys ...string) bool {
 	r := doc.Root

@@ -89,11 +89,11 @@ func TestBundleRoot(t *testing.T) {
 	}
 	for _, p := range []string{spec, filepath.Join(spec, ManifestName), filepath.Join(spec, "workers"),
 		filepath.Join(spec, "workers", "deep", "missing.json")} {
-		if root, ok := (JobSpec{}).BundleRoot(p); !ok || root != spec {
+		if root, ok := bundleRoot(p); !ok || root != spec {
 			t.Errorf("BundleRoot(%q) = %q, %v; want %q", p, root, ok, spec)
 		}
 	}
-	if root, ok := (JobSpec{}).BundleRoot(dir); ok {
+	if root, ok := bundleRoot(dir); ok {
 		t.Errorf("BundleRoot(%q) = %q; want none", dir, root)
 	}
 }
@@ -110,7 +110,7 @@ func TestBundleFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	check, ctx, err := (JobSpec{}).BundleFiles(spec)
+	check, ctx, err := bundleFiles(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,11 +6,16 @@ import (
 	"github.com/dwsdev/dws/source"
 )
 
-// Graphs implements lint.Dialect: phases are nodes, transitions are edges (see the
-// package doc for each type), entry_phase is the entry, and a phase with no outgoing
-// edge but loops and failure edges is an exit. Cycles are legal only through loops.
-func (Workflow) Graphs(f *lint.File) []lint.GraphCheck {
-	w := decodeWorkflow(f.Doc.Root)
+// workflowGraphs is the graph part of dws-workflow: phases are nodes, transitions are
+// edges (see the package doc for each type), entry_phase is the entry, and a phase with
+// no outgoing edge but loops and failure edges is an exit. Cycles are legal only
+// through loops. Hook ids and transitions from unknown phases are checked here too:
+// they are the graph stage's duplicate-id and dangling-edge.
+func workflowGraphs(p *lint.Pass) []lint.GraphCheck {
+	f := p.File
+	w := workflowModel(p)
+	checkDuplicateHooks(f, w)
+	checkDanglingFrom(f, w)
 	entry, ok := f.Doc.Root.Get("entry_phase").Str()
 	if !ok {
 		return nil // the schema stage reports a missing or malformed entry_phase

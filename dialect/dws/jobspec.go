@@ -45,9 +45,8 @@ var (
 	contextFolders = []string{"skills", "intents", "outcomes"}
 )
 
-// BundleRoot implements lint.Bundle: the nearest directory at or above path that holds
-// jobspec.json.
-func (JobSpec) BundleRoot(path string) (string, bool) {
+// bundleRoot is the nearest directory at or above path that holds jobspec.json.
+func bundleRoot(path string) (string, bool) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", false
@@ -68,9 +67,9 @@ func (JobSpec) BundleRoot(path string) (string, bool) {
 	}
 }
 
-// BundleFiles implements lint.Bundle: the manifest and the definition folders are checked;
+// bundleFiles lists a job spec: the manifest and the definition folders are checked;
 // skills, intents and outcomes are context.
-func (JobSpec) BundleFiles(root string) (check, context []string, err error) {
+func bundleFiles(root string) (check, context []string, err error) {
 	check = []string{filepath.Join(root, ManifestName)}
 	for _, folder := range checkFolders {
 		fs, err := folderFiles(root, folder)
@@ -151,8 +150,8 @@ type bundle struct {
 	workflows map[string]*doc
 }
 
-// CheckBundle implements lint.Bundle: the job spec's cross-file rules.
-func (JobSpec) CheckBundle(root string, files []*lint.File) {
+// checkBundle runs the job spec's cross-file rules.
+func checkBundle(root string, files []*lint.File) {
 	b := loadBundle(root, files)
 	b.checkWorkers()
 	b.checkTeams()
@@ -270,4 +269,13 @@ func (w *workerDef) rolesText() string {
 		return "it has no role"
 	}
 	return "its roles: " + strings.Join(w.roles, ", ")
+}
+
+// workflow is a workflow file's model: the one its dialect decoded in this run, or,
+// for a file that was not given a dialect, one read now.
+func (d *doc) workflow() *workflow {
+	if w, ok := d.f.Model.(*workflow); ok {
+		return w
+	}
+	return decodeWorkflow(d.root)
 }

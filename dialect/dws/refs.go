@@ -20,7 +20,7 @@ func (b *bundle) checkRefs() {
 		b.walkRefs(d, d.root, "")
 	}
 	for _, d := range b.byFolder["workflows"] {
-		w := decodeWorkflow(d.root)
+		w := d.workflow()
 		for i, h := range items(w.root.Get("hooks")) {
 			if t, _ := h.Get("handler").Get("type").Str(); t != "skill_ref" {
 				continue
@@ -45,7 +45,7 @@ func (b *bundle) checkRefs() {
 					"phase %s is assigned role %q, which no worker or team member of the job spec holds", p.label(), r))
 			}
 			if ref, ok := wa.Get("worker_ref").Str(); ok && ref != "" && b.has["workers"] && b.workers[ref] == nil {
-				d.f.Report(selectionStrategy.ID, p.ptr+"/worker_assignment/worker_ref", fmt.Sprintf(
+				d.f.Report("selection-strategy", p.ptr+"/worker_assignment/worker_ref", fmt.Sprintf(
 					"phase %s selects worker %q, which is not a worker of the job spec", p.label(), ref))
 			}
 		}

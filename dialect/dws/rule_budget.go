@@ -34,6 +34,7 @@ cannot be added or compared. Each problem is one finding.`,
       ],
       "alerts": [ { "threshold": 0.5, "action": "notify" }, { "threshold": 1.0, "action": "pause" } ]
     } },`)},
+	Check: func(p *lint.Pass) { checkBudget(p.File, workflowModel(p)) },
 }
 
 func checkBudget(f *lint.File, w *workflow) {
@@ -60,7 +61,7 @@ func checkBudget(f *lint.File, w *workflow) {
 			if ceilCur == "" {
 				what = "the first worker budget is in " + firstCur
 			}
-			f.Report(budget.ID, ptr+"/budget/currency", fmt.Sprintf("the budget of role %q is in %s, but %s: they cannot be added", role, cur, what))
+			f.Report("budget", ptr+"/budget/currency", fmt.Sprintf("the budget of role %q is in %s, but %s: they cannot be added", role, cur, what))
 		case ok:
 			sum.Add(sum, amount)
 			counted = append(counted, f.Related(ptr+"/budget/amount", fmt.Sprintf("budget of role %q", role)))
@@ -68,7 +69,7 @@ func checkBudget(f *lint.File, w *workflow) {
 		checkShare(f, b.Get("alert_threshold"), ptr+"/alert_threshold", "alert_threshold of the budget of role "+quote(role))
 	}
 	if hasCeil && len(counted) > 0 && sum.Cmp(ceilAmount) > 0 {
-		f.Report(budget.ID, base+"/worker_budgets", fmt.Sprintf("worker budgets add up to %s %s, more than the cost ceiling of %s %s",
+		f.Report("budget", base+"/worker_budgets", fmt.Sprintf("worker budgets add up to %s %s, more than the cost ceiling of %s %s",
 			sum.FloatString(2), ceilCur, ceilAmount.FloatString(2), ceilCur),
 			append([]lint.Related{f.Related("/global_constraints/cost_ceiling/amount", "the cost ceiling")}, counted...)...)
 	}
@@ -84,7 +85,7 @@ func checkBudget(f *lint.File, w *workflow) {
 			p, _ := number(prev)
 			v, _ := number(t)
 			if v <= p {
-				f.Report(budget.ID, ptr, fmt.Sprintf("alert thresholds must ascend: %s comes after %s", t.Text, prev.Text))
+				f.Report("budget", ptr, fmt.Sprintf("alert thresholds must ascend: %s comes after %s", t.Text, prev.Text))
 			}
 		}
 		prev = t
@@ -98,7 +99,7 @@ func checkShare(f *lint.File, n *source.Node, ptr, what string) bool {
 		return false
 	}
 	if v <= 0 || v > 1 {
-		f.Report(budget.ID, ptr, fmt.Sprintf("%s %s is not a share in (0, 1]", what, n.Text))
+		f.Report("budget", ptr, fmt.Sprintf("%s %s is not a share in (0, 1]", what, n.Text))
 		return false
 	}
 	return true

@@ -23,7 +23,8 @@ the condition fail at run time, and the run takes a route nobody chose. Dot name
 contain "-", as in $.artifacts.design-document.`,
 	Fail: lint.Example{Name: "review-flow.json", Text: workflowExample(
 		`"operator": "eq", "value": "pass" }`, `"operator": "equals", "value": "pass" }`)},
-	Pass: lint.Example{Name: "review-flow.json", Text: baseWorkflow},
+	Pass:  lint.Example{Name: "review-flow.json", Text: baseWorkflow},
+	Check: func(p *lint.Pass) { checkConditions(p.File, workflowConditions(workflowModel(p))) },
 }
 
 // operators maps each operator to the kind of value it wants ("" for any).
@@ -75,7 +76,7 @@ func checkConditions(f *lint.File, conds []located) {
 		if fn := c.node.Get("field"); fn != nil && fn.Kind == source.String {
 			if at, why := checkJSONPath(fn.Text); why != "" {
 				pos := f.Doc.StringPos(fn, at)
-				f.ReportAt(condition.ID, c.ptr+"/field", source.Span{Start: pos, End: pos},
+				f.ReportAt("condition", c.ptr+"/field", source.Span{Start: pos, End: pos},
 					fmt.Sprintf("%q is not a valid JSONPath: %s", fn.Text, why))
 			}
 		}
@@ -90,7 +91,7 @@ func checkConditions(f *lint.File, conds []located) {
 			}
 		}
 		if !known {
-			f.Report(condition.ID, c.ptr+"/operator", fmt.Sprintf("unknown operator %q (known: %s)", op, operatorNames()))
+			f.Report("condition", c.ptr+"/operator", fmt.Sprintf("unknown operator %q (known: %s)", op, operatorNames()))
 			continue
 		}
 		v := c.node.Get("value")
@@ -101,14 +102,14 @@ func checkConditions(f *lint.File, conds []located) {
 		case "number", "array", "boolean":
 			kinds := map[string]source.Kind{"number": source.Number, "array": source.Array, "boolean": source.Bool}
 			if v.Kind != kinds[wants] {
-				f.Report(condition.ID, c.ptr+"/value", fmt.Sprintf("operator %q wants %s value, got %s", op, article(wants), describe(v)))
+				f.Report("condition", c.ptr+"/value", fmt.Sprintf("operator %q wants %s value, got %s", op, article(wants), describe(v)))
 			}
 		case "pattern":
 			s, ok := v.Str()
 			if !ok {
-				f.Report(condition.ID, c.ptr+"/value", fmt.Sprintf("operator %q wants a regular expression string, got %s", op, describe(v)))
+				f.Report("condition", c.ptr+"/value", fmt.Sprintf("operator %q wants a regular expression string, got %s", op, describe(v)))
 			} else if _, err := regexp.Compile(s); err != nil {
-				f.Report(condition.ID, c.ptr+"/value", fmt.Sprintf("operator %q wants an RE2 regular expression: %v", op, err))
+				f.Report("condition", c.ptr+"/value", fmt.Sprintf("operator %q wants an RE2 regular expression: %v", op, err))
 			}
 		}
 	}

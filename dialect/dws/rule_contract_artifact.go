@@ -48,7 +48,7 @@ func (b *bundle) checkContractArtifact(d *doc) {
 			rel = append(rel, w.d.f.Related(w.typePtr, fmt.Sprintf("worker %q %s", w.name, what)))
 		}
 		if !declared {
-			d.f.Report(contractArtifact.ID, "/artifact_guarantees/artifact_type", fmt.Sprintf(
+			d.f.Report("contract-artifact", "/artifact_guarantees/artifact_type", fmt.Sprintf(
 				"no worker with the producer role %q declares artifact type %q", role, typ), rel...)
 		}
 	}

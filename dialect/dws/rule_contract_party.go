@@ -17,7 +17,8 @@ say who owes what to whom. Spec 7 has dws validate check that every party exists
 and consumer counts are checked in any contract file; roles when dws validates the job spec.`,
 	Fail: lint.Example{Name: "contracts/analysis.json", Files: exampleJobSpec(), Text: example(exampleContract,
 		`{ "role": "verifier", "obligation": "consumer" }`, `{ "role": "auditor", "obligation": "consumer" }`)},
-	Pass: lint.Example{Name: "contracts/analysis.json", Files: exampleJobSpec(), Text: exampleContract},
+	Pass:  lint.Example{Name: "contracts/analysis.json", Files: exampleJobSpec(), Text: exampleContract},
+	Check: func(p *lint.Pass) { checkPartyObligations(p.File, p.Doc.Root) },
 }
 
 // checkPartyObligations reports a contract without exactly one producer and at least one
@@ -39,17 +40,17 @@ func checkPartyObligations(f *lint.File, root *source.Node) {
 	}
 	switch {
 	case len(producers) == 0:
-		f.Report(contractParty.ID, "/parties", "the contract has no producer: exactly one party must have obligation producer")
+		f.Report("contract-party", "/parties", "the contract has no producer: exactly one party must have obligation producer")
 	case len(producers) > 1:
 		var rel []lint.Related
 		for _, i := range producers[1:] {
 			rel = append(rel, f.Related("/parties/"+itoa(i), "another producer"))
 		}
-		f.Report(contractParty.ID, "/parties/"+itoa(producers[0]), fmt.Sprintf(
+		f.Report("contract-party", "/parties/"+itoa(producers[0]), fmt.Sprintf(
 			"the contract has %d producers: exactly one party may have obligation producer", len(producers)), rel...)
 	}
 	if consumers == 0 {
-		f.Report(contractParty.ID, "/parties", "the contract has no consumer: at least one party must have obligation consumer")
+		f.Report("contract-party", "/parties", "the contract has no consumer: at least one party must have obligation consumer")
 	}
 }
 
@@ -66,7 +67,7 @@ func (b *bundle) checkContracts() {
 				if o == "" {
 					o = "party"
 				}
-				d.f.Report(contractParty.ID, "/parties/"+itoa(i)+"/role", fmt.Sprintf(
+				d.f.Report("contract-party", "/parties/"+itoa(i)+"/role", fmt.Sprintf(
 					"the contract's %s role %q is held by no worker or team member of the job spec", o, role))
 			}
 		}

@@ -17,8 +17,9 @@ duration as RFC 3339 Appendix A writes them: P, then years, months, days (or wee
 T and hours, minutes, seconds, each a whole number with its letter, none skipped between
 the first and the last (PT1H30M, P1DT12H, P2W). A runtime that cannot parse the value
 either fails the workflow or runs without the limit.`,
-	Fail: lint.Example{Name: "review-flow.json", Text: workflowExample(`"timeout": "PT1H"`, `"timeout": "1 hour"`)},
-	Pass: lint.Example{Name: "review-flow.json", Text: baseWorkflow},
+	Fail:  lint.Example{Name: "review-flow.json", Text: workflowExample(`"timeout": "PT1H"`, `"timeout": "1 hour"`)},
+	Pass:  lint.Example{Name: "review-flow.json", Text: baseWorkflow},
+	Check: func(p *lint.Pass) { checkDurations(p.File, workflowDurations(workflowModel(p))) },
 }
 
 const durTime = `T(?:(\d+)H(?:(\d+)M(?:(\d+)S)?)?|(\d+)M(?:(\d+)S)?|(\d+)S)`
@@ -76,7 +77,7 @@ func checkDurations(f *lint.File, ds []located) {
 			continue
 		}
 		if _, ok := parseDuration(d.node.Text); !ok {
-			f.Report(duration.ID, d.ptr, fmt.Sprintf("%q is not an ISO 8601 duration (such as PT30M, PT2H or P1DT12H)", d.node.Text))
+			f.Report("duration", d.ptr, fmt.Sprintf("%q is not an ISO 8601 duration (such as PT30M, PT2H or P1DT12H)", d.node.Text))
 		}
 	}
 }

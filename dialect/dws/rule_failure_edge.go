@@ -20,6 +20,7 @@ from phase, or remove on_verification_fail.`,
 	Pass: lint.Example{Name: "review-flow.json", Text: workflowExample(
 		`{ "type": "sequential", "from": "draft", "to": "review" }`,
 		`{ "type": "sequential", "from": "draft", "to": "review", "on_verification_fail": "review" }`)},
+	Check: func(p *lint.Pass) { checkFailureEdge(p.File, workflowModel(p)) },
 }
 
 func checkFailureEdge(f *lint.File, w *workflow) {
@@ -28,7 +29,7 @@ func checkFailureEdge(f *lint.File, w *workflow) {
 		if p == nil || t.node.Member("on_verification_fail") == nil || p.hasVerificationGate() {
 			continue
 		}
-		f.Report(failureEdge.ID, t.ptr+"/on_verification_fail", fmt.Sprintf(
+		f.Report("failure-edge", t.ptr+"/on_verification_fail", fmt.Sprintf(
 			"on_verification_fail is never taken: phase %q has no verification_gate", t.from))
 	}
 }

@@ -20,12 +20,13 @@ or change the approval gate's placement.`,
 		`"verification_gate": { "gate_id": "draft-check", "blocking": true },`,
 		`"verification_gate": { "gate_id": "draft-check", "blocking": true },
       "approval_gate": { "placement": "after_verification" },`)},
+	Check: func(p *lint.Pass) { checkGateOrder(p.File, workflowModel(p)) },
 }
 
 func checkGateOrder(f *lint.File, w *workflow) {
 	for _, p := range w.phases {
 		if pl, _ := p.node.Get("approval_gate").Get("placement").Str(); pl == "after_verification" && !p.hasVerificationGate() {
-			f.Report(gateOrder.ID, p.ptr+"/approval_gate/placement", fmt.Sprintf(
+			f.Report("gate-order", p.ptr+"/approval_gate/placement", fmt.Sprintf(
 				"phase %s places its approval gate after_verification, but has no verification_gate", p.label()))
 		}
 	}

@@ -24,6 +24,7 @@ fails only when the hook point is reached, possibly with on_failure: abort.`,
     { "hook_id": "notify", "hook_point": "post_workflow", "handler": { "type": "webhook", "ref": "https://hooks.example.com/done" } },
     { "hook_id": "lint", "hook_point": "pre_phase", "handler": { "type": "skill_ref", "ref": "code-lint@1.2.0" }, "timeout": "PT5M" }
   ],`)},
+	Check: func(p *lint.Pass) { checkHooks(p.File, workflowModel(p)) },
 }
 
 // skillRefRE is name@MAJOR.MINOR.PATCH.
@@ -41,18 +42,18 @@ func checkHooks(f *lint.File, w *workflow) {
 		ref, ok := handler.Get("ref").Str()
 		if !ok || ref == "" {
 			if handler.Get("ref") == nil || ok {
-				f.Report(hook.ID, ptr+"/handler", fmt.Sprintf("hook %q has a %s handler without a ref", id, typ))
+				f.Report("hook", ptr+"/handler", fmt.Sprintf("hook %q has a %s handler without a ref", id, typ))
 			}
 			continue
 		}
 		switch typ {
 		case "skill_ref":
 			if !skillRefRE.MatchString(ref) {
-				f.Report(hook.ID, ptr+"/handler/ref", fmt.Sprintf("hook %q names skill %q, which is not name@MAJOR.MINOR.PATCH", id, ref))
+				f.Report("hook", ptr+"/handler/ref", fmt.Sprintf("hook %q names skill %q, which is not name@MAJOR.MINOR.PATCH", id, ref))
 			}
 		case "webhook":
 			if u, err := url.Parse(ref); err != nil || u.Scheme != "https" || u.Host == "" {
-				f.Report(hook.ID, ptr+"/handler/ref", fmt.Sprintf("hook %q calls webhook %q, which is not an https URL", id, ref))
+				f.Report("hook", ptr+"/handler/ref", fmt.Sprintf("hook %q calls webhook %q, which is not an https URL", id, ref))
 			}
 		}
 	}

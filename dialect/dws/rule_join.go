@@ -13,8 +13,9 @@ var join = lint.Rule{
 that waits for more branches than there are can never proceed; a join target that is
 itself one of the branches runs once as a branch and again after the join, and waits for
 itself. Lower min_branches, or move the join target out of the branch list.`,
-	Fail: lint.Example{Name: "fan-out.json", Text: parallelExample(`"strategy": "all"`, `"strategy": "n_of_m", "min_branches": 3`)},
-	Pass: lint.Example{Name: "fan-out.json", Text: parallelExample(`"strategy": "all"`, `"strategy": "n_of_m", "min_branches": 1`)},
+	Fail:  lint.Example{Name: "fan-out.json", Text: parallelExample(`"strategy": "all"`, `"strategy": "n_of_m", "min_branches": 3`)},
+	Pass:  lint.Example{Name: "fan-out.json", Text: parallelExample(`"strategy": "all"`, `"strategy": "n_of_m", "min_branches": 1`)},
+	Check: func(p *lint.Pass) { checkJoin(p.File, workflowModel(p)) },
 }
 
 // parallelExample is a workflow with one parallel transition, all of whose phases pass
@@ -50,7 +51,7 @@ func checkJoin(f *lint.File, w *workflow) {
 		branches := items(t.node.Get("branches"))
 		j := t.node.Get("join")
 		if mb, ok := number(j.Get("min_branches")); ok && mb > float64(len(branches)) {
-			f.Report(join.ID, t.ptr+"/join/min_branches", fmt.Sprintf(
+			f.Report("join", t.ptr+"/join/min_branches", fmt.Sprintf(
 				"the join waits for %s branches, but the parallel transition from %q has only %d",
 				j.Get("min_branches").Text, t.from, len(branches)))
 		}
@@ -60,7 +61,7 @@ func checkJoin(f *lint.File, w *workflow) {
 		}
 		for i, b := range branches {
 			if s, _ := b.Str(); s == to {
-				f.Report(join.ID, t.ptr+"/join/to", fmt.Sprintf("the join target %q is also a branch of the parallel transition from %q", to, t.from),
+				f.Report("join", t.ptr+"/join/to", fmt.Sprintf("the join target %q is also a branch of the parallel transition from %q", to, t.from),
 					f.Related(t.ptr+"/branches/"+itoa(i), "the branch"))
 				break
 			}

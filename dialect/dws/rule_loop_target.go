@@ -18,7 +18,8 @@ the loop at a phase that leads back to its from.`,
 	Fail: lint.Example{Name: "review-flow.json", Text: workflowExample(
 		`{ "type": "loop", "from": "review", "to": "draft",`,
 		`{ "type": "loop", "from": "draft", "to": "review",`)},
-	Pass: lint.Example{Name: "review-flow.json", Text: baseWorkflow},
+	Pass:  lint.Example{Name: "review-flow.json", Text: baseWorkflow},
+	Check: func(p *lint.Pass) { checkLoopTarget(p.File, workflowModel(p)) },
 }
 
 func checkLoopTarget(f *lint.File, w *workflow) {
@@ -29,7 +30,7 @@ func checkLoopTarget(f *lint.File, w *workflow) {
 			continue
 		}
 		if !reach(adj, e.to)[e.from] {
-			f.Report(loopTarget.ID, e.ptr, fmt.Sprintf(
+			f.Report("loop-target", e.ptr, fmt.Sprintf(
 				"the loop from %q goes to %q, which does not lead back to %q: it is not a loop back", e.from, e.to, e.from))
 		}
 	}

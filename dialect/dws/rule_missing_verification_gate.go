@@ -16,7 +16,8 @@ the next phase builds on it. Add a verification_gate, or turn the rule off in .d
 (rules: { missing-verification-gate: off }) for workflows where that is a deliberate choice.`,
 	Fail: lint.Example{Name: "review-flow.json", Text: workflowExample(
 		`"verification_gate": { "gate_id": "draft-check", "blocking": true },`, ``)},
-	Pass: lint.Example{Name: "review-flow.json", Text: baseWorkflow},
+	Pass:  lint.Example{Name: "review-flow.json", Text: baseWorkflow},
+	Check: func(p *lint.Pass) { checkMissingVerificationGate(p.File, workflowModel(p)) },
 }
 
 func checkMissingVerificationGate(f *lint.File, w *workflow) {
@@ -28,6 +29,6 @@ func checkMissingVerificationGate(f *lint.File, w *workflow) {
 		if p.id == "" {
 			ptr = p.ptr
 		}
-		f.Report(missingVerificationGate.ID, ptr, fmt.Sprintf("phase %s has no verification_gate: nothing checks its output", p.label()))
+		f.Report("missing-verification-gate", ptr, fmt.Sprintf("phase %s has no verification_gate: nothing checks its output", p.label()))
 	}
 }

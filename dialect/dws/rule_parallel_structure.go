@@ -22,7 +22,8 @@ is still running. Route the branch's transitions to the join target, or remove t
 		`"join": { "strategy": "all", "to": "merge", "timeout": "PT1H" } }`,
 		`"join": { "strategy": "all", "to": "merge", "timeout": "PT1H" } },
     { "type": "handoff", "from": "style", "to": "archive" }`)},
-	Pass: lint.Example{Name: "fan-out.json", Text: parallelExample()},
+	Pass:  lint.Example{Name: "fan-out.json", Text: parallelExample()},
+	Check: func(p *lint.Pass) { checkParallelStructure(p.File, workflowModel(p)) },
 }
 
 func checkParallelStructure(f *lint.File, w *workflow) {
@@ -49,7 +50,7 @@ func checkParallelStructure(f *lint.File, w *workflow) {
 				continue
 			}
 			if hasOwn[br] && !reach(adj, br)[to] {
-				f.Report(parallelStructure.ID, t.ptr+"/branches/"+itoa(i), fmt.Sprintf(
+				f.Report("parallel-structure", t.ptr+"/branches/"+itoa(i), fmt.Sprintf(
 					"branch %q of the parallel transition from %q has transitions of its own that never reach the join target %q",
 					br, t.from, to))
 			}

@@ -19,6 +19,7 @@ worker_ref that names no worker of the job spec fails the same way.`,
 	Pass: lint.Example{Name: "review-flow.json", Text: workflowExample(
 		`"role": "implementor", "count": 1, "selection_strategy": "any"`,
 		`"role": "implementor", "count": 1, "selection_strategy": "specific", "worker_ref": "code-writer"`)},
+	Check: func(p *lint.Pass) { checkSelectionStrategy(p.File, workflowModel(p)) },
 }
 
 func checkSelectionStrategy(f *lint.File, w *workflow) {
@@ -28,7 +29,7 @@ func checkSelectionStrategy(f *lint.File, w *workflow) {
 			continue
 		}
 		if ref, _ := wa.Get("worker_ref").Str(); ref == "" {
-			f.Report(selectionStrategy.ID, p.ptr+"/worker_assignment/selection_strategy", fmt.Sprintf(
+			f.Report("selection-strategy", p.ptr+"/worker_assignment/selection_strategy", fmt.Sprintf(
 				"phase %s selects a specific worker but names none in worker_assignment.worker_ref", p.label()))
 		}
 	}

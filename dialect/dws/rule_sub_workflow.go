@@ -17,7 +17,8 @@ validates the job spec; a workflow that includes itself is found in any file.`,
 	Fail: lint.Example{Name: "review-flow.json", Text: workflowExample(
 		`"worker_assignment": { "role": "verifier", "count": 1, "selection_strategy": "any" },`,
 		`"sub_workflow": "review-flow",`)},
-	Pass: lint.Example{Name: "review-flow.json", Text: baseWorkflow},
+	Pass:  lint.Example{Name: "review-flow.json", Text: baseWorkflow},
+	Check: func(p *lint.Pass) { checkSelfSubWorkflow(p.File, workflowModel(p)) },
 }
 
 // checkSelfSubWorkflow reports a phase that runs its own workflow.
@@ -27,7 +28,7 @@ func checkSelfSubWorkflow(f *lint.File, w *workflow) {
 	}
 	for _, p := range w.phases {
 		if s, _ := p.node.Get("sub_workflow").Str(); s == w.name {
-			f.Report(subWorkflow.ID, p.ptr+"/sub_workflow", fmt.Sprintf(
+			f.Report("sub-workflow", p.ptr+"/sub_workflow", fmt.Sprintf(
 				"phase %s runs its own workflow %q as a sub-workflow, which never finishes", p.label(), s))
 		}
 	}

@@ -35,7 +35,7 @@ func (b *bundle) checkTasks() {
 	for _, d := range b.byFolder["tasks"] {
 		role, ok := d.root.Get("assigned_worker").Get("role").Str()
 		if ok && role != "" && len(b.roleOf[role]) == 0 {
-			d.f.Report(taskRole.ID, "/assigned_worker/role", fmt.Sprintf("no worker of the job spec holds the role %q", role))
+			d.f.Report("task-role", "/assigned_worker/role", fmt.Sprintf("no worker of the job spec holds the role %q", role))
 		}
 	}
 }

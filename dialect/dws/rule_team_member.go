@@ -49,12 +49,12 @@ func (b *bundle) checkTeams() {
 			}
 			w := b.workers[ref]
 			if w == nil {
-				d.f.Report(teamMember.ID, ptr+"/worker_ref", fmt.Sprintf("team member names worker %q, which is not a worker of the job spec", ref))
+				d.f.Report("team-member", ptr+"/worker_ref", fmt.Sprintf("team member names worker %q, which is not a worker of the job spec", ref))
 				continue
 			}
 			role, ok := m.Get("role").Str()
 			if ok && !contains(w.roles, role) {
-				d.f.Report(teamMember.ID, ptr+"/role", fmt.Sprintf("worker %q does not hold the role %q (%s)", ref, role, w.rolesText()),
+				d.f.Report("team-member", ptr+"/role", fmt.Sprintf("worker %q does not hold the role %q (%s)", ref, role, w.rolesText()),
 					w.d.f.Related("/identity/name", fmt.Sprintf("worker %q is defined here", ref)))
 			}
 		}

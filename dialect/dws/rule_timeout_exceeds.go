@@ -13,8 +13,9 @@ var timeoutExceeds = lint.Rule{
 timeout is longer can never use it: the global limit ends the run first, and the phase's
 on_timeout route is never taken. Shorten the phase timeout or lengthen the global limit.
 For the comparison a year counts 365 days and a month 30.`,
-	Fail: lint.Example{Name: "review-flow.json", Text: workflowExample(`"timeout": "PT1H"`, `"timeout": "PT6H"`)},
-	Pass: lint.Example{Name: "review-flow.json", Text: baseWorkflow},
+	Fail:  lint.Example{Name: "review-flow.json", Text: workflowExample(`"timeout": "PT1H"`, `"timeout": "PT6H"`)},
+	Pass:  lint.Example{Name: "review-flow.json", Text: baseWorkflow},
+	Check: func(p *lint.Pass) { checkTimeoutExceeds(p.File, workflowModel(p)) },
 }
 
 func checkTimeoutExceeds(f *lint.File, w *workflow) {
@@ -32,7 +33,7 @@ func checkTimeoutExceeds(f *lint.File, w *workflow) {
 			continue
 		}
 		if d, ok := parseDuration(t); ok && d > limit {
-			f.Report(timeoutExceeds.ID, p.ptr+"/timeout", fmt.Sprintf(
+			f.Report("timeout-exceeds", p.ptr+"/timeout", fmt.Sprintf(
 				"phase %s may run for %s, longer than the workflow's max_duration %s", p.label(), t, max),
 				f.Related("/global_constraints/max_duration", "the workflow's limit"))
 		}

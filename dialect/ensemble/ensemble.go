@@ -31,31 +31,25 @@ import (
 // ID is the dialect id.
 const ID = "ensemble"
 
-// Dialect is the ensemble dialect. Its zero value is ready to use.
-type Dialect struct{}
-
-// ID implements lint.Dialect.
-func (Dialect) ID() string { return ID }
-
-// Detect reports a document with a top-level ensemble key; it never guesses from phases
-// or tasks alone, which other formats use too.
-func (Dialect) Detect(doc *source.Document) bool {
-	return doc.Root.Has("ensemble")
+// Dialect returns the ensemble dialect.
+func Dialect() *lint.Dialect {
+	return &lint.Dialect{
+		ID: ID,
+		// A document with a top-level ensemble key; it never guesses from phases or
+		// tasks alone, which other formats use too.
+		Detect: func(doc *source.Document) bool { return doc.Root.Has("ensemble") },
+		Decode: func(doc *source.Document) any { return decode(doc) },
+		Graphs: graphs,
+		Rules:  []*lint.Rule{&ensembleMix, &phaseWorkflow, &crossPhaseContext, &contextOrder},
+	}
 }
 
-// Rules implements lint.Dialect.
-func (Dialect) Rules() []lint.Rule {
-	return []lint.Rule{ensembleMix, phaseWorkflow, crossPhaseContext, contextOrder}
-}
-
-// Lint implements lint.Dialect.
-func (Dialect) Lint(f *lint.File) {
-	e := decode(f.Doc)
-	checkEnsembleMix(f, e)
-	checkNames(f, e)
-	checkPhaseWorkflow(f, e)
-	checkCrossPhaseContext(f, e)
-	checkContextOrder(f, e)
+// model is the ensemble Decode made of the file.
+func model(p *lint.Pass) *ensemble {
+	if e, ok := p.Model.(*ensemble); ok {
+		return e
+	}
+	return &ensemble{byName: map[string]*phase{}, byTask: map[string]*task{}}
 }
 
 // ensemble is the file, read tolerantly: the schema stage has already reported what is
@@ -126,6 +120,14 @@ func decode(doc *source.Document) *ensemble {
 	if arr := doc.Root.Get("tasks"); arr != nil && arr.Kind == source.Array {
 		e.flat = &phase{ptr: "/tasks", implicit: true}
 		decodeTasks(e.flat, arr, "/tasks")
+	}
+	// Task names are one namespace across the ensemble; the first definition wins.
+	for _, p := range e.allPhases() {
+		for _, t := range p.tasks {
+			if _, dup := e.byTask[t.name]; t.named && !dup {
+				e.byTask[t.name] = t
+			}
+		}
 	}
 	return e
 }

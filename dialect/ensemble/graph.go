@@ -5,11 +5,12 @@ import (
 	"github.com/dwsdev/dws/lint"
 )
 
-// Graphs implements lint.Dialect: phases are nodes, after entries edges from the
+// graphs is the graph part of the dialect: phases are nodes, after entries edges from the
 // predecessor to the waiting phase; every phase without after is a root and every phase
 // nothing comes after is an exit. A flat task list has no phase graph.
-func (Dialect) Graphs(f *lint.File) []lint.GraphCheck {
-	e := decode(f.Doc)
+func graphs(p *lint.Pass) []lint.GraphCheck {
+	e := model(p)
+	checkNames(p.File, e)
 	if len(e.phases) == 0 {
 		return nil
 	}

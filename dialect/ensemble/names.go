@@ -6,7 +6,7 @@ import (
 	"github.com/dwsdev/dws/lint"
 )
 
-// checkNames reports the core rules the phase graph cannot: task names repeated anywhere
+// checkNames reports, for the graph stage, the core rules the phase graph cannot: task names repeated anywhere
 // in the ensemble (duplicate-id), and after or context entries naming nothing
 // (dangling-edge). Phase names are the graph stage's.
 func checkNames(f *lint.File, e *ensemble) {
@@ -15,12 +15,10 @@ func checkNames(f *lint.File, e *ensemble) {
 			if !t.named {
 				continue
 			}
-			if first, dup := e.byTask[t.name]; dup {
+			if first := e.byTask[t.name]; first != t {
 				f.Report("duplicate-id", t.ptr+"/name", fmt.Sprintf("task %q is defined twice; task names are unique across the ensemble", t.name),
 					f.Related(first.ptr+"/name", "first defined here"))
-				continue
 			}
-			e.byTask[t.name] = t
 		}
 	}
 	for _, p := range e.phases {

@@ -17,7 +17,8 @@ that context decides the order.`,
 	Fail: lint.Example{Name: "kitchen.yaml", Text: kitchen(
 		"      - { name: prep-steak, description: Season the steak }\n      - { name: cook-steak, description: Sear the steak, context: [prep-steak] }\n",
 		"      - { name: cook-steak, description: Sear the steak, context: [prep-steak] }\n      - { name: prep-steak, description: Season the steak }\n")},
-	Pass: lint.Example{Name: "kitchen.yaml", Text: kitchen()},
+	Pass:  lint.Example{Name: "kitchen.yaml", Text: kitchen()},
+	Check: func(p *lint.Pass) { checkContextOrder(p.File, model(p)) },
 }
 
 func checkContextOrder(f *lint.File, e *ensemble) {
@@ -33,9 +34,9 @@ func checkContextOrder(f *lint.File, e *ensemble) {
 				}
 				switch {
 				case dep == t:
-					f.Report(contextOrder.ID, c.ptr, fmt.Sprintf("task %q names itself in its context", t.name))
+					f.Report("context-order", c.ptr, fmt.Sprintf("task %q names itself in its context", t.name))
 				case dep.pos > t.pos:
-					f.Report(contextOrder.ID, c.ptr, fmt.Sprintf(
+					f.Report("context-order", c.ptr, fmt.Sprintf(
 						"task %q reads task %q, which runs after it in %s: its output does not exist yet",
 						t.name, dep.name, where(p)), f.Related(dep.ptr, "the later task is here"))
 				}

@@ -14,8 +14,9 @@ output of a task in another phase only when that phase is a (transitive) predece
 its own: listed in after, or in the after of one of those, and so on. The design
 document makes this a build-time error, but AgentEnsemble does not enforce it, and the
 context is then empty or missing on some runs. Add the phase to after, or move the task.`,
-	Fail: lint.Example{Name: "kitchen.yaml", Text: kitchen("context: [prep-steak] }", "context: [prep-steak, boil-pasta] }")},
-	Pass: lint.Example{Name: "kitchen.yaml", Text: kitchen()},
+	Fail:  lint.Example{Name: "kitchen.yaml", Text: kitchen("context: [prep-steak] }", "context: [prep-steak, boil-pasta] }")},
+	Pass:  lint.Example{Name: "kitchen.yaml", Text: kitchen()},
+	Check: func(p *lint.Pass) { checkCrossPhaseContext(p.File, model(p)) },
 }
 
 func checkCrossPhaseContext(f *lint.File, e *ensemble) {
@@ -38,7 +39,7 @@ func checkCrossPhaseContext(f *lint.File, e *ensemble) {
 				if other.named && ancestors[home][other.name] {
 					continue
 				}
-				f.Report(crossPhaseContext.ID, c.ptr, fmt.Sprintf(
+				f.Report("cross-phase-context", c.ptr, fmt.Sprintf(
 					"task %q in phase %q reads task %q of phase %q, which phase %q does not come after: its output may not exist yet",
 					t.name, home.name, dep.name, other.name, home.name),
 					f.Related(dep.ptr, "the task read is here"))

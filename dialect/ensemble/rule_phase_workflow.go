@@ -13,8 +13,9 @@ var phaseWorkflow = lint.Rule{
 cannot be scoped to one phase, so AgentEnsemble rejects it for a phase, whether the phase
 sets it or inherits it from the ensemble's workflow. Give the phase its own workflow, or
 use HIERARCHICAL only with a flat task list.`,
-	Fail: lint.Example{Name: "kitchen.yaml", Text: kitchen("workflow: PARALLEL", "workflow: HIERARCHICAL")},
-	Pass: lint.Example{Name: "kitchen.yaml", Text: kitchen()},
+	Fail:  lint.Example{Name: "kitchen.yaml", Text: kitchen("workflow: PARALLEL", "workflow: HIERARCHICAL")},
+	Pass:  lint.Example{Name: "kitchen.yaml", Text: kitchen()},
+	Check: func(p *lint.Pass) { checkPhaseWorkflow(p.File, model(p)) },
 }
 
 func checkPhaseWorkflow(f *lint.File, e *ensemble) {
@@ -27,11 +28,11 @@ func checkPhaseWorkflow(f *lint.File, e *ensemble) {
 			name = fmt.Sprintf("%q", p.name)
 		}
 		if p.workflow != "" {
-			f.Report(phaseWorkflow.ID, p.ptr+"/workflow", fmt.Sprintf(
+			f.Report("phase-workflow", p.ptr+"/workflow", fmt.Sprintf(
 				"phase %s uses workflow HIERARCHICAL, which AgentEnsemble rejects for a phase: use SEQUENTIAL or PARALLEL", name))
 			continue
 		}
-		f.Report(phaseWorkflow.ID, p.ptr, fmt.Sprintf(
+		f.Report("phase-workflow", p.ptr, fmt.Sprintf(
 			"phase %s inherits workflow HIERARCHICAL from the ensemble, which AgentEnsemble rejects for a phase: give it SEQUENTIAL or PARALLEL", name),
 			f.Related("/workflow", "the ensemble's workflow"))
 	}
