@@ -27,6 +27,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dwsdev/dws/source"
 	"github.com/gowebpki/jcs"
 )
 
@@ -121,7 +122,7 @@ func check(doc any) error {
 		var b strings.Builder
 		for i := len(ce.path) - 1; i >= 0; i-- {
 			b.WriteByte('/')
-			b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(ce.path[i]))
+			b.WriteString(source.EscapeToken(ce.path[i]))
 		}
 		at := b.String()
 		if at == "" {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/dwsdev/dws/source"
 )
 
 // CyclePolicy says which cycles a dialect allows.
@@ -319,7 +321,9 @@ func field(pointer, fallback string) string {
 		if s == "" || isIndex(s) {
 			continue
 		}
-		s = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+		if t, ok := source.UnescapeToken(s); ok {
+			s = t
+		}
 		return strconv.Quote(s)
 	}
 	return fallback

@@ -51,9 +51,9 @@ type baselineFile struct {
 
 // LoadBaseline reads a baseline written by WriteBaseline.
 func LoadBaseline(path string) (*Baseline, error) {
-	data, err := os.ReadFile(path)
+	data, err := source.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading baseline: %w", err)
+		return nil, fmt.Errorf("reading baseline %w", err)
 	}
 	doc, err := source.Parse(path, data, source.JSON)
 	if err != nil {

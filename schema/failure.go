@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dwsdev/dws/source"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -426,13 +427,12 @@ func splitPointer(p string) []string {
 	return parts
 }
 
-var (
-	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
-	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
-)
+func escapePointer(s string) string { return source.EscapeToken(s) }
 
-func escapePointer(s string) string   { return pointerEscaper.Replace(s) }
-func unescapePointer(s string) string { return pointerUnescaper.Replace(s) }
+func unescapePointer(s string) string {
+	t, _ := source.UnescapeToken(s)
+	return t
+}
 
 func lastSegment(p string) string {
 	return p[strings.LastIndexByte(p, '/')+1:]

@@ -321,10 +321,6 @@ func lookup(doc any, ptr string) any {
 	return cur
 }
 
-func escapeToken(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
+func escapeToken(s string) string { return escapePointer(s) }
 
-func unescapeToken(s string) string {
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
-}
+func unescapeToken(s string) string { return unescapePointer(s) }

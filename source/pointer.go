@@ -2,7 +2,16 @@ package source
 
 import "strings"
 
+// pointerEscaper is the one place RFC 6901 escaping is written.
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// EscapeToken escapes one reference token of a JSON Pointer (RFC 6901): "~" becomes
+// "~0" and "/" becomes "~1".
+func EscapeToken(tok string) string { return pointerEscaper.Replace(tok) }
+
+// UnescapeToken reverses EscapeToken. ok is false when a "~" is not followed by 0 or
+// 1, which RFC 6901 does not allow.
+func UnescapeToken(tok string) (string, bool) { return unescapeToken(tok) }
 
 // Pointer builds an RFC 6901 JSON Pointer from unescaped reference tokens.
 func Pointer(tokens ...string) string {
@@ -16,7 +25,7 @@ func Pointer(tokens ...string) string {
 
 // AppendPointer returns ptr extended by one unescaped reference token.
 func AppendPointer(ptr string, token string) string {
-	return ptr + "/" + pointerEscaper.Replace(token)
+	return ptr + "/" + EscapeToken(token)
 }
 
 // Lookup returns the value a JSON Pointer names, or nil when it names
