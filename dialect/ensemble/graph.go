@@ -11,6 +11,17 @@ import (
 func graphs(p *lint.Pass) []lint.GraphCheck {
 	e := model(p)
 	checkNames(p.File, e)
+	g := phaseGraph(e)
+	if g == nil {
+		return nil
+	}
+	return []lint.GraphCheck{{Graph: g, Options: graphOptions}}
+}
+
+var graphOptions = graph.Options{MultiRoot: true, Cycles: graph.ForbidAll, Noun: "phase"}
+
+// phaseGraph is the graph of the phases; nil for a flat task list.
+func phaseGraph(e *ensemble) *graph.Graph {
 	if len(e.phases) == 0 {
 		return nil
 	}
@@ -40,5 +51,5 @@ func graphs(p *lint.Pass) []lint.GraphCheck {
 			}
 		}
 	}
-	return []lint.GraphCheck{{Graph: g, Options: graph.Options{MultiRoot: true, Cycles: graph.ForbidAll, Noun: "phase"}}}
+	return g
 }

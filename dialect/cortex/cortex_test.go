@@ -1,0 +1,120 @@
+package cortex
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/dwsdev/dws/graph"
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/source"
+	"github.com/dwsdev/dws/sqlallow"
+)
+
+func parse(t *testing.T, name, text string) *source.Document {
+	t.Helper()
+	doc, err := source.Parse(name, []byte(text), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// Decode reads onSuccess/onFailure tolerantly: null or absent ends the run, a string
+// names the next step, anything else is no edge (the schema stage reports it).
+func TestDecodeEdges(t *testing.T) {
+	steps := decode(parse(t, "w.json", `{"schemaVersion": "1.0", "steps": [
+		{"id": "a", "type": "sleep", "onSuccess": "b", "onFailure": null},
+		{"id": "b", "type": "sleep", "onSuccess": 7},
+		{"type": "sleep"}
+	]}`))
+	if len(steps) != 3 {
+		t.Fatalf("%d steps", len(steps))
+	}
+	a, b, c := steps[0], steps[1], steps[2]
+	if a.onSuccess.target != "b" || a.onSuccess.ends || !a.onFailure.ends || a.onFailure.ptr != "/steps/0/onFailure" {
+		t.Errorf("a = %+v", a)
+	}
+	if b.onSuccess.target != "" || b.onSuccess.ends || !b.onFailure.ends {
+		t.Errorf("a malformed onSuccess is no edge and no end: %+v", b)
+	}
+	if c.hasID {
+		t.Error("a step without id has none")
+	}
+}
+
+// The step graph: entry steps[0], an exit wherever an edge is null or absent, no graph
+// when the first step has no id.
+func TestBuild(t *testing.T) {
+	g, ok := build(decode(parse(t, "w.yaml", `schemaVersion: "1.0"
+steps:
+  - { id: check, type: branch, params: { expression: "true" }, onSuccess: pay, onFailure: stop }
+  - { id: pay, type: sleep, params: { seconds: 1 }, onSuccess: null, onFailure: stop }
+  - { id: stop, type: sleep, params: { seconds: 1 } }
+`)))
+	if !ok {
+		t.Fatal("no graph")
+	}
+	var exits []string
+	for _, n := range g.Nodes {
+		if n.Exit {
+			exits = append(exits, n.ID)
+		}
+	}
+	if !slices.Equal(exits, []string{"pay", "stop"}) {
+		t.Errorf("exits = %v; want [pay stop]", exits)
+	}
+	kinds := map[graph.EdgeKind]int{}
+	for _, e := range g.Edges {
+		kinds[e.Kind]++
+	}
+	if kinds[graph.Success] != 1 || kinds[graph.Failure] != 2 {
+		t.Errorf("edge kinds = %v", kinds)
+	}
+	if _, ok := build(decode(parse(t, "w.json", `{"steps": [{"type": "sleep"}]}`))); ok {
+		t.Error("a first step without id has no entry to judge from")
+	}
+}
+
+// Every kind of allow-list finding is reported by a registered Cortex rule of the SQL
+// check, and the check declares exactly those rules.
+func TestSQLKindsHaveRules(t *testing.T) {
+	d := Dialect()
+	reg := lint.NewRegistry(d)
+	if len(d.Checks) != 1 {
+		t.Fatalf("%d checks; want the SQL check", len(d.Checks))
+	}
+	declared := d.Checks[0].Rules
+	var mapped []string
+	for k := sqlallow.Expression; k <= sqlallow.Table; k++ {
+		id, ok := sqlRule[k]
+		if !ok {
+			t.Errorf("no rule reports %v findings", k)
+			continue
+		}
+		if r, ok := reg.Lookup(id); !ok || r.Dialect != ID {
+			t.Errorf("%v is reported as %q, which is not a Cortex rule", k, id)
+		}
+		mapped = append(mapped, id)
+	}
+	slices.Sort(mapped)
+	declared = slices.Sorted(slices.Values(declared))
+	if !slices.Equal(mapped, declared) {
+		t.Errorf("the SQL check declares %v but reports %v", declared, mapped)
+	}
+}
+
+// The cortex: section is parsed from positioned nodes; a problem names the key and
+// points at the value.
+func TestParseSettings(t *testing.T) {
+	doc := parse(t, "c.yaml", "cortex:\n  context: [expenseId, 2bad]\n")
+	_, err := parseSettings(doc.Root.Get("cortex"), t.TempDir())
+	ce, ok := err.(*lint.ConfigError)
+	if !ok || ce.Line != 2 || ce.Column != 24 || ce.Msg != `cortex.context: "2bad" is not a variable name` {
+		t.Fatalf("got %#v", err)
+	}
+	doc = parse(t, "c.yaml", "cortex:\n  context: [expenseId]\n")
+	s, err := parseSettings(doc.Root.Get("cortex"), t.TempDir())
+	if err != nil || !slices.Equal(s.(*Settings).Context, []string{"expenseId"}) {
+		t.Fatalf("got %v, %v", s, err)
+	}
+}
