@@ -1,6 +1,7 @@
 package cortex
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -108,8 +109,8 @@ func TestSQLKindsHaveRules(t *testing.T) {
 func TestParseSettings(t *testing.T) {
 	doc := parse(t, "c.yaml", "cortex:\n  context: [expenseId, 2bad]\n")
 	_, err := parseSettings(doc.Root.Get("cortex"), t.TempDir())
-	ce, ok := err.(*lint.ConfigError)
-	if !ok || ce.Line != 2 || ce.Column != 24 || ce.Msg != `cortex.context: "2bad" is not a variable name` {
+	var ce *lint.ConfigError
+	if !errors.As(err, &ce) || ce.Line != 2 || ce.Column != 24 || ce.Msg != `cortex.context: "2bad" is not a variable name` {
 		t.Fatalf("got %#v", err)
 	}
 	doc = parse(t, "c.yaml", "cortex:\n  context: [expenseId]\n")
