@@ -281,8 +281,8 @@ func parseGlobs(c *configParse, key string, v *source.Node) error {
 		return ConfigErrorAt(v, "%s: %v", key, err)
 	}
 	for _, g := range globs {
-		if !doublestar.ValidatePattern(g) {
-			return ConfigErrorAt(v, "%s: %q is not a valid glob", key, g)
+		if why := globProblem(g); why != "" {
+			return ConfigErrorAt(v, "%s: %q %s", key, g, why)
 		}
 	}
 	if key == "include" {
@@ -298,8 +298,8 @@ func parseDialects(c *configParse, _ string, v *source.Node) error {
 		return ConfigErrorAt(v, "dialects: want a mapping of glob to dialect")
 	}
 	for _, m := range v.Members {
-		if !doublestar.ValidatePattern(m.Key) {
-			return &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("dialects: %q is not a valid glob", m.Key)}
+		if why := globProblem(m.Key); why != "" {
+			return &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("dialects: %q %s", m.Key, why)}
 		}
 		id := Scalar(m.Value)
 		if _, ok := c.reg.Dialect(id); !ok || m.Value.Kind != source.String {
@@ -371,8 +371,11 @@ func parseIgnores(c *configParse, _ string, v *source.Node) error {
 			n := m.Value
 			switch m.Key {
 			case "path":
-				if n.Kind != source.String || !doublestar.ValidatePattern(n.Text) {
+				if n.Kind != source.String {
 					return ConfigErrorAt(n, "ignore.path: %q is not a valid glob", Scalar(n))
+				}
+				if why := globProblem(n.Text); why != "" {
+					return ConfigErrorAt(n, "ignore.path: %q %s", n.Text, why)
 				}
 				ig.Path = n.Text
 			case "rules":
@@ -392,6 +395,11 @@ func parseIgnores(c *configParse, _ string, v *source.Node) error {
 			case "pointer":
 				if n.Kind != source.String || (n.Text != "" && !strings.HasPrefix(n.Text, "/")) {
 					return ConfigErrorAt(n, "ignore.pointer: %q is not a JSON Pointer (it starts with /)", Scalar(n))
+				}
+				for _, tok := range strings.Split(n.Text, "/")[1:] {
+					if _, ok := source.UnescapeToken(tok); !ok {
+						return ConfigErrorAt(n, "ignore.pointer: %q is not a JSON Pointer: in %q, ~ must be followed by 0 or 1", n.Text, tok)
+					}
 				}
 				ig.Pointer = n.Text
 			case "reason":
@@ -422,6 +430,69 @@ func parseFileKey(c *configParse, key string, v *source.Node) error {
 		c.cfg.Lock = p
 	}
 	return nil
+}
+
+// Bounds on a glob's complexity. Matching backtracks over {a,b} alternatives and **
+// segments, so a pattern with many of them takes exponential time on every path; no
+// real include list needs more than these.
+const (
+	maxGlobAlternatives = 256
+	maxGlobStars        = 4
+)
+
+// globProblem says what is wrong with a glob, "" when nothing is.
+func globProblem(g string) string {
+	if !doublestar.ValidatePattern(g) {
+		return "is not a valid glob"
+	}
+	if n := strings.Count(g, "**"); n > maxGlobStars {
+		return fmt.Sprintf("has %d ** segments (at most %d)", n, maxGlobStars)
+	}
+	if n := alternatives(g); n > maxGlobAlternatives {
+		return fmt.Sprintf("expands to more than %d alternatives through its {…} groups; list the patterns instead", maxGlobAlternatives)
+	}
+	return ""
+}
+
+// alternatives counts the patterns a glob's {a,b} groups expand to (nested groups
+// included), stopping once the count passes the bound.
+func alternatives(g string) int {
+	var count func(i int, inGroup bool) (n, next int)
+	// count reads a sequence up to the end, a "}" or (inside a group) a ",", and returns
+	// how many expansions it has.
+	count = func(i int, inGroup bool) (int, int) {
+		n := 1
+		for i < len(g) {
+			switch g[i] {
+			case '\\':
+				i += 2
+				continue
+			case '{':
+				total := 0
+				i++
+				for {
+					alt, j := count(i, true)
+					total = min(total+alt, maxGlobAlternatives+1)
+					i = j
+					if i >= len(g) || g[i] == '}' {
+						break
+					}
+					i++ // the comma
+				}
+				n = min(n*max(total, 1), maxGlobAlternatives+1)
+				i++
+				continue
+			case ',', '}':
+				if inGroup {
+					return n, i
+				}
+			}
+			i++
+		}
+		return n, i
+	}
+	n, _ := count(0, false)
+	return n
 }
 
 func stringList(n *source.Node) ([]string, error) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -55,14 +56,14 @@ func (t *text) Write(w io.Writer, res *lint.Result) error {
 				sev = st.info
 			}
 			fmt.Fprintf(bw, "%s %s %s %s\n",
-				st.bold.Render(fmt.Sprintf("%s:%d:%d:", d.File, d.Line, d.Column)),
-				sev.Render(d.Severity.String()+":"), d.Message, st.rule.Render("["+d.Rule+"]"))
+				st.bold.Render(fmt.Sprintf("%s:%d:%d:", safe(d.File), d.Line, d.Column)),
+				sev.Render(d.Severity.String()+":"), safe(d.Message), st.rule.Render("["+d.Rule+"]"))
 			if f.Doc != nil {
 				t.excerpt(bw, st, f, d)
 			}
 			for _, r := range d.Related {
-				fmt.Fprintf(bw, "    %s %s %s\n", st.gutter.Render(fmt.Sprintf("%s:%d:%d:", r.File, r.Line, r.Column)),
-					st.note.Render("note:"), r.Message)
+				fmt.Fprintf(bw, "    %s %s %s\n", st.gutter.Render(fmt.Sprintf("%s:%d:%d:", safe(r.File), r.Line, r.Column)),
+					st.note.Render("note:"), safe(r.Message))
 			}
 		}
 	}
@@ -146,4 +147,23 @@ func printable(r rune) rune {
 		return '\uFFFD'
 	}
 	return r
+}
+
+// safe escapes the control characters of a file name or message (an escape sequence
+// that would clear the screen, a newline that would forge a line of the report) the way
+// Go quotes them, leaving every other character as it is.
+func safe(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return printable(r) != r || r == '\t' }) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if printable(r) == r && r != '\t' {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteRune(r) // '\x1b', '\n', '\u0085'
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
 }
