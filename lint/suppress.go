@@ -55,39 +55,116 @@ func LoadBaseline(path string) (*Baseline, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading baseline %w", err)
 	}
-	doc, err := source.Parse(path, data, source.JSON)
+	doc, entries, err := parseBaseline(path, data)
 	if err != nil {
 		return nil, fmt.Errorf("reading baseline %s: %w", path, err)
 	}
-	var bf baselineFile
-	if err := json.Unmarshal(data, &bf); err != nil || bf.Version != 1 {
-		return nil, fmt.Errorf("reading baseline %s: not a dws baseline (version 1)", path)
-	}
-	return &Baseline{Path: path, Entries: bf.Findings, doc: doc}, nil
+	return &Baseline{Path: path, Entries: entries, doc: doc}, nil
 }
 
-// WriteBaseline records every diagnostic of res in a baseline at path, atomically.
+// parseBaseline reads a baseline strictly: exactly the keys WriteBaseline writes, so a
+// hand-edited "Findings" beside "findings" (which encoding/json would fold together) or
+// a misspelt key is an error rather than an entry silently lost or gained.
+func parseBaseline(path string, data []byte) (*source.Document, []BaselineEntry, error) {
+	doc, err := source.Parse(path, data, source.JSON)
+	if err != nil {
+		return nil, nil, err
+	}
+	bad := func(n *source.Node, format string, args ...any) error {
+		return fmt.Errorf("%d:%d: %s", n.Span.Start.Line, n.Span.Start.Col, fmt.Sprintf(format, args...))
+	}
+	root := doc.Root
+	if root.Kind != source.Object {
+		return nil, nil, bad(root, "not a dws baseline (an object with version 1 and findings)")
+	}
+	for _, m := range root.Members {
+		if m.Key != "version" && m.Key != "findings" {
+			return nil, nil, bad(m.Value, "unknown key %q (want version, findings)", m.Key)
+		}
+	}
+	if v := root.Get("version"); v == nil || v.Kind != source.Number || v.Text != "1" {
+		return nil, nil, bad(root, "not a dws baseline (version 1)")
+	}
+	list := root.Get("findings")
+	if list == nil || list.Kind != source.Array {
+		return nil, nil, bad(root, "findings: want a list")
+	}
+	entries := make([]BaselineEntry, 0, len(list.Items))
+	for _, it := range list.Items {
+		if it.Kind != source.Object {
+			return nil, nil, bad(it, "a finding is an object {file, rule, pointer}")
+		}
+		var e BaselineEntry
+		for _, m := range it.Members {
+			if m.Value.Kind != source.String {
+				return nil, nil, bad(m.Value, "%s: want a string", m.Key)
+			}
+			switch m.Key {
+			case "file":
+				e.File = m.Value.Text
+			case "rule":
+				e.Rule = m.Value.Text
+			case "pointer":
+				e.Pointer = m.Value.Text
+			default:
+				return nil, nil, bad(m.Value, "unknown key %q (want file, rule, pointer)", m.Key)
+			}
+		}
+		if e.File == "" || e.Rule == "" {
+			return nil, nil, bad(it, "a finding needs a file and a rule")
+		}
+		entries = append(entries, e)
+	}
+	return doc, entries, nil
+}
+
+// WriteBaseline records every diagnostic of res in the baseline at path. Entries for
+// files this run checked are replaced by its findings; entries for other files are kept,
+// so that hooks recording their own subsets at once (pre-commit runs them in parallel)
+// all land. The update holds the same lock as dws checksum --write and is atomic.
 func WriteBaseline(path string, res *Result) error {
 	dir := filepath.Dir(absOrSelf(path))
-	bf := baselineFile{Version: 1, Findings: []BaselineEntry{}}
-	for _, d := range res.Diagnostics() {
-		if d.Rule == "unused-suppression" {
-			continue // a stale suppression is mended, not accepted
-		}
-		rel, err := filepath.Rel(dir, absOrSelf(d.File))
+	rel := func(file string) string {
+		r, err := filepath.Rel(dir, absOrSelf(file))
 		if err != nil {
-			rel = d.File
+			r = file
 		}
-		bf.Findings = append(bf.Findings, BaselineEntry{File: filepath.ToSlash(rel), Rule: d.Rule, Pointer: d.Pointer})
+		return filepath.ToSlash(r)
 	}
-	slices.SortFunc(bf.Findings, func(a, b BaselineEntry) int {
-		return cmp.Or(strings.Compare(a.File, b.File), strings.Compare(a.Rule, b.Rule), strings.Compare(a.Pointer, b.Pointer))
+	checked := map[string]bool{}
+	for _, f := range res.Files {
+		if !f.Extra {
+			checked[rel(f.Path)] = true
+		}
+	}
+	return canonical.Update(path, 0o644, func(old []byte) ([]byte, error) {
+		bf := baselineFile{Version: 1, Findings: []BaselineEntry{}}
+		if old != nil {
+			_, kept, err := parseBaseline(path, old)
+			if err != nil {
+				return nil, fmt.Errorf("%s holds something other than a dws baseline, so it is not overwritten: %w", path, err)
+			}
+			for _, e := range kept {
+				if !checked[e.File] {
+					bf.Findings = append(bf.Findings, e)
+				}
+			}
+		}
+		for _, d := range res.Diagnostics() {
+			if d.Rule == "unused-suppression" {
+				continue // a stale suppression is mended, not accepted
+			}
+			bf.Findings = append(bf.Findings, BaselineEntry{File: rel(d.File), Rule: d.Rule, Pointer: d.Pointer})
+		}
+		slices.SortFunc(bf.Findings, func(a, b BaselineEntry) int {
+			return cmp.Or(strings.Compare(a.File, b.File), strings.Compare(a.Rule, b.Rule), strings.Compare(a.Pointer, b.Pointer))
+		})
+		data, err := json.MarshalIndent(bf, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		return append(data, '\n'), nil
 	})
-	data, err := json.MarshalIndent(bf, "", "  ")
-	if err != nil {
-		return err
-	}
-	return WriteFileAtomic(path, append(data, '\n'))
 }
 
 // WriteFileAtomic writes data to path so that readers, and a second dws writing at the

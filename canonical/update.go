@@ -1,0 +1,33 @@
+package canonical
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/dwsdev/dws/source"
+)
+
+// Update rewrites the file at path while holding an exclusive lock on path+".lock", the
+// lock dws checksum --write takes too: change receives the current contents (nil when
+// there is no file yet) and returns the new ones, which are written atomically. Two dws
+// processes updating one file at once (pre-commit runs hooks in parallel) both land.
+func Update(path string, perm fs.FileMode, change func(old []byte) ([]byte, error)) error {
+	unlock, err := lockPath(path + ".lock")
+	if err != nil {
+		return fmt.Errorf("locking %s: %w", path, err)
+	}
+	defer unlock()
+	old, err := source.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		old, err = nil, nil
+	}
+	if err != nil {
+		return err
+	}
+	data, err := change(old)
+	if err != nil {
+		return err
+	}
+	return WriteFile(path, data, perm)
+}
