@@ -8,6 +8,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Errors from Verify, for callers that report the cases differently.
@@ -113,9 +114,10 @@ func Verify(doc any, sig string, pub ed25519.PublicKey) error {
 		return fmt.Errorf("verifying: public key has %d bytes, want %d", len(pub), ed25519.PublicKeySize)
 	}
 	// Strict, so a signature altered only in its unused trailing bits is
-	// rejected rather than decoded to the same bytes.
+	// rejected rather than decoded to the same bytes; and no whitespace, which
+	// the decoder would skip: one signature has exactly one spelling.
 	raw, err := base64.StdEncoding.Strict().DecodeString(sig)
-	if err != nil {
+	if err != nil || strings.ContainsAny(sig, " \t\r\n\v\f") {
 		return errors.New("signature is not base64")
 	}
 	if len(raw) != ed25519.SignatureSize {

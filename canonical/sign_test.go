@@ -108,6 +108,8 @@ func TestVerifyFailures(t *testing.T) {
 		{"other key", doc, sig, otherPub, ErrSignatureMismatch, "signature does not match"},
 		{"no signature", doc, "", pub, ErrNoSignature, "no signature"},
 		{"not base64", doc, "not base64!", pub, nil, "signature is not base64"},
+		{"newline inside", doc, sig[:20] + "\n" + sig[20:], pub, nil, "signature is not base64"},
+		{"trailing newline", doc, sig + "\r\n", pub, nil, "signature is not base64"},
 		{"truncated", doc, base64.StdEncoding.EncodeToString(raw[:63]), pub, nil, "signature has 63 bytes, want 64"},
 		{"bad public key", doc, sig, pub[:5], nil, "public key has 5 bytes"},
 	}
