@@ -36,6 +36,9 @@ type Config struct {
 	Ignore   []Ignore
 	Baseline string
 	Lock     string
+	// InlineSecurityWaivers lets inline dws:ignore comments suppress the rules that guard
+	// security (InlineIfConfigured).
+	InlineSecurityWaivers bool
 
 	sections map[string]any
 }
@@ -124,6 +127,7 @@ func Scalar(n *source.Node) string {
 var coreKeys = map[string]bool{
 	"version": true, "include": true, "exclude": true, "dialects": true, "limits": true,
 	"rules": true, "ignore": true, "baseline": true, "lock": true,
+	"inline_security_waivers": true,
 }
 
 // DefaultConfig is the configuration in force when there is no .dws.yaml.
@@ -192,6 +196,14 @@ var configKeys = map[string]configKey{
 	"ignore":   parseIgnores,
 	"baseline": parseFileKey,
 	"lock":     parseFileKey,
+
+	"inline_security_waivers": func(c *configParse, key string, v *source.Node) error {
+		if v.Kind != source.Bool {
+			return ConfigErrorAt(v, "%s: want true or false", key)
+		}
+		c.cfg.InlineSecurityWaivers = v.Bool
+		return nil
+	},
 }
 
 // ParseConfig checks config text as if read from path. It is read by the same loader

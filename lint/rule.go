@@ -18,11 +18,28 @@ type Rule struct {
 	Doc  string
 	Fail Example
 	Pass Example
+	// Inline says whether an inline dws:ignore comment may suppress the rule.
+	Inline InlinePolicy
 	// Check finds the rule's problems in one file of its dialect, and runs wherever the
 	// rule is not turned off. It is nil for a rule that a stage reports (read, parse,
 	// schema, the graph rules) or that a dialect's Check or Bundle reports.
 	Check func(p *Pass)
 }
+
+// InlinePolicy says whether a file may waive a rule's finding in itself, with an inline
+// dws:ignore comment. .dws.yaml's ignore entries and the baseline may always.
+type InlinePolicy uint8
+
+const (
+	// InlineAllowed: any inline ignore with a reason suppresses the rule.
+	InlineAllowed InlinePolicy = iota
+	// InlineIfConfigured: a rule that guards security (the SQL allow-list); an inline
+	// ignore suppresses it only when .dws.yaml says inline_security_waivers: true.
+	InlineIfConfigured
+	// InlineNever: a rule that guards integrity (the lockfile); a file can never
+	// waive it in itself.
+	InlineNever
+)
 
 // Example is a file the rule's documentation shows. Fail examples must produce the
 // rule; Pass examples must produce no finding at all.

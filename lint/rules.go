@@ -199,7 +199,7 @@ from the double too. Write such values as strings.`,
 		Pass: Example{Name: "hello.json", Text: helloCortex},
 	},
 	{
-		ID: "checksum-mismatch", Severity: Error,
+		ID: "checksum-mismatch", Severity: Error, Inline: InlineNever,
 		Summary: "the file's canonical checksum differs from the lockfile's",
 		Doc: `With lock: in .dws.yaml, every checked file's canonical SHA-256 (RFC 8785 JSON, without the
 top-level signature) must equal the lockfile's entry, so a definition cannot change without the
@@ -211,7 +211,7 @@ any value does. After an intended change, run dws checksum --write with the lock
 			Files: map[string]string{"dws.lock": `{"version": 1, "files": {"hello.json": "` + helloSum + `"}}` + "\n"}},
 	},
 	{
-		ID: "checksum-missing", Severity: Warning,
+		ID: "checksum-missing", Severity: Warning, Inline: InlineNever,
 		Summary: "a lockfile is configured and does not list the file",
 		Doc: `A file the lockfile does not know is not protected by it. Record it with
 dws checksum --write, or exclude it from what dws checks.`,

@@ -304,6 +304,13 @@ func (l *Linter) inlineIgnores(doc *source.Document) []inlineIgnore {
 				in.problem = fmt.Sprintf("dws:ignore names %q, which is not a rule (dws rules lists them)", r)
 			} else if Unsuppressible(r) && in.problem == "" {
 				in.problem = fmt.Sprintf("dws:ignore cannot suppress %s: a file that was not checked must not pass", r)
+			} else if rule, _ := l.Registry.Lookup(r); in.problem == "" {
+				switch {
+				case rule.Inline == InlineNever:
+					in.problem = fmt.Sprintf("dws:ignore cannot suppress %s: a file cannot waive its own integrity check; use ignore: in .dws.yaml or the baseline", r)
+				case rule.Inline == InlineIfConfigured && !l.Config.InlineSecurityWaivers:
+					in.problem = fmt.Sprintf("dws:ignore cannot suppress %s: it guards security, and .dws.yaml does not allow inline_security_waivers; use ignore: in .dws.yaml", r)
+				}
 			}
 		}
 		if in.problem != "" {

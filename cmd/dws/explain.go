@@ -38,6 +38,12 @@ func writeExplanation(w io.Writer, r lint.Rule) {
 		dialect = "every dialect"
 	}
 	fmt.Fprintf(w, "%s (%s, %s)\n\n%s.\n\n%s\n", r.ID, r.Severity, dialect, upperFirst(r.Summary), r.Doc)
+	switch r.Inline {
+	case lint.InlineNever:
+		fmt.Fprintf(w, "\nAn inline dws:ignore cannot suppress %s: only ignore: in .dws.yaml or the baseline can.\n", r.ID)
+	case lint.InlineIfConfigured:
+		fmt.Fprintf(w, "\nAn inline dws:ignore suppresses %s only with inline_security_waivers: true in .dws.yaml.\n", r.ID)
+	}
 	for _, ex := range []struct {
 		title string
 		e     lint.Example

@@ -51,7 +51,7 @@ DO blocks, SET and the like are refused: they are where injection and privilege 
 		Pass: sqlExample("two.json", passStatement),
 	},
 	{
-		ID: "sql-table", Severity: lint.Error, Dialect: ID,
+		ID: "sql-table", Severity: lint.Error, Dialect: ID, Inline: lint.InlineIfConfigured,
 		Summary: "the statement reads or writes a relation not on the allow-list",
 		Doc: `Every relation a statement touches counts: FROM and JOIN items, subqueries at any depth,
 INSERT/UPDATE/DELETE/MERGE targets, USING, RETURNING, CTE bodies, LATERAL, set operations,
@@ -61,7 +61,7 @@ rules: unquoted names fold to lower case, unqualified ones resolve through sql.s
 		Pass: sqlExample("payroll.json", "UPDATE expense SET status = $1 WHERE id IN (SELECT id FROM expense_audit)"),
 	},
 	{
-		ID: "sql-column", Severity: lint.Error, Dialect: ID,
+		ID: "sql-column", Severity: lint.Error, Dialect: ID, Inline: lint.InlineIfConfigured,
 		Summary: "the statement uses a column the allow-list does not grant on an allowed table",
 		Doc: `Columns are resolved as PostgreSQL resolves them: through aliases, subquery and CTE output
 names, USING and NATURAL joins. A * over a table granted column by column counts as every
@@ -71,7 +71,7 @@ candidate grants it; qualify it to say which one you mean.`,
 		Pass: sqlExample("column.json", passStatement),
 	},
 	{
-		ID: "sql-function", Severity: lint.Error, Dialect: ID,
+		ID: "sql-function", Severity: lint.Error, Dialect: ID, Inline: lint.InlineIfConfigured,
 		Summary: "the statement calls a function on the deny-list",
 		Doc: `Some built-in functions reach outside the allowed tables or the statement itself: files
 (pg_read_file), large objects, other databases (dblink), server administration, sleeping, and
