@@ -31,12 +31,12 @@ type Rule struct {
 type InlinePolicy uint8
 
 const (
-	// InlineAllowed: any inline ignore with a reason suppresses the rule.
+	// InlineAllowed means any inline ignore with a reason suppresses the rule.
 	InlineAllowed InlinePolicy = iota
-	// InlineIfConfigured: a rule that guards security (the SQL allow-list); an inline
+	// InlineIfConfigured is for a rule that guards security (the SQL allow-list); an inline
 	// ignore suppresses it only when .dws.yaml says inline_security_waivers: true.
 	InlineIfConfigured
-	// InlineNever: a rule that guards integrity (the lockfile); a file can never
+	// InlineNever is for a rule that guards integrity (the lockfile); a file can never
 	// waive it in itself.
 	InlineNever
 )
