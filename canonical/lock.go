@@ -9,7 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/dwsdev/dws/source"
 )
 
 // lockVersion is the only lockfile format there is so far.
@@ -58,25 +61,39 @@ func parseLock(data []byte) (*Lock, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("file is empty")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	// A misspelt "files" must not read as a lockfile with no entries.
-	dec.DisallowUnknownFields()
-	var f lockFile
-	if err := dec.Decode(&f); err != nil {
+	// Read by source, not encoding/json: a duplicate entry is an error rather than the
+	// last one winning, and "Files" is not "files" (encoding/json folds case).
+	doc, err := source.Parse("", data, source.JSON)
+	if err != nil {
 		return nil, fmt.Errorf("not a lockfile: %w", err)
 	}
-	if dec.More() {
-		return nil, errors.New("not a lockfile: data after the closing brace")
+	root := doc.Root
+	if root.Kind != source.Object {
+		return nil, errors.New("not a lockfile: want an object {version, files}")
 	}
-	if f.Version != lockVersion {
-		return nil, fmt.Errorf("unsupported version %d (this dws reads version %d)", f.Version, lockVersion)
+	for _, m := range root.Members {
+		if m.Key != "version" && m.Key != "files" {
+			// A misspelt "files" must not read as a lockfile with no entries.
+			return nil, fmt.Errorf("not a lockfile: unknown key %q (want version, files)", m.Key)
+		}
 	}
-	if f.Files == nil {
+	v := root.Get("version")
+	if v == nil || v.Kind != source.Number {
+		return nil, errors.New("not a lockfile: no version")
+	}
+	if v.Text != strconv.Itoa(lockVersion) {
+		return nil, fmt.Errorf("unsupported version %s (this dws reads version %d)", v.Text, lockVersion)
+	}
+	list := root.Get("files")
+	if list == nil || list.Kind != source.Object {
 		return nil, errors.New(`no "files" object`)
 	}
-	files := *f.Files
-	if files == nil {
-		files = map[string]string{}
+	files := map[string]string{}
+	for _, m := range list.Members {
+		if m.Value.Kind != source.String {
+			return nil, fmt.Errorf("not a lockfile: entry %q: want a checksum string", m.Key)
+		}
+		files[m.Key] = m.Value.Text
 	}
 	if err := checkEntries(files); err != nil {
 		return nil, err
