@@ -37,6 +37,8 @@ type Dialect struct {
 	// Config parses the top-level sections of .dws.yaml the dialect owns, by key. No
 	// two dialects may own one key.
 	Config map[string]SectionParser
+	// ConfigDoc is the commented example of those sections that dws init writes.
+	ConfigDoc string
 	// Bundle makes the dialect's definitions span files checked together (a job
 	// spec); nil for a dialect of single files.
 	Bundle *Bundle

@@ -30,6 +30,10 @@ func Dialect() *lint.Dialect {
 		Rules:  rules,
 		Checks: []lint.Check{{Rules: sqlIDs, Run: func(p *lint.Pass) { checkSQL(p.File, stepsOf(p)) }}},
 		Config: map[string]lint.SectionParser{"cortex": parseSettings, "sql": parseSQLSettings},
+		ConfigDoc: `# Cortex: the prompt-template registry ai steps are checked against, and the
+# variables a run starts with (turns on template-variable).
+# cortex: { prompt_templates: prompt_templates.yaml, context: [expenseId, amount] }
+`,
 	}
 }
 
