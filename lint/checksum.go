@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/dwsdev/dws/canonical"
@@ -60,27 +61,62 @@ func short(sum string) string {
 // most JSON consumers (JavaScript among them) read numbers into.
 var maxExact = new(big.Int).Lsh(big.NewInt(1), 53)
 
-// numberPrecision reports integers outside ±2^53.
-func numberPrecision(f *File, n *source.Node, ptr string) {
+// numberPrecision reports integers outside ±2^53. The pointer of a value is built only
+// for a finding: a 4 MiB array holds two million values, and formatting a pointer for
+// each cost more than the rest of the walk.
+func numberPrecision(f *File, n *source.Node, path *pathStep) {
 	switch n.Kind {
 	case source.Number:
-		if strings.ContainsAny(n.Text, ".eE") {
-			return
-		}
-		v, ok := new(big.Int).SetString(n.Text, 10)
-		if ok && v.CmpAbs(maxExact) > 0 {
-			f.Report("number-precision", ptr, fmt.Sprintf(
-				"%s is beyond ±2^53: JSON consumers that read numbers as doubles get %s; write it as a string", n.Text, asDouble(v)))
-		}
+		checkPrecision(f, n, path.pointer)
 	case source.Array:
 		for i, it := range n.Items {
-			numberPrecision(f, it, fmt.Sprintf("%s/%d", ptr, i))
+			step := pathStep{parent: path, index: i}
+			if it.Kind == source.Number {
+				checkPrecision(f, it, step.pointer)
+			} else if it.Kind == source.Array || it.Kind == source.Object {
+				numberPrecision(f, it, &step)
+			}
 		}
 	case source.Object:
 		for _, m := range n.Members {
-			numberPrecision(f, m.Value, source.AppendPointer(ptr, m.Key))
+			step := pathStep{parent: path, key: m.Key, isKey: true}
+			if m.Value.Kind == source.Number {
+				checkPrecision(f, m.Value, step.pointer)
+			} else if m.Value.Kind == source.Array || m.Value.Kind == source.Object {
+				numberPrecision(f, m.Value, &step)
+			}
 		}
 	}
+}
+
+func checkPrecision(f *File, n *source.Node, pointer func() string) {
+	if len(n.Text) < 16 || strings.ContainsAny(n.Text, ".eE") {
+		return // at most 15 digits is well inside ±2^53
+	}
+	v, ok := new(big.Int).SetString(n.Text, 10)
+	if ok && v.CmpAbs(maxExact) > 0 {
+		f.Report("number-precision", pointer(), fmt.Sprintf(
+			"%s is beyond ±2^53: JSON consumers that read numbers as doubles get %s; write it as a string", n.Text, asDouble(v)))
+	}
+}
+
+// pathStep is one step of the way from the root to a value, turned into a JSON Pointer
+// only when needed.
+type pathStep struct {
+	parent *pathStep
+	key    string
+	index  int
+	isKey  bool
+}
+
+func (p *pathStep) pointer() string {
+	if p == nil {
+		return ""
+	}
+	if p.isKey {
+		return source.AppendPointer(p.parent.pointer(), p.key)
+	}
+	return p.parent.pointer() + "/" + strconv.Itoa(p.index)
 }
 
 func asDouble(v *big.Int) string {

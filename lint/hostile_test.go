@@ -10,11 +10,16 @@ import (
 
 	"github.com/dwsdev/dws/dialect"
 	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/source"
 )
 
+// newLinter checks files of up to 4 MiB, so that the parsers meet the hostile bytes
+// (with the default limits.max_bytes a large file is size-limit and never parsed).
 func newLinter(t testing.TB, dir string) *lint.Linter {
 	t.Helper()
-	return &lint.Linter{Registry: dialect.Registry(), Config: lint.DefaultConfig(dir), Jobs: 2}
+	cfg := lint.DefaultConfig(dir)
+	cfg.Limits.MaxBytes = source.MaxFileSize
+	return &lint.Linter{Registry: dialect.Registry(), Config: cfg, Jobs: 2}
 }
 
 // TestHostileInputs feeds the pipeline files built to break parsers: each must come back

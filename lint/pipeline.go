@@ -162,6 +162,9 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 type run struct {
 	*Linter
 	lim *Limiter
+	// heavy lets one large file at a time through the stages that cost memory in
+	// proportion to its size, so that a run's peak is one large file's, whatever --jobs.
+	heavy sync.Mutex
 
 	mu       sync.Mutex
 	homes    map[string]bundleHome    // directory -> the bundle it lies in
@@ -193,10 +196,10 @@ func (r *run) file(in Input) (f *File, res FileResult) {
 	}()
 	res.Checksum = r.check(f, in)
 	res.Diagnostics = f.diags
-	// The document is kept for the report's source lines and for inline suppressions;
-	// a clean file without comments needs neither, and 10,000 kept trees cost ~1 GB.
+	// The report needs the text for its source lines, suppression the comments; neither
+	// needs the value tree, and a clean file without comments needs nothing.
 	if len(f.diags) > 0 || (f.Doc != nil && len(f.Doc.Comments) > 0) {
-		res.Doc = f.Doc
+		res.Doc = reportDoc(f)
 	}
 	if f.Dialect != nil {
 		res.Dialect = f.Dialect.ID
@@ -227,6 +230,17 @@ func (r *run) check(f *File, in Input) (sum string) {
 	if int64(len(data)) > r.Config.Limits.MaxBytes {
 		f.ReportAt("size-limit", "", fileStart,
 			fmt.Sprintf("the file is %d bytes, more than limits.max_bytes (%d)", len(data), r.Config.Limits.MaxBytes))
+		// An error stops here: parsing a file the run already fails for costs memory
+		// (a tree is ~100 bytes a value) and finds nothing the user can act on before
+		// the file shrinks. With size-limit lowered to a warning the file is checked.
+		if f.severity("size-limit") == Error {
+			f.Doc = source.Head(in.Path, data, 4096)
+			return ""
+		}
+	}
+	if len(data) > heavyFile {
+		r.heavy.Lock()
+		defer r.heavy.Unlock()
 	}
 	// Stage 2: parse.
 	format := source.FormatOf(in.Path, data)
@@ -245,7 +259,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 	f.Doc = doc
 	value := doc.Root.Value()
 	// The document's own properties: no dialect needed.
-	numberPrecision(f, doc.Root, "")
+	numberPrecision(f, doc.Root, nil)
 	if in.Context {
 		return ""
 	}
@@ -315,6 +329,27 @@ func (r *run) check(f *File, in Input) (sum string) {
 	}
 	return sum // set by the deferred checksum stage
 }
+
+// reportDoc is what the report and suppression need of a checked file: the text around
+// each finding and the comments.
+func reportDoc(f *File) *source.Document {
+	if f.Doc == nil {
+		return nil
+	}
+	at := map[int][]int{}
+	for _, d := range f.diags {
+		at[d.Line] = append(at[d.Line], d.Column, max(d.EndColumn-1, d.Column))
+	}
+	return f.Doc.Excerpt(at, excerptMargin)
+}
+
+// excerptMargin is how many characters of a line are kept either side of a finding;
+// the text report shows at most 100 of them.
+const excerptMargin = 256
+
+// heavyFile is the size above which a file is checked alone: a value tree costs about a
+// hundred times the text it was read from.
+const heavyFile = 1 << 20
 
 // graphRuleIDs are the rules of the graph stage.
 var graphRuleIDs = []string{"duplicate-id", "dangling-edge", "entry", "unreachable", "cycle", "dead-end", "step-limit"}

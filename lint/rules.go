@@ -41,8 +41,10 @@ and keys that are not strings are errors. The position is the first offending ch
 		ID: "size-limit", Severity: Error,
 		Summary: "the file is larger than limits.max_bytes",
 		Doc: `Workflow engines cap definition size (Cortex: 64 KB per DAG). dws reports files above
-limits.max_bytes (default 65,536 bytes) and still checks them; files above 4 MiB are not
-parsed at all. Raise the limit in .dws.yaml if your engine allows larger definitions.`,
+limits.max_bytes (default 65,536 bytes) and does not parse them: the run fails for them
+anyway, and parsing what no engine accepts only costs memory. Raise the limit in .dws.yaml
+if your engine allows larger definitions, or lower size-limit to a warning to have larger
+files reported and still checked. Files above 4 MiB are never read.`,
 		Fail: Example{Name: "big.json", Text: helloCortex, Config: "limits: { max_bytes: 64 }\n"},
 		Pass: Example{Name: "hello.json", Text: helloCortex, Config: "limits: { max_bytes: 4096 }\n"},
 	},

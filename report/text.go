@@ -73,29 +73,32 @@ func (t *text) Write(w io.Writer, res *lint.Result) error {
 
 // excerpt prints the finding's source line with a caret under its span.
 func (t *text) excerpt(w io.Writer, st styles, f lint.FileResult, d lint.Diagnostic) {
-	line := f.Doc.Line(d.Line)
+	line, first := f.Doc.LineFrom(d.Line)
 	if line == "" && d.Line > 1 {
 		return
 	}
+	// The document may keep only part of a long line: its first character is in column
+	// first, and columns below are counted from there.
+	shift := first - 1
 	runes := []rune(line)
-	startCol := max(d.Column-1, 0)
+	startCol := max(d.Column-1-shift, 0)
 	// A span that runs past this line is underlined to its end; an empty one gets one caret.
 	endCol := len(runes)
 	if d.EndLine == d.Line || d.EndLine == 0 {
-		endCol = d.EndColumn - 1
+		endCol = d.EndColumn - 1 - shift
 	}
 	endCol = max(min(endCol, len(runes)), startCol+1)
 	// Cut long lines to a window around the span.
 	from, to, pre, post := 0, len(runes), "", ""
-	if len(runes) > window {
+	if len(runes) > window || shift > 0 {
 		from = max(0, startCol-window/3)
 		to = min(len(runes), from+window)
-		if from > 0 {
-			pre = "…"
-		}
-		if to < len(runes) {
-			post = "…"
-		}
+	}
+	if from > 0 || shift > 0 {
+		pre = "…"
+	}
+	if to < len(runes) {
+		post = "…"
 	}
 	shown := strings.Map(printable, string(runes[from:to]))
 	gutter := fmt.Sprintf("%5d | ", d.Line)

@@ -110,6 +110,9 @@ type Document struct {
 
 	src   string // Text as a string, so values can share its memory
 	lines []int  // byte offset at which each line starts
+	// excerpt, when set, is all the document keeps of its text: a window of each line
+	// a report shows (see Excerpt).
+	excerpt map[int]snippet
 }
 
 // Comment is a YAML comment line and the line of the key or value it is

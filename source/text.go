@@ -1,0 +1,77 @@
+package source
+
+import "unicode/utf8"
+
+// Excerpt returns what a report needs of the document: for each line named in at, the
+// text around the columns listed for it (margin characters either side), and the
+// comments, which inline suppressions read. Nothing else is kept: a parsed 4 MiB file's
+// value tree costs hundreds of megabytes and its text megabytes, and a run that kept
+// either for every file with a finding would grow with the number of files.
+func (d *Document) Excerpt(at map[int][]int, margin int) *Document {
+	if d == nil {
+		return nil
+	}
+	ex := &Document{Path: d.Path, Format: d.Format, Comments: d.Comments, excerpt: map[int]snippet{}}
+	for n, cols := range at {
+		if len(cols) == 0 {
+			continue
+		}
+		text, first := d.LineFrom(n)
+		lo, hi := cols[0], cols[0]
+		for _, c := range cols {
+			lo, hi = min(lo, c), max(hi, c)
+		}
+		from := max(lo-margin, first)
+		runes := 0
+		start, end := -1, len(text)
+		for i := range text {
+			col := first + runes
+			if col == from && start < 0 {
+				start = i
+			}
+			if col > hi+margin {
+				end = i
+				break
+			}
+			runes++
+		}
+		if start < 0 {
+			start = len(text)
+			from = first + utf8.RuneCountInString(text)
+		}
+		ex.excerpt[n] = snippet{col: from, text: text[start:end]}
+	}
+	return ex
+}
+
+type snippet struct {
+	col  int // the column of text's first character
+	text string
+}
+
+// LineFrom returns the text of 1-based line n without its line break and the column its
+// first character is in: 1, unless the document is an Excerpt. It returns "" for a line
+// the document does not have.
+func (d *Document) LineFrom(n int) (text string, col int) {
+	if d.excerpt != nil {
+		s := d.excerpt[n]
+		return s.text, max(s.col, 1)
+	}
+	return d.Line(n), 1
+}
+
+// Head returns the document's first line, at most limit bytes of it, as a document of
+// its own: what a report shows of a file it did not parse.
+func Head(path string, data []byte, limit int) *Document {
+	end := min(len(data), limit)
+	for i, c := range data[:end] {
+		if c == '\n' || c == '\r' {
+			end = i
+			break
+		}
+	}
+	for end > 0 && !utf8.Valid(data[:end]) {
+		end-- // never cut a character in two
+	}
+	return &Document{Path: path, Format: FormatOf(path, data), excerpt: map[int]snippet{1: {col: 1, text: string(data[:end])}}}
+}
