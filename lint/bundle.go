@@ -132,7 +132,7 @@ func (r *run) crossFile(inputs []Input, homes []bundleHome, files []*File, resul
 				results[i].Diagnostics = files[i].diags
 				// A file that was clean until now had its document dropped (see
 				// run.file); the report needs it for the source lines.
-				results[i].Doc = reportDoc(files[i])
+				results[i].Doc = reportDoc(files[i], results[i].inline)
 			}
 		}
 	}

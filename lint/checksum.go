@@ -67,35 +67,43 @@ var maxExact = new(big.Int).Lsh(big.NewInt(1), 53)
 func numberPrecision(f *File, n *source.Node, path *pathStep) {
 	switch n.Kind {
 	case source.Number:
-		checkPrecision(f, n, path.pointer)
+		checkPrecision(f, n, nil, pathStep{root: true})
 	case source.Array:
 		for i, it := range n.Items {
 			step := pathStep{parent: path, index: i}
-			if it.Kind == source.Number {
-				checkPrecision(f, it, step.pointer)
-			} else if it.Kind == source.Array || it.Kind == source.Object {
+			switch it.Kind {
+			case source.Number:
+				checkPrecision(f, it, path, step)
+			case source.Array, source.Object:
 				numberPrecision(f, it, &step)
 			}
 		}
 	case source.Object:
 		for _, m := range n.Members {
 			step := pathStep{parent: path, key: m.Key, isKey: true}
-			if m.Value.Kind == source.Number {
-				checkPrecision(f, m.Value, step.pointer)
-			} else if m.Value.Kind == source.Array || m.Value.Kind == source.Object {
+			switch m.Value.Kind {
+			case source.Number:
+				checkPrecision(f, m.Value, path, step)
+			case source.Array, source.Object:
 				numberPrecision(f, m.Value, &step)
 			}
 		}
 	}
 }
 
-func checkPrecision(f *File, n *source.Node, pointer func() string) {
+// checkPrecision judges one number; last is its own step (zero for the root).
+func checkPrecision(f *File, n *source.Node, parent *pathStep, last pathStep) {
 	if len(n.Text) < 16 || strings.ContainsAny(n.Text, ".eE") {
 		return // at most 15 digits is well inside ±2^53
 	}
 	v, ok := new(big.Int).SetString(n.Text, 10)
 	if ok && v.CmpAbs(maxExact) > 0 {
-		f.Report("number-precision", pointer(), fmt.Sprintf(
+		ptr := ""
+		if !last.root {
+			last.parent = parent
+			ptr = last.pointer()
+		}
+		f.Report("number-precision", ptr, fmt.Sprintf(
 			"%s is beyond ±2^53: JSON consumers that read numbers as doubles get %s; write it as a string", n.Text, asDouble(v)))
 	}
 }
@@ -107,10 +115,11 @@ type pathStep struct {
 	key    string
 	index  int
 	isKey  bool
+	root   bool // the document itself
 }
 
 func (p *pathStep) pointer() string {
-	if p == nil {
+	if p == nil || p.root {
 		return ""
 	}
 	if p.isKey {

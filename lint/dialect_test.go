@@ -262,3 +262,23 @@ func TestBundleStateIsPerRun(t *testing.T) {
 		t.Fatal("the third run still saw the bundle that went")
 	}
 }
+
+// number-precision points at each number beyond ±2^53, wherever it is.
+func TestNumberPrecisionPointers(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "n.json")
+	text := `[9007199254740993, {"a/b": [1, -90071992547409930, 9007199254740992]}, 123456789012345678.5]`
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := &lint.Linter{Registry: lint.NewRegistry(), Config: lint.DefaultConfig(dir)}
+	var got []string
+	for _, d := range l.Run([]lint.Input{{Path: p}}).Diagnostics() {
+		if d.Rule == "number-precision" {
+			got = append(got, d.Pointer)
+		}
+	}
+	if strings.Join(got, " ") != "/0 /1/a~1b/1" {
+		t.Errorf("pointers %q; want /0 and /1/a~1b/1", got)
+	}
+}

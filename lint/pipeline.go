@@ -79,6 +79,10 @@ type FileResult struct {
 	// Extra marks a file that was not checked but holds findings about the run itself
 	// (the config or the baseline, for unused suppressions).
 	Extra bool `json:"-"`
+	// inline are the file's dws:ignore comments, read while its document was whole.
+	inline []inlineIgnore
+	// large marks a file checked alone for its size (see heavyFile).
+	large bool
 }
 
 // Result is the outcome of one run, files sorted by path.
@@ -126,6 +130,12 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 		// parsed document of a 10,000-file run alive costs most of a gigabyte.
 		if homes[i].b == nil {
 			files[i] = nil
+			if results[i].large {
+				// All the large file's stages allocated is garbage now. Collected
+				// here, the next large file starts from the run's own small heap
+				// instead of a collector pacing itself to twice this one's.
+				runtime.GC()
+			}
 		}
 	})
 	r.crossFile(inputs, homes, files, results)
@@ -183,6 +193,11 @@ func (r *run) file(in Input) (f *File, res FileResult) {
 	f = &File{Path: in.Path, Config: r.Config, Limiter: r.lim, reg: r.Registry, stdin: in.Stdin}
 	res = FileResult{Path: in.Path}
 	defer func() {
+		if f.heavy {
+			f.heavy = false
+			r.heavy.Unlock()
+			res.large = true
+		}
 		if v := recover(); v != nil {
 			pe, ok := v.(*PanicError)
 			if !ok {
@@ -198,8 +213,9 @@ func (r *run) file(in Input) (f *File, res FileResult) {
 	res.Diagnostics = f.diags
 	// The report needs the text for its source lines, suppression the comments; neither
 	// needs the value tree, and a clean file without comments needs nothing.
-	if len(f.diags) > 0 || (f.Doc != nil && len(f.Doc.Comments) > 0) {
-		res.Doc = reportDoc(f)
+	res.inline = r.inlineIgnores(f.Doc)
+	if len(f.diags) > 0 || len(res.inline) > 0 {
+		res.Doc = reportDoc(f, res.inline)
 	}
 	if f.Dialect != nil {
 		res.Dialect = f.Dialect.ID
@@ -239,8 +255,8 @@ func (r *run) check(f *File, in Input) (sum string) {
 		}
 	}
 	if len(data) > heavyFile {
-		r.heavy.Lock()
-		defer r.heavy.Unlock()
+		r.heavy.Lock() // released by run.file once the file's report is made
+		f.heavy = true
 	}
 	// Stage 2: parse.
 	format := source.FormatOf(in.Path, data)
@@ -330,15 +346,19 @@ func (r *run) check(f *File, in Input) (sum string) {
 	return sum // set by the deferred checksum stage
 }
 
-// reportDoc is what the report and suppression need of a checked file: the text around
-// each finding and the comments.
-func reportDoc(f *File) *source.Document {
+// reportDoc is what the report needs of a checked file: the text around each finding
+// and each inline ignore.
+func reportDoc(f *File, inline []inlineIgnore) *source.Document {
 	if f.Doc == nil {
 		return nil
 	}
 	at := map[int][]int{}
 	for _, d := range f.diags {
 		at[d.Line] = append(at[d.Line], d.Column, max(d.EndColumn-1, d.Column))
+	}
+	// An inline ignore that matches nothing is reported at its comment.
+	for _, in := range inline {
+		at[in.at.Line] = append(at[in.at.Line], in.at.Col)
 	}
 	return f.Doc.Excerpt(at, excerptMargin)
 }

@@ -191,7 +191,7 @@ func (l *Linter) suppress(res *Result) {
 	}
 	for fi := range res.Files {
 		fr := &res.Files[fi]
-		inl := l.inlineIgnores(fr.Doc)
+		inl := fr.inline
 		rel := l.Config.Rel(fr.Path)
 		var baseRel string
 		if l.Baseline != nil {

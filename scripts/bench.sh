@@ -82,3 +82,24 @@ go run ./bench/gen -out "$work/big" -n 1 -steps 3000
 printf 'version: 1\nlimits: { max_steps: 5000, max_bytes: 4194304 }\ncortex: { prompt_templates: ../prompt_templates.yaml }\nsql: { from_ddl: ../schema.sql }\n' > "$work/big/.dws.yaml"
 big_ms=$(cd "$work/big" && RUNS=5 cold "$dws" validate flow-00000.json)
 echo "3,000-step definition, validate (median of 5): ${big_ms} ms (budget 100 ms)"
+
+echo "== memory: 4 MiB files (a JSON array of two million zeros), parsed (limits.max_bytes 4 MiB), --jobs 2"
+python3 - "$work/large" <<'PY'
+import os, sys
+base = sys.argv[1]
+n = 2 * 1024 * 1024 - 2
+text = "[" + ",".join(["0"] * n) + "]"
+for count in (1, 8, 32):
+    d = os.path.join(base, str(count))
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, ".dws.yaml"), "w") as f:
+        f.write("limits: { max_bytes: 4194304 }\n")
+    for i in range(count):
+        with open(os.path.join(d, "z%02d.json" % i), "w") as f:
+            f.write(text)
+PY
+for count in 1 8 32; do
+  (cd "$work/large/$count" && /usr/bin/time -f '%M %e' -o "$work/rss" "$dws" validate --jobs 2 . >/dev/null 2>&1 || true
+   read -r kb secs < <(tail -n 1 "$work/rss")
+   awk -v n="$count" -v kb="$kb" -v s="$secs" 'BEGIN { printf "%2d large files: peak RSS %6.0f MB, %6.2f s (goal: 8 under 1024 MB, flat in N)\n", n, kb / 1024, s }')
+done

@@ -1,6 +1,9 @@
 package source
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Excerpt returns what a report needs of the document: for each line named in at, the
 // text around the columns listed for it (margin characters either side), and the
@@ -39,7 +42,8 @@ func (d *Document) Excerpt(at map[int][]int, margin int) *Document {
 			start = len(text)
 			from = first + utf8.RuneCountInString(text)
 		}
-		ex.excerpt[n] = snippet{col: from, text: text[start:end]}
+		// A copy: a slice would keep the whole line (all of a minified file) alive.
+		ex.excerpt[n] = snippet{col: from, text: strings.Clone(text[start:end])}
 	}
 	return ex
 }

@@ -1,0 +1,68 @@
+package canonical
+
+import (
+	"bytes"
+	stdjson "encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// agree checks that the tree writer and jcs.Transform give the same bytes for doc, or
+// both refuse it.
+func agree(t *testing.T, doc any) {
+	t.Helper()
+	doc = withoutSignature(doc)
+	got, err1 := bytesOf(doc)
+	want, err2 := viaJCS(doc)
+	if (err1 != nil) != (err2 != nil) {
+		t.Fatalf("tree writer error %v, jcs error %v", err1, err2)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("canonical bytes differ\n tree: %s\n  jcs: %s", got, want)
+	}
+	if err1 == nil {
+		sum, err := checksumOf(doc)
+		if err != nil || sum != Sum(want) {
+			t.Fatalf("streamed checksum %s (%v), want %s", sum, err, Sum(want))
+		}
+	}
+}
+
+// The tree writer is held to jcs.Transform on every generated document, every vector
+// and every JSON file of the repository's fixtures and corpus.
+func TestWriteAgreesWithJCS(t *testing.T) {
+	forEachDoc(t, func(t *testing.T, _ *rand.Rand, doc map[string]any) { agree(t, doc) })
+	var files []string
+	for _, pattern := range []string{
+		"testdata/jcs/input/*.json",
+		"../../shared/corpus/jcs/input/*.json",
+		"../fixtures/*/*/*.json",
+		"../fixtures/*/*/*/*.json",
+		"../fixtures/*/*/*/*/*.json",
+	} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 50 {
+		t.Fatalf("only %d files to compare", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil || !stdjson.Valid(data) {
+			continue // a fixture that is broken on purpose
+		}
+		t.Run(strings.TrimPrefix(f, "../"), func(t *testing.T) { agree(t, decode(t, data)) })
+	}
+	for _, text := range []string{
+		`1e400`, `-0.0`, `[1E+2, 0.000001, 1e-7, 123456789012345678901234567890]`,
+		`"\u0000\u001f\u007f\u2028\ud83d\ude00\\\"/"`, `{"\u20ac":1,"\ufb33":2,"\ud83d\ude00":3,"a":4,"":5}`,
+	} {
+		agree(t, decode(t, []byte(text)))
+	}
+}
