@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -192,3 +193,20 @@ func (b *bytesBuffer) Write(p []byte) (int, error) {
 }
 
 var _ io.Writer = (*bytesBuffer)(nil)
+
+// Inexact reports whether a JSON number literal changes value on its way through an
+// IEEE 754 double, the way every RFC 8785 consumer reads it: the shortest decimal that
+// reads back as the same double is not the number written. 0.1 is exact in this
+// sense (it reads back as 0.1); 9007199254740993 and 1.00000000000000001 are not.
+func Inexact(literal string) bool {
+	written, ok := new(big.Rat).SetString(literal)
+	if !ok {
+		return false
+	}
+	f, err := strconv.ParseFloat(literal, 64)
+	if err != nil {
+		return true // beyond the double range
+	}
+	back, ok := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+	return !ok || written.Cmp(back) != 0
+}

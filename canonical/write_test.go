@@ -66,3 +66,14 @@ func TestWriteAgreesWithJCS(t *testing.T) {
 		agree(t, decode(t, []byte(text)))
 	}
 }
+
+func TestInexact(t *testing.T) {
+	for lit, want := range map[string]bool{
+		"0.1": false, "1": false, "-0": false, "1e300": false, "9007199254740992": false, "1.5e-7": false,
+		"9007199254740993": true, "1.00000000000000001": true, "123456789012345678901": true, "1e400": true,
+	} {
+		if got := Inexact(lit); got != want {
+			t.Errorf("Inexact(%s) = %v, want %v", lit, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -125,7 +126,7 @@ func sign(c *cli.Context) error {
 	}
 	failed := false
 	for _, path := range args {
-		if err := signFile(path, priv); err != nil {
+		if err := signFile(c.App.ErrWriter, path, priv); err != nil {
 			failed = true
 			printLoadError(c.App.ErrWriter, err)
 			continue
@@ -138,7 +139,7 @@ func sign(c *cli.Context) error {
 	return nil
 }
 
-func signFile(path string, priv ed25519.PrivateKey) error {
+func signFile(stderr io.Writer, path string, priv ed25519.PrivateKey) error {
 	// Write through a symbolic link, not over it.
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
@@ -152,6 +153,10 @@ func signFile(path string, priv ed25519.PrivateKey) error {
 	if err != nil {
 		return relabel(err, path)
 	}
+	if n := ambiguities(stderr, doc, path); n > 0 {
+		return &loadError{path, fmt.Errorf("not signed: %d values read differently in YAML 1.1", n)}
+	}
+	inexactNumbers(stderr, doc, path)
 	value := doc.Root.Value()
 	before, err := canonical.Bytes(value)
 	if err != nil {
@@ -322,10 +327,14 @@ func verify(c *cli.Context) error {
 			printLoadError(c.App.ErrWriter, err)
 			continue
 		}
+		inexactNumbers(c.App.ErrWriter, doc, path)
+		ambiguous := ambiguities(c.App.ErrWriter, doc, path)
 		value := doc.Root.Value()
 		sig, _ := canonical.Signature(value)
 		err = canonical.Verify(value, sig, pub)
 		switch {
+		case err == nil && ambiguous > 0:
+			fmt.Fprintf(out, "%s: signature OK for YAML 1.2 readers only (%d values read differently in YAML 1.1)\n", path, ambiguous)
 		case err == nil:
 			fmt.Fprintf(out, "%s: signature OK\n", path)
 			continue
