@@ -1,0 +1,297 @@
+package sim
+
+// The cover. Where the definition's edges map one to one onto the state graph's moves
+// (an acyclic definition), the smallest set of paths taking every coverable edge is a
+// minimum flow from the start to the ends in which every takeable move carries at least
+// one unit: found exactly by taking a feasible flow and pushing as much of it as
+// possible back from the ends to the start (push-relabel). Elsewhere (loops unrolled into many states that take the same
+// edge) the cover is greedy: each path is one that takes the most edges not yet taken.
+
+const inf = int64(1) << 60
+
+type arc struct {
+	to   int
+	rev  int // index of the reverse arc in adj[to]
+	cap  int64
+	flow int64
+}
+
+type network struct {
+	adj [][]arc
+}
+
+func newNetwork(n int) *network { return &network{adj: make([][]arc, n)} }
+
+// add adds an arc and returns where it is.
+func (g *network) add(from, to int, c int64) (int, int) {
+	g.adj[from] = append(g.adj[from], arc{to: to, rev: len(g.adj[to]), cap: c})
+	g.adj[to] = append(g.adj[to], arc{to: from, rev: len(g.adj[from]) - 1})
+	return from, len(g.adj[from]) - 1
+}
+
+func (r *Result) cover(maxPaths int) {
+	if r.Counts.Total().Sign() == 0 {
+		return
+	}
+	if r.oneToOne() {
+		r.Minimal = true
+		r.minFlowCover(maxPaths)
+		return
+	}
+	r.greedyCover(maxPaths)
+}
+
+// minFlowCover finds a minimum cover of the takeable moves. A feasible flow comes from
+// two linear passes: backwards, each move asks for at least one unit and for its share
+// of what its target must send on; forwards, whatever a state receives beyond what its
+// moves ask for goes on along its first move. Then as much flow as possible is pushed
+// back from the ends to the start through the residual network (Dinic), leaving the
+// minimum.
+func (r *Result) minFlowCover(maxPaths int) {
+	sp := r.sp
+	n := len(sp.moves)
+	end := n
+	take := make([][]bool, n)
+	indeg := make([]int64, n+1)
+	for i, ms := range sp.moves {
+		take[i] = make([]bool, len(ms))
+		for k, mv := range ms {
+			if sp.takeable(r.live, i, mv) {
+				take[i][k] = true
+				indeg[target(mv, end)]++
+			}
+		}
+	}
+	// Backwards: what each state must send on, and what each move asks for.
+	base := make([][]int64, n)
+	send := make([]int64, n+1)
+	for _, i := range backward(sp.order) {
+		base[i] = make([]int64, len(sp.moves[i]))
+		for k, mv := range sp.moves[i] {
+			if !take[i][k] {
+				continue
+			}
+			to := target(mv, end)
+			share := int64(1)
+			if to != end {
+				share = max(1, (send[to]+indeg[to]-1)/indeg[to])
+			}
+			base[i][k] = share
+			send[i] += share
+		}
+	}
+	// Forwards: surplus goes on along the first takeable move.
+	in := make([]int64, n+1)
+	in[0] = send[0]
+	for _, i := range sp.order {
+		if !r.live[i] {
+			continue
+		}
+		surplus := in[i] - send[i]
+		for k, mv := range sp.moves[i] {
+			if !take[i][k] {
+				continue
+			}
+			base[i][k] += surplus
+			surplus = 0
+			in[target(mv, end)] += base[i][k]
+		}
+	}
+	// Push back from the ends: a move can give back all but its one unit.
+	g := newNetwork(n + 1)
+	type at struct{ u, i int }
+	arcOf := make([][]at, n)
+	for i, ms := range sp.moves {
+		arcOf[i] = make([]at, len(ms))
+		for k, mv := range ms {
+			arcOf[i][k] = at{-1, -1}
+			if take[i][k] {
+				u, idx := g.add(i, target(mv, end), inf)
+				g.adj[u][idx].flow = base[i][k] - 1 // the flow above the lower bound
+				a := &g.adj[u][idx]
+				g.adj[a.to][a.rev].flow = -(base[i][k] - 1)
+				arcOf[i][k] = at{u, idx}
+			}
+		}
+	}
+	pushed := g.preflow(end, 0)
+	r.CoverSize = int(send[0] - pushed)
+	left := make([][]int64, n)
+	for i := range sp.moves {
+		left[i] = make([]int64, len(sp.moves[i]))
+		for k, a := range arcOf[i] {
+			if a.u >= 0 {
+				left[i][k] = 1 + g.adj[a.u][a.i].flow
+			}
+		}
+	}
+	for range min(maxPaths, r.CoverSize) {
+		r.Cover = append(r.Cover, r.walk(func(i int, ms []move) int {
+			for k := range ms {
+				if left[i][k] > 0 {
+					left[i][k]--
+					return k
+				}
+			}
+			return 0 // unreachable: flow is conserved
+		}))
+	}
+}
+
+func target(mv move, end int) int {
+	if mv.next < 0 {
+		return end
+	}
+	return mv.next
+}
+
+// greedyCover repeatedly takes a path with the most edges not yet taken.
+func (r *Result) greedyCover(maxPaths int) {
+	sp := r.sp
+	covered := make([]bool, len(sp.edges))
+	remaining := 0
+	for _, e := range r.Edges {
+		if e.Coverable {
+			remaining++
+		}
+	}
+	index := map[Edge]int{}
+	for i, e := range sp.edges {
+		index[e] = i
+	}
+	gain := make([]int, len(sp.moves))
+	best := make([]int, len(sp.moves))
+	for remaining > 0 {
+		for _, i := range backward(sp.order) {
+			gain[i], best[i] = -1, -1
+			if !r.live[i] {
+				continue
+			}
+			for k, mv := range sp.moves[i] {
+				if !sp.takeable(r.live, i, mv) {
+					continue
+				}
+				g := 0
+				if mv.edge >= 0 && !covered[mv.edge] && sp.edges[mv.edge] != (Edge{}) {
+					g = 1
+				}
+				if mv.next >= 0 {
+					g += gain[mv.next]
+				}
+				if g > gain[i] {
+					gain[i], best[i] = g, k
+				}
+			}
+		}
+		if gain[0] <= 0 {
+			break
+		}
+		p := r.walk(func(i int, _ []move) int { return best[i] })
+		for _, e := range p.Steps {
+			if i := index[e]; !covered[i] {
+				covered[i] = true
+				remaining--
+			}
+		}
+		r.CoverSize++
+		if len(r.Cover) < maxPaths {
+			r.Cover = append(r.Cover, p)
+		}
+	}
+}
+
+func backward(order []int) []int {
+	out := make([]int, len(order))
+	for i, v := range order {
+		out[len(order)-1-i] = v
+	}
+	return out
+}
+
+// preflow computes a maximum flow from s to t by FIFO push-relabel with global
+// relabelling (a backward breadth-first search from t, rerun after every n relabels)
+// and returns its value. Dinic's phases grow with the length of augmenting paths,
+// which in a long definition are thousands of steps; push-relabel does not care.
+func (g *network) preflow(s, t int) int64 {
+	n := len(g.adj)
+	height := make([]int, n)
+	excess := make([]int64, n)
+	active := make([]bool, n)
+	current := make([]int, n)
+	queue := make([]int, 0, n)
+	relabel := func() {
+		for i := range height {
+			height[i] = 2 * n
+		}
+		height[t] = 0
+		bfs := []int{t}
+		for len(bfs) > 0 {
+			v := bfs[0]
+			bfs = bfs[1:]
+			for _, a := range g.adj[v] {
+				// a.to can push to v when the arc to v has room.
+				back := &g.adj[a.to][a.rev]
+				if back.cap-back.flow > 0 && height[a.to] == 2*n && a.to != s {
+					height[a.to] = height[v] + 1
+					bfs = append(bfs, a.to)
+				}
+			}
+		}
+		height[s] = n
+		for i := range current {
+			current[i] = 0
+		}
+	}
+	relabel()
+	for i := range g.adj[s] {
+		a := &g.adj[s][i]
+		if d := a.cap - a.flow; d > 0 {
+			a.flow += d
+			g.adj[a.to][a.rev].flow -= d
+			excess[a.to] += d
+			excess[s] -= d
+			if a.to != t && !active[a.to] {
+				active[a.to] = true
+				queue = append(queue, a.to)
+			}
+		}
+	}
+	relabels := 0
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		active[v] = false
+		for excess[v] > 0 && height[v] < 2*n {
+			if current[v] == len(g.adj[v]) {
+				// Relabel: the lowest neighbour with room, plus one.
+				h := 2 * n
+				for _, a := range g.adj[v] {
+					if a.cap-a.flow > 0 {
+						h = min(h, height[a.to]+1)
+					}
+				}
+				height[v], current[v] = h, 0
+				if relabels++; relabels == n {
+					relabels = 0
+					relabel()
+				}
+				continue
+			}
+			a := &g.adj[v][current[v]]
+			if a.cap-a.flow > 0 && height[v] == height[a.to]+1 {
+				d := min(excess[v], a.cap-a.flow)
+				a.flow += d
+				g.adj[a.to][a.rev].flow -= d
+				excess[v] -= d
+				excess[a.to] += d
+				if a.to != s && a.to != t && !active[a.to] {
+					active[a.to] = true
+					queue = append(queue, a.to)
+				}
+				continue
+			}
+			current[v]++
+		}
+	}
+	return excess[t]
+}

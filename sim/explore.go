@@ -1,0 +1,219 @@
+package sim
+
+import (
+	"math/big"
+	"slices"
+)
+
+// space is the explored state graph: states in topological order (every move leads to
+// a later state), each with its moves.
+type space struct {
+	moves [][]move // by state index; state 0 is the start
+	edges []Edge   // every edge seen, in first-seen order
+	dead  map[int]string
+	order []int // states in topological order, start first
+}
+
+type move struct {
+	edge   int // index into space.edges; -1 for the cut that ends a run at MaxSteps
+	next   int // state index, or -1 when the move ends the run
+	status Status
+	dead   bool
+}
+
+// explore builds the state graph of m reachable from its start, with the steps taken
+// made part of the state when MaxSteps can cut a run short.
+func explore[S comparable](m Machine[S], opts Options) (*space, error) {
+	limit := opts.MaxStates
+	if limit <= 0 {
+		limit = 1_000_000
+	}
+	sp, err := build(m, limit)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxSteps > 0 && longest(sp) > opts.MaxSteps {
+		return build[deep[S]](depthMachine[S]{m: m, max: opts.MaxSteps}, limit)
+	}
+	return sp, nil
+}
+
+func build[S comparable](m Machine[S], limit int) (*space, error) {
+	sp := &space{dead: map[int]string{}}
+	edgeIndex := map[Edge]int{}
+	index := map[S]int{}
+	var states []S
+	add := func(s S) int {
+		if i, ok := index[s]; ok {
+			return i
+		}
+		index[s] = len(states)
+		states = append(states, s)
+		sp.moves = append(sp.moves, nil)
+		return len(states) - 1
+	}
+	add(m.Start())
+	for i := 0; i < len(states); i++ {
+		if len(states) > limit {
+			return nil, ErrTooLarge
+		}
+		for _, mv := range m.Moves(states[i]) {
+			e, ok := edgeIndex[mv.Edge]
+			if !ok {
+				e = len(sp.edges)
+				edgeIndex[mv.Edge] = e
+				sp.edges = append(sp.edges, mv.Edge)
+			}
+			out := move{edge: e, next: -1, status: mv.Status, dead: mv.Dead}
+			if mv.Dead {
+				sp.dead[e] = mv.Why
+			}
+			if !mv.End && !mv.Dead {
+				out.next = add(mv.Next)
+			}
+			sp.moves[i] = append(sp.moves[i], out)
+		}
+	}
+	order, ok := topoOrder(sp.moves)
+	if !ok {
+		return nil, ErrCycle
+	}
+	sp.order = order
+	return sp, nil
+}
+
+// topoOrder orders the states so that every move leads forward; ok is false when the
+// moves form a cycle.
+func topoOrder(moves [][]move) (order []int, ok bool) {
+	indeg := make([]int, len(moves))
+	for _, ms := range moves {
+		for _, mv := range ms {
+			if mv.next >= 0 {
+				indeg[mv.next]++
+			}
+		}
+	}
+	queue := []int{}
+	for i, d := range indeg {
+		if d == 0 {
+			queue = append(queue, i)
+		}
+	}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		order = append(order, i)
+		for _, mv := range moves[i] {
+			if mv.next >= 0 {
+				if indeg[mv.next]--; indeg[mv.next] == 0 {
+					queue = append(queue, mv.next)
+				}
+			}
+		}
+	}
+	return order, len(order) == len(moves)
+}
+
+// longest is the most moves a run takes.
+func longest(sp *space) int {
+	depth := make([]int, len(sp.moves))
+	best := 0
+	for _, i := range slices.Backward(sp.order) {
+		d := 0
+		for _, mv := range sp.moves[i] {
+			if mv.dead {
+				continue
+			}
+			n := 1
+			if mv.next >= 0 {
+				n += depth[mv.next]
+			}
+			d = max(d, n)
+		}
+		depth[i] = d
+		best = max(best, d)
+	}
+	return best
+}
+
+// deep is a state with the number of moves taken to reach it.
+type deep[S comparable] struct {
+	s S
+	d int
+}
+
+// depthMachine ends every run that has taken max moves (status Cut).
+type depthMachine[S comparable] struct {
+	m   Machine[S]
+	max int
+}
+
+func (dm depthMachine[S]) Start() deep[S] { return deep[S]{dm.m.Start(), 0} }
+
+func (dm depthMachine[S]) Moves(x deep[S]) []Move[deep[S]] {
+	if x.d >= dm.max {
+		return []Move[deep[S]]{{End: true, Status: Cut}}
+	}
+	ms := dm.m.Moves(x.s)
+	out := make([]Move[deep[S]], len(ms))
+	for i, mv := range ms {
+		out[i] = Move[deep[S]]{Edge: mv.Edge, Next: deep[S]{mv.Next, x.d + 1}, End: mv.End, Status: mv.Status, Dead: mv.Dead, Why: mv.Why}
+	}
+	return out
+}
+
+// counts are the exact numbers of paths from each state to an end, per status.
+func (sp *space) counts() []Counts {
+	c := make([]Counts, len(sp.moves))
+	for _, i := range slices.Backward(sp.order) {
+		for _, mv := range sp.moves[i] {
+			switch {
+			case mv.dead:
+			case mv.next < 0:
+				if c[i][mv.status] == nil {
+					c[i][mv.status] = new(big.Int)
+				}
+				c[i][mv.status].Add(c[i][mv.status], one)
+			default:
+				for s, n := range c[mv.next] {
+					if n == nil {
+						continue
+					}
+					if c[i][s] == nil {
+						c[i][s] = new(big.Int)
+					}
+					c[i][s].Add(c[i][s], n)
+				}
+			}
+		}
+	}
+	return c
+}
+
+var one = big.NewInt(1)
+
+// live reports, for each state, whether some run reaches it from the start and goes on
+// to an end; a move is takeable when its state is live and it ends or leads to a live
+// state.
+func (sp *space) live(c []Counts) []bool {
+	reach := make([]bool, len(sp.moves))
+	reach[0] = true
+	for _, i := range sp.order {
+		if !reach[i] || c[i].Total().Sign() == 0 {
+			continue
+		}
+		for _, mv := range sp.moves[i] {
+			if !mv.dead && mv.next >= 0 && c[mv.next].Total().Sign() > 0 {
+				reach[mv.next] = true
+			}
+		}
+	}
+	for i := range reach {
+		reach[i] = reach[i] && c[i].Total().Sign() > 0
+	}
+	return reach
+}
+
+func (sp *space) takeable(live []bool, i int, mv move) bool {
+	return live[i] && !mv.dead && (mv.next < 0 || live[mv.next])
+}

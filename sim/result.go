@@ -1,0 +1,198 @@
+package sim
+
+import (
+	"math/big"
+	"slices"
+)
+
+// Result is what exploring a definition found.
+type Result struct {
+	// Counts are the exact numbers of distinct paths, per end state.
+	Counts Counts
+	// Edges are every edge of the definition, coverable or not, in first-seen order
+	// (then the ones no run reaches, in the order the caller listed them).
+	Edges []EdgeInfo
+	// Cover lists paths that together take every coverable edge, at most
+	// Options.MaxPaths of them; CoverSize is how many the whole cover has.
+	Cover     []Path
+	CoverSize int
+	// Minimal is set when the cover is proven to be of minimum size (the definition's
+	// edges map one to one onto the state graph's, as in an acyclic definition);
+	// otherwise it was found greedily.
+	Minimal bool
+
+	sp     *space
+	counts []Counts
+	live   []bool
+}
+
+// EdgeInfo is one edge and what runs do with it.
+type EdgeInfo struct {
+	Edge
+	// Coverable is set when some path takes the edge; Paths is how many do.
+	Coverable bool
+	Paths     *big.Int
+	// Why explains an edge no path takes.
+	Why string
+}
+
+// Path is one run: its steps in order and how it ended.
+type Path struct {
+	Steps  []Edge
+	Status Status
+}
+
+// Explore explores every run of m within opts and returns the counts, the edges and a
+// cover listing at most maxPaths paths. edges, when given, are every edge the
+// definition has, so that those no run reaches are reported too.
+func Explore[S comparable](m Machine[S], opts Options, maxPaths int, edges []Edge) (*Result, error) {
+	sp, err := explore(m, opts)
+	if err != nil {
+		return nil, err
+	}
+	c := sp.counts()
+	r := &Result{Counts: c[0], sp: sp, counts: c}
+	for s := range r.Counts {
+		if r.Counts[s] == nil {
+			r.Counts[s] = new(big.Int)
+		}
+	}
+	r.live = sp.live(c)
+	r.edges(edges)
+	r.cover(maxPaths)
+	return r, nil
+}
+
+// edges fills Result.Edges with the number of paths that take each edge.
+func (r *Result) edges(all []Edge) {
+	sp := r.sp
+	into := make([]*big.Int, len(sp.moves))
+	into[0] = big.NewInt(1)
+	paths := make([]*big.Int, len(sp.edges))
+	for i := range paths {
+		paths[i] = new(big.Int)
+	}
+	for _, i := range sp.order {
+		if into[i] == nil || !r.live[i] {
+			continue
+		}
+		for _, mv := range sp.moves[i] {
+			if !sp.takeable(r.live, i, mv) {
+				continue
+			}
+			through := new(big.Int).Set(into[i])
+			if mv.next >= 0 {
+				through.Mul(through, r.counts[mv.next].Total())
+				if into[mv.next] == nil {
+					into[mv.next] = new(big.Int)
+				}
+				into[mv.next].Add(into[mv.next], into[i])
+			}
+			if mv.edge >= 0 {
+				paths[mv.edge].Add(paths[mv.edge], through)
+			}
+		}
+	}
+	seen := map[Edge]bool{}
+	for i, e := range sp.edges {
+		if e == (Edge{}) {
+			continue // the cut at MaxSteps is no edge of the definition
+		}
+		seen[e] = true
+		info := EdgeInfo{Edge: e, Paths: paths[i], Coverable: paths[i].Sign() > 0}
+		if !info.Coverable {
+			info.Why = sp.dead[i]
+			if info.Why == "" {
+				info.Why = "no run that takes it reaches an end"
+			}
+		}
+		r.Edges = append(r.Edges, info)
+	}
+	for _, e := range all {
+		if !seen[e] {
+			seen[e] = true
+			r.Edges = append(r.Edges, EdgeInfo{Edge: e, Paths: new(big.Int), Why: "no run reaches it"})
+		}
+	}
+}
+
+// Coverable is the number of edges some path takes.
+func (r *Result) Coverable() int {
+	n := 0
+	for _, e := range r.Edges {
+		if e.Coverable {
+			n++
+		}
+	}
+	return n
+}
+
+// Path returns path number n (0-based) in the order of the moves the Machine lists, or
+// false when there are not that many paths. It unranks through the counts, so any path
+// of 2^100 is found in time linear in its length.
+func (r *Result) Path(n *big.Int) (Path, bool) {
+	if n.Sign() < 0 || n.Cmp(r.Counts.Total()) >= 0 {
+		return Path{}, false
+	}
+	rest := new(big.Int).Set(n)
+	var p Path
+	for i := 0; ; {
+		stepped := false
+		for _, mv := range r.sp.moves[i] {
+			if !r.sp.takeable(r.live, i, mv) {
+				continue
+			}
+			k := big.NewInt(1)
+			if mv.next >= 0 {
+				k = r.counts[mv.next].Total()
+			}
+			if rest.Cmp(k) >= 0 {
+				rest.Sub(rest, k)
+				continue
+			}
+			if mv.edge >= 0 && r.sp.edges[mv.edge] != (Edge{}) {
+				p.Steps = append(p.Steps, r.sp.edges[mv.edge])
+			}
+			if mv.next < 0 {
+				p.Status = mv.status
+				return p, true
+			}
+			i, stepped = mv.next, true
+			break
+		}
+		if !stepped {
+			return Path{}, false // unreachable: the counts say a path is here
+		}
+	}
+}
+
+// walk follows one path given the move to take at each state.
+func (r *Result) walk(choose func(state int, moves []move) int) Path {
+	var p Path
+	for i := 0; ; {
+		ms := r.sp.moves[i]
+		mv := ms[choose(i, ms)]
+		if mv.edge >= 0 && r.sp.edges[mv.edge] != (Edge{}) {
+			p.Steps = append(p.Steps, r.sp.edges[mv.edge])
+		}
+		if mv.next < 0 {
+			p.Status = mv.status
+			return p
+		}
+		i = mv.next
+	}
+}
+
+// oneToOne reports whether every coverable edge of the definition is taken by exactly
+// one move of the state graph, so that covering moves is covering edges.
+func (r *Result) oneToOne() bool {
+	uses := make([]int, len(r.sp.edges))
+	for i, ms := range r.sp.moves {
+		for _, mv := range ms {
+			if mv.edge >= 0 && r.sp.takeable(r.live, i, mv) {
+				uses[mv.edge]++
+			}
+		}
+	}
+	return !slices.ContainsFunc(uses, func(n int) bool { return n > 1 })
+}

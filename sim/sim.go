@@ -1,0 +1,116 @@
+// Package sim explores every run of a workflow definition: it counts the distinct
+// paths exactly, per end state, finds a small set of paths that takes every edge any
+// path can take, and lists the edges none can. It knows choice points, outcomes and
+// states, never a format: each dialect hands it its run-time semantics as a Machine,
+// the way it hands lint its graph.
+//
+// A Machine's states must carry whatever bounds the run (a loop's iteration count, a
+// run's visits so far), so that the states a run passes through never repeat: the state
+// graph is then acyclic and every count is dynamic programming over it, never an
+// enumeration of paths. sim adds one bound of its own, Options.MaxSteps: a run that has
+// taken that many steps ends cut.
+//
+// Paths are structural. Every outcome a Machine offers is free, except one it marks
+// Dead (a branch that can never be true): dead outcomes are not taken and their edges
+// are listed as uncoverable with the proof. Correlations between choice points (two
+// branches that need contradictory values) are not solved for the count.
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+)
+
+// Status is how a run ends.
+type Status uint8
+
+// The end states of SPEC §8.1, in report order.
+const (
+	Succeeded Status = iota
+	Failed
+	Escalated
+	Aborted
+	Cut
+	numStatus
+)
+
+var statusNames = [...]string{"succeeded", "failed", "escalated", "aborted", "cut"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", uint8(s))
+}
+
+// Statuses lists every end state in report order.
+func Statuses() []Status { return []Status{Succeeded, Failed, Escalated, Aborted, Cut} }
+
+// Edge names one outcome of one node of the definition: "fraud-score:fail". It is what
+// coverage counts; several states may share one edge (a loop's body on each turn).
+type Edge struct {
+	Node    string
+	Outcome string
+}
+
+func (e Edge) String() string { return e.Node + ":" + e.Outcome }
+
+// Move is one outcome offered at a state: the edge it takes, and either the state it
+// leads to or, when End is set, how the run ends there.
+type Move[S comparable] struct {
+	Edge Edge
+	Next S
+	// End, when set, ends the run with Status.
+	End    bool
+	Status Status
+	// Dead marks an outcome that can never happen (a constant branch's other side);
+	// Why is the proof, shown with the uncoverable edge.
+	Dead bool
+	Why  string
+}
+
+// Machine is a dialect's run-time semantics. Moves must return the same moves for the
+// same state every time, in a fixed order (the order outcomes are listed in reports).
+type Machine[S comparable] interface {
+	Start() S
+	Moves(s S) []Move[S]
+}
+
+// Options bound the exploration.
+type Options struct {
+	// MaxSteps ends a run that has taken this many steps (status Cut); 0 means no bound
+	// beyond the Machine's own.
+	MaxSteps int
+	// MaxStates stops the exploration of a Machine whose bounds leave more states than
+	// this (an error, never a silently partial count); 0 means 1,000,000.
+	MaxStates int
+}
+
+// ErrTooLarge is returned when the state graph exceeds Options.MaxStates.
+var ErrTooLarge = errors.New("sim: the definition has more states than the limit")
+
+// ErrCycle is returned when a Machine's states repeat: its bounds are not in its state.
+var ErrCycle = errors.New("sim: a run can return to a state it was in; the machine's bounds must be part of its state")
+
+// Counts are exact path counts per end state.
+type Counts [numStatus]*big.Int
+
+// Total is the number of paths.
+func (c *Counts) Total() *big.Int {
+	t := new(big.Int)
+	for _, n := range c {
+		if n != nil {
+			t.Add(t, n)
+		}
+	}
+	return t
+}
+
+// Of is the number of paths ending in s.
+func (c *Counts) Of(s Status) *big.Int {
+	if c[s] == nil {
+		return new(big.Int)
+	}
+	return c[s]
+}

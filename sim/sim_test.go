@@ -1,0 +1,298 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// graphMachine is a definition written as "node outcome>next" lines; next "!ok" or
+// "!fail" ends the run succeeded or failed, and an outcome written "~name" is dead.
+type graphMachine struct {
+	start string
+	moves map[string][]Move[string]
+}
+
+func parseGraph(t *testing.T, text string) graphMachine {
+	t.Helper()
+	g := graphMachine{moves: map[string][]Move[string]{}}
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		f := strings.Fields(line)
+		node := f[0]
+		if g.start == "" {
+			g.start = node
+		}
+		for _, o := range f[1:] {
+			name, next, _ := strings.Cut(o, ">")
+			mv := Move[string]{Edge: Edge{node, strings.TrimPrefix(name, "~")}, Next: next}
+			if strings.HasPrefix(name, "~") {
+				mv.Dead, mv.Why = true, "never"
+			}
+			switch next {
+			case "!ok":
+				mv.End, mv.Status = true, Succeeded
+			case "!fail":
+				mv.End, mv.Status = true, Failed
+			}
+			g.moves[node] = append(g.moves[node], mv)
+		}
+	}
+	return g
+}
+
+func (g graphMachine) Start() string                 { return g.start }
+func (g graphMachine) Moves(s string) []Move[string] { return g.moves[s] }
+
+// The seed's expense workflow: 8 paths, 5 succeeded and 3 failed, and no fewer than 5
+// paths take all 10 edges (three edges lead into mark-fail, two more end elsewhere).
+const expense = `
+fraud ok>branch fail>mark
+branch true>auto false>manager
+auto ok>!ok fail>mark
+manager ok>!ok fail>mark
+mark ok>!ok fail>!fail
+`
+
+func TestExpense(t *testing.T) {
+	r, err := Explore[string](parseGraph(t, expense), Options{}, 100, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := counts(r); got != "8 5 3" {
+		t.Errorf("counts total/succeeded/failed = %s, want 8 5 3", got)
+	}
+	if !r.Minimal || r.CoverSize != 5 || len(r.Cover) != 5 {
+		t.Errorf("cover of %d (%d listed, minimal %v), want a minimal 5", r.CoverSize, len(r.Cover), r.Minimal)
+	}
+	taken := map[Edge]bool{}
+	for _, p := range r.Cover {
+		for _, e := range p.Steps {
+			taken[e] = true
+		}
+	}
+	if len(taken) != 10 || r.Coverable() != 10 {
+		t.Errorf("the cover takes %d edges of %d coverable; want all 10", len(taken), r.Coverable())
+	}
+	for _, e := range r.Edges {
+		if e.Edge == (Edge{"mark", "ok"}) && e.Paths.Int64() != 3 {
+			t.Errorf("mark:ok is on %v paths, want 3", e.Paths)
+		}
+	}
+}
+
+func counts(r *Result) string {
+	return fmt.Sprint(r.Counts.Total(), r.Counts.Of(Succeeded), r.Counts.Of(Failed))
+}
+
+// A hundred branches in a row are 2^100 paths, counted exactly, and two paths cover
+// every edge.
+func TestHundredBranches(t *testing.T) {
+	var b strings.Builder
+	for i := range 100 {
+		next := fmt.Sprintf("b%d", i+1)
+		if i == 99 {
+			next = "!ok"
+		}
+		fmt.Fprintf(&b, "b%d true>%s false>%s\n", i, next, next)
+	}
+	r, err := Explore[string](parseGraph(t, b.String()), Options{}, 100, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := new(big.Int).Lsh(big.NewInt(1), 100)
+	if r.Counts.Total().Cmp(want) != 0 || r.Counts.Of(Succeeded).Cmp(want) != 0 {
+		t.Errorf("total %v, want 2^100", r.Counts.Total())
+	}
+	if r.CoverSize != 2 {
+		t.Errorf("cover size %d, want 2", r.CoverSize)
+	}
+	// The last path is all false.
+	last, ok := r.Path(new(big.Int).Sub(want, big.NewInt(1)))
+	if !ok || len(last.Steps) != 100 || last.Steps[42].Outcome != "false" {
+		t.Errorf("path 2^100-1 = %v", last)
+	}
+	if _, ok := r.Path(want); ok {
+		t.Error("there is no path 2^100")
+	}
+}
+
+// Every path number names a different path, and together they are all of them.
+func TestPathUnranking(t *testing.T) {
+	r, err := Explore[string](parseGraph(t, expense), Options{}, 100, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for n := range int64(8) {
+		p, ok := r.Path(big.NewInt(n))
+		if !ok {
+			t.Fatalf("no path %d", n)
+		}
+		seen[fmt.Sprint(p)] = true
+	}
+	if len(seen) != 8 {
+		t.Errorf("%d distinct paths among 8 numbers", len(seen))
+	}
+}
+
+// A dead outcome is taken by no path, listed with its proof, and edges only it leads
+// to are uncoverable too.
+func TestDeadOutcome(t *testing.T) {
+	r, err := Explore[string](parseGraph(t, `
+check true>pay ~false>refund
+pay ok>!ok fail>!fail
+refund ok>!ok
+`), Options{}, 100, []Edge{{"refund", "ok"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := counts(r); got != "2 1 1" {
+		t.Errorf("counts %s, want 2 1 1", got)
+	}
+	var unc []string
+	for _, e := range r.Edges {
+		if !e.Coverable {
+			unc = append(unc, e.String()+" ("+e.Why+")")
+		}
+	}
+	if strings.Join(unc, ", ") != "check:false (never), refund:ok (no run reaches it)" {
+		t.Errorf("uncoverable: %v", unc)
+	}
+}
+
+// MaxSteps ends longer runs as cut, and counting still covers every path.
+func TestMaxSteps(t *testing.T) {
+	g := parseGraph(t, `
+a ok>b fail>!fail
+b ok>c fail>!fail
+c ok>!ok fail>!fail
+`)
+	r, err := Explore[string](g, Options{MaxSteps: 2}, 100, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Counts.Total().Int64() != 3 || r.Counts.Of(Cut).Int64() != 1 || r.Counts.Of(Failed).Int64() != 2 {
+		t.Errorf("counts %v", r.Counts)
+	}
+}
+
+// loop is a bounded loop: body, then again (at most twice) or exit.
+type loop struct{}
+
+func (loop) Start() int { return 0 }
+func (loop) Moves(turn int) []Move[int] {
+	ms := []Move[int]{{Edge: Edge{"body", "exit"}, End: true, Status: Succeeded}}
+	if turn < 2 {
+		ms = append(ms, Move[int]{Edge: Edge{"body", "again"}, Next: turn + 1})
+	} else {
+		ms = append(ms, Move[int]{Edge: Edge{"body", "exhausted"}, End: true, Status: Escalated})
+	}
+	return ms
+}
+
+// Bounds unrolled into the state make one edge appear at several states: the cover is
+// greedy then, and still takes every edge.
+func TestLoopCover(t *testing.T) {
+	r, err := Explore[int](loop{}, Options{}, 100, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Counts.Total().Int64() != 4 || r.Counts.Of(Escalated).Int64() != 1 {
+		t.Errorf("counts %v", r.Counts)
+	}
+	if r.Minimal || r.CoverSize != 2 {
+		t.Errorf("cover %d (minimal %v), want 2, greedy", r.CoverSize, r.Minimal)
+	}
+}
+
+type cyclic struct{}
+
+func (cyclic) Start() int { return 0 }
+func (cyclic) Moves(s int) []Move[int] {
+	return []Move[int]{{Edge: Edge{"x", "again"}, Next: 1 - s}, {Edge: Edge{"x", "stop"}, End: true}}
+}
+
+func TestCycleIsAnError(t *testing.T) {
+	if _, err := Explore[int](cyclic{}, Options{}, 10, nil); !errors.Is(err, ErrCycle) {
+		t.Errorf("got %v, want ErrCycle", err)
+	}
+}
+
+// On small random acyclic definitions the cover is as small as the smallest set of
+// paths that takes every coverable edge, found by brute force over all sets of paths.
+func TestCoverIsMinimum(t *testing.T) {
+	checked := 0
+	defer func() {
+		if checked < 150 {
+			t.Errorf("only %d definitions were small enough to check", checked)
+		}
+	}()
+	for seed := range uint64(300) {
+		d := smallDAG(seed)
+		r, err := Explore[int](d, Options{}, 1000, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := int(r.Counts.Total().Int64())
+		if total > 14 {
+			continue
+		}
+		checked++
+		var paths []map[Edge]bool
+		for n := range total {
+			p, _ := r.Path(big.NewInt(int64(n)))
+			set := map[Edge]bool{}
+			for _, e := range p.Steps {
+				set[e] = true
+			}
+			paths = append(paths, set)
+		}
+		best := total
+		for mask := 1; mask < 1<<total; mask++ {
+			size := 0
+			cov := map[Edge]bool{}
+			for i := range total {
+				if mask&(1<<i) != 0 {
+					size++
+					for e := range paths[i] {
+						cov[e] = true
+					}
+				}
+			}
+			if len(cov) == r.Coverable() && size < best {
+				best = size
+			}
+		}
+		if !r.Minimal || r.CoverSize != best {
+			t.Fatalf("seed %d: cover of %d (minimal %v), brute force %d", seed, r.CoverSize, r.Minimal, best)
+		}
+		taken := map[Edge]bool{}
+		for _, p := range r.Cover {
+			for _, e := range p.Steps {
+				taken[e] = true
+			}
+		}
+		if len(taken) != r.Coverable() {
+			t.Fatalf("seed %d: the listed cover takes %d of %d edges", seed, len(taken), r.Coverable())
+		}
+	}
+}
+
+func smallDAG(seed uint64) dag {
+	r := rand.New(rand.NewPCG(seed, 11))
+	n := 2 + r.IntN(6)
+	d := dag{next: make([][2]int, n)}
+	for i := range d.next {
+		for k := range 2 {
+			j := i + 1 + r.IntN(3)
+			if j >= n || r.IntN(4) == 0 {
+				j = -1
+			}
+			d.next[i][k] = j
+		}
+	}
+	return d
+}
