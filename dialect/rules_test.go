@@ -22,18 +22,19 @@ func TestRuleDocs(t *testing.T) {
 			if r.Fail.Name == "" || r.Pass.Name == "" {
 				t.Fatalf("rule %s needs a failing and a passing example", r.ID)
 			}
-			fail := runExample(t, reg, r.Fail)
+			// The sim-* rules are reported by dws simulate: their examples are simulated.
+			fail := runExample(t, reg, r.Fail, r.Sim)
 			if !slices.ContainsFunc(fail, func(d lint.Diagnostic) bool { return d.Rule == r.ID }) {
 				t.Errorf("the failing example of %s does not produce it; got %v", r.ID, fail)
 			}
-			if pass := runExample(t, reg, r.Pass); len(pass) != 0 {
+			if pass := runExample(t, reg, r.Pass, r.Sim); len(pass) != 0 {
 				t.Errorf("the passing example of %s produces findings: %v", r.ID, pass)
 			}
 		})
 	}
 }
 
-func runExample(t *testing.T, reg *lint.Registry, ex lint.Example) []lint.Diagnostic {
+func runExample(t *testing.T, reg *lint.Registry, ex lint.Example, simulate bool) []lint.Diagnostic {
 	t.Helper()
 	dir := t.TempDir()
 	write := func(name, text string) {
@@ -63,5 +64,14 @@ func runExample(t *testing.T, reg *lint.Registry, ex lint.Example) []lint.Diagno
 	if err != nil {
 		t.Fatalf("example setup: %v", err)
 	}
-	return l.Run([]lint.Input{{Path: filepath.Join(dir, filepath.FromSlash(ex.Name))}}).Diagnostics()
+	if simulate {
+		l.Simulation = &lint.SimulationOptions{MaxPaths: 100}
+	}
+	res := l.Run([]lint.Input{{Path: filepath.Join(dir, filepath.FromSlash(ex.Name))}})
+	for _, f := range res.Files {
+		if sm := f.Simulation; simulate && (sm == nil || sm.Skipped != "" || sm.Err != nil) {
+			t.Fatalf("example %s was not simulated: %+v", ex.Name, sm)
+		}
+	}
+	return res.Diagnostics()
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/dwsdev/dws/graph"
+	"github.com/dwsdev/dws/sim"
 	"github.com/dwsdev/dws/source"
 )
 
@@ -10,9 +11,8 @@ import (
 // must have; every other part is optional, and an absent part means there is nothing
 // of that kind to do (a contract has no graph, a worker no rules of its own).
 //
-// Each part receives the file's model, decoded once per run by Decode. The simulator
-// (package sim) will take the dialect's run-time semantics as one more optional part
-// of this value, built from the same model; a dialect without it is not simulated.
+// Each part receives the file's model, decoded once per run by Decode, the simulation
+// part included.
 type Dialect struct {
 	// ID is the dialect id of SPEC §2 ("cortex", "dws-workflow", …).
 	ID string
@@ -42,6 +42,10 @@ type Dialect struct {
 	// Bundle makes the dialect's definitions span files checked together (a job
 	// spec); nil for a dialect of single files.
 	Bundle *Bundle
+	// Simulate explores every run of a definition that validated (dws simulate): it
+	// hands package sim the dialect's run-time semantics and reports the sim-* rules on
+	// the file. Nil: the dialect is not simulated.
+	Simulate func(p *Pass, opts sim.Options, maxPaths int) ([]sim.Definition, error)
 }
 
 // Check is code that reports the findings of the rules it names. It runs on a file

@@ -14,6 +14,7 @@ import (
 	"github.com/dwsdev/dws/canonical"
 	"github.com/dwsdev/dws/graph"
 	"github.com/dwsdev/dws/schema"
+	"github.com/dwsdev/dws/sim"
 	"github.com/dwsdev/dws/source"
 )
 
@@ -33,6 +34,8 @@ type Linter struct {
 	Baseline *Baseline
 	// Lock, when set, is the lockfile checksums are compared with (Config.Lock).
 	Lock *canonical.Lock
+	// Simulation, when set, also simulates each file that validates (dws simulate).
+	Simulation *SimulationOptions
 }
 
 // New returns a linter for cfg with the baseline and lockfile the config names loaded.
@@ -83,6 +86,25 @@ type FileResult struct {
 	inline []inlineIgnore
 	// large marks a file checked alone for its size (see heavyFile).
 	large bool
+	// Simulation is set when the run simulated the file (Linter.Simulation).
+	Simulation *Simulation `json:"-"`
+}
+
+// Simulation is what simulating one file gave: its definitions, or why it was not
+// simulated.
+type Simulation struct {
+	Definitions []sim.Definition
+	// Skipped says why the file was not simulated ("" when it was).
+	Skipped string
+	// Err is a failure of the simulator itself (a definition too large to explore).
+	Err error
+}
+
+// SimulationOptions turn on simulation in Run: every file that validates without an
+// error is explored as well (dws simulate).
+type SimulationOptions struct {
+	sim.Options
+	MaxPaths int
 }
 
 // Result is the outcome of one run, files sorted by path.
@@ -210,6 +232,9 @@ func (r *run) file(in Input) (f *File, res FileResult) {
 		}
 	}()
 	res.Checksum = r.check(f, in)
+	if r.Simulation != nil && !in.Context {
+		res.Simulation = r.simulate(f)
+	}
 	res.Diagnostics = f.diags
 	// The report needs the text for its source lines, suppression the comments; neither
 	// needs the value tree, and a clean file without comments needs nothing.
@@ -344,6 +369,24 @@ func (r *run) check(f *File, in Input) (sum string) {
 		}
 	}
 	return sum // set by the deferred checksum stage
+}
+
+// simulate explores a file that validated without an error. Its findings are the
+// file's, suppressed and sorted with the others.
+func (r *run) simulate(f *File) *Simulation {
+	switch {
+	case f.Dialect == nil:
+		return &Simulation{Skipped: "it has no dialect"}
+	case f.Dialect.Simulate == nil:
+		return &Simulation{Skipped: "dialect " + f.Dialect.ID + " is not simulated"}
+	}
+	for _, d := range f.diags {
+		if d.Severity == Error {
+			return &Simulation{Skipped: "it does not validate"}
+		}
+	}
+	defs, err := f.Dialect.Simulate(&Pass{File: f, Model: f.Model}, r.Simulation.Options, r.Simulation.MaxPaths)
+	return &Simulation{Definitions: defs, Err: err}
 }
 
 // reportDoc is what the report needs of a checked file: the text around each finding

@@ -20,6 +20,8 @@ type Rule struct {
 	Pass Example
 	// Inline says whether an inline dws:ignore comment may suppress the rule.
 	Inline InlinePolicy
+	// Sim marks a rule that dws simulate reports (its examples are simulated).
+	Sim bool
 	// Check finds the rule's problems in one file of its dialect, and runs wherever the
 	// rule is not turned off. It is nil for a rule that a stage reports (read, parse,
 	// schema, the graph rules) or that a dialect's Check or Bundle reports.

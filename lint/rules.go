@@ -258,6 +258,29 @@ references.`,
 		Fail: Example{Name: "orchestrator.yaml", Text: refExample("wroker")},
 		Pass: Example{Name: "orchestrator.yaml", Text: refExample("worker")},
 	},
+	{
+		ID: "sim-unhandled-failure", Severity: Info, Sim: true,
+		Summary: "a step can fail and nothing handles the failure",
+		Doc: `dws simulate runs every path. A step whose fail outcome ends the run (a Cortex onFailure
+that is null or absent, a DWS phase without a failure route) makes every such path end
+failed with nothing recorded or cleaned up. That may be what you want; if it is not, route
+the failure to a step that handles it. Each such step is reported once.`,
+		Fail: Example{Name: "hello.json", Text: `{
+  "schemaVersion": "1.0", "name": "unhandled", "version": "v1.0",
+  "steps": [
+    { "id": "send-report", "type": "script", "params": { "code": "send()" }, "onSuccess": null, "onFailure": null }
+  ]
+}
+`},
+		Pass: Example{Name: "hello.json", Text: `{
+  "schemaVersion": "1.0", "name": "handled", "version": "v1.0",
+  "steps": [
+    { "id": "send-report", "type": "script", "params": { "code": "send()" }, "onSuccess": null, "onFailure": "note-it" },
+    { "id": "note-it", "type": "sleep", "params": { "seconds": 1 }, "onSuccess": null }
+  ]
+}
+`},
+	},
 }
 
 // refExample is a DireClaw orchestrator whose one step names the given agent.

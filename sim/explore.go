@@ -10,15 +10,17 @@ import (
 type space struct {
 	moves [][]move // by state index; state 0 is the start
 	edges []Edge   // every edge seen, in first-seen order
+	to    []string // by edge: the node it leads to, "" for an end
 	dead  map[int]string
 	order []int // states in topological order, start first
 }
 
 type move struct {
-	edge   int // index into space.edges; -1 for the cut that ends a run at MaxSteps
-	next   int // state index, or -1 when the move ends the run
-	status Status
-	dead   bool
+	edge      int // index into space.edges
+	next      int // state index, or -1 when the move ends the run
+	status    Status
+	dead      bool
+	unhandled bool
 }
 
 // explore builds the state graph of m reachable from its start, with the steps taken
@@ -63,8 +65,9 @@ func build[S comparable](m Machine[S], limit int) (*space, error) {
 				e = len(sp.edges)
 				edgeIndex[mv.Edge] = e
 				sp.edges = append(sp.edges, mv.Edge)
+				sp.to = append(sp.to, mv.To)
 			}
-			out := move{edge: e, next: -1, status: mv.Status, dead: mv.Dead}
+			out := move{edge: e, next: -1, status: mv.Status, dead: mv.Dead, unhandled: mv.Unhandled}
 			if mv.Dead {
 				sp.dead[e] = mv.Why
 			}

@@ -29,6 +29,8 @@ type Result struct {
 // EdgeInfo is one edge and what runs do with it.
 type EdgeInfo struct {
 	Edge
+	// To is the node the edge leads to; "" when it ends the run.
+	To string
 	// Coverable is set when some path takes the edge; Paths is how many do.
 	Coverable bool
 	Paths     *big.Int
@@ -40,6 +42,17 @@ type EdgeInfo struct {
 type Path struct {
 	Steps  []Edge
 	Status Status
+	// Context, filled by the dialect, is a starting context that makes the run take
+	// this path (a witness); Note says why there is none, or that it is not proven.
+	Context map[string]any
+	Note    string
+}
+
+// Definition is one simulated definition of a file (a DireClaw file has one per
+// workflow, named by Workflow).
+type Definition struct {
+	Workflow string
+	Result   *Result
 }
 
 // Explore explores every run of m within opts and returns the counts, the edges and a
@@ -99,7 +112,7 @@ func (r *Result) edges(all []Edge) {
 			continue // the cut at MaxSteps is no edge of the definition
 		}
 		seen[e] = true
-		info := EdgeInfo{Edge: e, Paths: paths[i], Coverable: paths[i].Sign() > 0}
+		info := EdgeInfo{Edge: e, To: sp.to[i], Paths: paths[i], Coverable: paths[i].Sign() > 0}
 		if !info.Coverable {
 			info.Why = sp.dead[i]
 			if info.Why == "" {
@@ -114,6 +127,24 @@ func (r *Result) edges(all []Edge) {
 			r.Edges = append(r.Edges, EdgeInfo{Edge: e, Paths: new(big.Int), Why: "no run reaches it"})
 		}
 	}
+}
+
+// Unhandled lists the nodes where some path fails with nothing to handle the failure,
+// in first-seen order, each once.
+func (r *Result) Unhandled() []string {
+	var out []string
+	seen := map[string]bool{}
+	for i, ms := range r.sp.moves {
+		for _, mv := range ms {
+			if mv.unhandled && r.sp.takeable(r.live, i, mv) {
+				if n := r.sp.edges[mv.edge].Node; !seen[n] {
+					seen[n] = true
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Coverable is the number of edges some path takes.

@@ -60,6 +60,8 @@ func (e Edge) String() string { return e.Node + ":" + e.Outcome }
 // leads to or, when End is set, how the run ends there.
 type Move[S comparable] struct {
 	Edge Edge
+	// To names the node the move leads to, for drawing; "" when it ends the run.
+	To   string
 	Next S
 	// End, when set, ends the run with Status.
 	End    bool
@@ -68,6 +70,8 @@ type Move[S comparable] struct {
 	// Why is the proof, shown with the uncoverable edge.
 	Dead bool
 	Why  string
+	// Unhandled marks a failure that ends the run because nothing handles it.
+	Unhandled bool
 }
 
 // Machine is a dialect's run-time semantics. Moves must return the same moves for the

@@ -53,6 +53,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		HideHelpCommand: true,
 		Commands: []*cli.Command{
 			validateCommand(),
+			simulateCommand(),
 			checksumCommand(),
 			canonicalCommand(),
 			keygenCommand(),

@@ -24,12 +24,13 @@ func Dialect() *lint.Dialect {
 	return &lint.Dialect{
 		ID: ID,
 		// A document with top-level schemaVersion and steps.
-		Detect: func(doc *source.Document) bool { return doc.Root.Has("schemaVersion", "steps") },
-		Decode: func(doc *source.Document) any { return decode(doc) },
-		Graphs: graphs,
-		Rules:  rules,
-		Checks: []lint.Check{{Rules: sqlIDs, Run: func(p *lint.Pass) { checkSQL(p.File, stepsOf(p)) }}},
-		Config: map[string]lint.SectionParser{"cortex": parseSettings, "sql": parseSQLSettings},
+		Detect:   func(doc *source.Document) bool { return doc.Root.Has("schemaVersion", "steps") },
+		Decode:   func(doc *source.Document) any { return decode(doc) },
+		Graphs:   graphs,
+		Simulate: simulate,
+		Rules:    rules,
+		Checks:   []lint.Check{{Rules: sqlIDs, Run: func(p *lint.Pass) { checkSQL(p.File, stepsOf(p)) }}},
+		Config:   map[string]lint.SectionParser{"cortex": parseSettings, "sql": parseSQLSettings},
 		ConfigDoc: `# Cortex: the prompt-template registry ai steps are checked against, and the
 # variables a run starts with (turns on template-variable).
 # cortex: { prompt_templates: prompt_templates.yaml, context: [expenseId, amount] }

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"math/big"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/report"
+	"github.com/dwsdev/dws/sim"
+	"github.com/urfave/cli/v2"
+)
+
+func simulateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "simulate",
+		Usage:     "explore every path of definitions: exact path counts, a covering set of paths, dead edges",
+		ArgsUsage: "FILE…",
+		Description: `Validates each FILE first; a definition with errors is reported and not simulated.
+Then every run of the definition is explored against stub workers, following the
+dialect's run-time semantics (SPEC §8.1): every choice point (a step that can succeed
+or fail, a branch that can be true or false) is free. dws prints the exact number of
+distinct paths and of each end state (counted, never enumerated: 2^100 is an ordinary
+answer), a smallest set of paths that together take every edge any path can take, the
+edges no path can take, and findings (the sim-* rules; dws explain RULE).
+
+--path N prints path N (1-based, in the order outcomes are listed) in full.
+
+Exit status: 0 no finding at or above --fail-on; 1 findings (validation errors
+included); 2 usage or configuration error; 3 dws failed.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.SimulationFormats, ", ")},
+			&cli.IntFlag{Name: "max-paths", Value: 100, Usage: "covering paths listed per definition (counting is never cut)"},
+			&cli.IntFlag{Name: "max-steps", Value: 10000, Usage: "steps a run may take before it ends cut"},
+			&cli.StringFlag{Name: "path", Usage: "print path N of each definition in full"},
+			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
+			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the run: error, warning, info"},
+			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files simulated in parallel"},
+			&cli.BoolFlag{Name: "no-color", Usage: "never style the output"},
+		},
+		Action: simulate,
+	}
+}
+
+func simulate(c *cli.Context) error {
+	format := c.String("format")
+	if !slices.Contains(report.SimulationFormats, format) {
+		return usagef("--format: %q is not one of %s", format, strings.Join(report.SimulationFormats, ", "))
+	}
+	failOn, err := lint.ParseSeverity(c.String("fail-on"))
+	if err != nil || failOn == lint.Off {
+		return usagef("--fail-on: %q is not one of error, warning, info", c.String("fail-on"))
+	}
+	if c.Int("max-paths") < 0 || c.Int("max-steps") < 1 || c.Int("jobs") < 1 {
+		return usagef("--max-paths must be at least 0, --max-steps and --jobs at least 1")
+	}
+	var pathN *big.Int
+	if p := c.String("path"); p != "" {
+		n, ok := new(big.Int).SetString(p, 10)
+		if !ok || n.Sign() < 1 {
+			return usagef("--path: %q is not a path number (1, 2, …)", p)
+		}
+		pathN = n.Sub(n, big.NewInt(1))
+	}
+	args := c.Args().Slice()
+	if len(args) == 0 {
+		return usagef("simulate: want at least one FILE")
+	}
+	s, err := loadSetup(c.String("config"))
+	if err != nil {
+		return err
+	}
+	l, err := lint.New(s.reg, s.cfg)
+	if err != nil {
+		return usageError{err}
+	}
+	l.Jobs = c.Int("jobs")
+	l.Simulation = &lint.SimulationOptions{
+		Options:  sim.Options{MaxSteps: c.Int("max-steps")},
+		MaxPaths: c.Int("max-paths"),
+	}
+	inputs, problems, err := l.Expand(args)
+	if err != nil {
+		return usageError{err}
+	}
+	res := l.Run(inputs, problems...)
+	opts := report.Options{Color: colorWanted(c, c.App.Writer), Version: version(), Registry: s.reg}
+	if pathN != nil {
+		if err := printPath(c, res, pathN); err != nil {
+			return err
+		}
+	} else if err := report.WriteSimulation(c.App.Writer, format, res, opts); err != nil {
+		return fmt.Errorf("writing report: %w", err)
+	}
+	return exitCode(exitStatus(res, failOn, -1))
+}
+
+// printPath prints path n (0-based) of every simulated definition, step by step.
+func printPath(c *cli.Context, res *lint.Result, n *big.Int) error {
+	w := c.App.Writer
+	for _, f := range res.Files {
+		if f.Simulation == nil {
+			continue
+		}
+		for _, d := range f.Simulation.Definitions {
+			name := f.Path
+			if d.Workflow != "" {
+				name += " (workflow " + d.Workflow + ")"
+			}
+			p, ok := d.Result.Path(n)
+			if !ok {
+				fmt.Fprintf(w, "%s: there is no path %s (it has %s)\n", name, new(big.Int).Add(n, big.NewInt(1)), d.Result.Counts.Total())
+				continue
+			}
+			fmt.Fprintf(w, "%s: path %s of %s\n", name, new(big.Int).Add(n, big.NewInt(1)), d.Result.Counts.Total())
+			for i, st := range p.Steps {
+				fmt.Fprintf(w, "  %d. %s: %s\n", i+1, st.Node, st.Outcome)
+			}
+			fmt.Fprintf(w, "  → %s\n", p.Status)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,344 @@
+package report
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/sim"
+)
+
+// SimulationFormats are the formats of dws simulate.
+var SimulationFormats = []string{"text", "json", "mermaid"}
+
+// WriteSimulation prints the result of dws simulate: for every definition the exact
+// path counts, the covering paths, the edges no path takes and the findings.
+func WriteSimulation(w io.Writer, format string, res *lint.Result, opts Options) error {
+	switch format {
+	case "json":
+		return simJSON(w, res, opts)
+	case "mermaid":
+		return simMermaid(w, res)
+	}
+	return simText(w, res, opts)
+}
+
+// simEntry is one definition of the report, or a file that was not simulated.
+type simEntry struct {
+	file lint.FileResult
+	def  *sim.Definition
+	why  string // why the file was not simulated
+}
+
+func simEntries(res *lint.Result) []simEntry {
+	var out []simEntry
+	for _, f := range res.Files {
+		sm := f.Simulation
+		switch {
+		case sm == nil:
+			if len(f.Diagnostics) > 0 {
+				out = append(out, simEntry{file: f, why: "it was not simulated"})
+			}
+		case sm.Err != nil:
+			out = append(out, simEntry{file: f, why: sm.Err.Error()})
+		case sm.Skipped != "":
+			out = append(out, simEntry{file: f, why: sm.Skipped})
+		default:
+			for i := range sm.Definitions {
+				out = append(out, simEntry{file: f, def: &sm.Definitions[i]})
+			}
+		}
+	}
+	return out
+}
+
+// Summary is the one line that opens a definition's report:
+// "8 paths: 5 succeeded, 3 failed; 5 paths cover all 10 edges".
+func simSummary(r *sim.Result) string {
+	var ends []string
+	for _, s := range sim.Statuses() {
+		if n := r.Counts.Of(s); n.Sign() > 0 {
+			ends = append(ends, n.String()+" "+s.String())
+		}
+	}
+	total := r.Counts.Total()
+	line := fmt.Sprintf("%s %s", total, pluralWord(total.String() == "1", "path", "paths"))
+	if len(ends) > 0 {
+		line += ": " + strings.Join(ends, ", ")
+	}
+	edges := len(r.Edges)
+	cover := fmt.Sprintf("%d %s", r.CoverSize, pluralWord(r.CoverSize == 1, "path covers", "paths cover"))
+	if c := r.Coverable(); c == edges {
+		line += fmt.Sprintf("; %s all %d edges", cover, edges)
+	} else {
+		line += fmt.Sprintf("; %s the %d edges any path takes (%d of %d)", cover, c, c, edges)
+	}
+	return line
+}
+
+func pluralWord(one bool, singular, plural string) string {
+	if one {
+		return singular
+	}
+	return plural
+}
+
+func simText(w io.Writer, res *lint.Result, opts Options) error {
+	bw := bufio.NewWriter(w)
+	for _, e := range simEntries(res) {
+		name := safe(e.file.Path)
+		if e.def != nil && e.def.Workflow != "" {
+			name += " (workflow " + safe(e.def.Workflow) + ")"
+		}
+		if e.def == nil {
+			fmt.Fprintf(bw, "%s: not simulated: %s\n", name, e.why)
+		} else {
+			r := e.def.Result
+			fmt.Fprintf(bw, "%s: %s; %s\n", name, simSummary(r), plural(len(e.file.Diagnostics), "finding"))
+			writeTree(bw, r)
+			if len(r.Cover) < r.CoverSize {
+				fmt.Fprintf(bw, "  … %d more covering paths (--max-paths)\n", r.CoverSize-len(r.Cover))
+			}
+			for _, ed := range r.Edges {
+				if !ed.Coverable {
+					fmt.Fprintf(bw, "  no path takes %s: %s\n", ed.Edge, ed.Why)
+				}
+			}
+		}
+	}
+	bw.Flush() //nolint:errcheck // the findings' writer reports a failed write
+	// The findings, as dws validate prints them.
+	t := &text{opts: opts}
+	return t.Write(w, res)
+}
+
+// writeTree prints the covering paths as a tree: steps written node=outcome, the steps
+// paths share printed once, a stretch without branching on one line, each path ending
+// in its end state, number and witness context.
+func writeTree(w io.Writer, r *sim.Result) {
+	type trie struct {
+		step     sim.Edge
+		children []*trie
+		ends     []int // the paths that end here
+	}
+	root := &trie{}
+	for n, p := range r.Cover {
+		at := root
+		for _, st := range p.Steps {
+			var next *trie
+			for _, c := range at.children {
+				if c.step == st {
+					next = c
+					break
+				}
+			}
+			if next == nil {
+				next = &trie{step: st}
+				at.children = append(at.children, next)
+			}
+			at = next
+		}
+		at.ends = append(at.ends, n)
+	}
+	var print func(t *trie, depth int)
+	print = func(t *trie, depth int) {
+		chain := []string{safe(t.step.Node) + "=" + t.step.Outcome}
+		for len(t.ends) == 0 && len(t.children) == 1 {
+			t = t.children[0]
+			chain = append(chain, safe(t.step.Node)+"="+t.step.Outcome)
+		}
+		indent := strings.Repeat("  ", depth)
+		line := indent + strings.Join(chain, ", ")
+		for k, n := range t.ends {
+			p := r.Cover[n]
+			if k > 0 {
+				line = indent + "  (again)"
+			}
+			fmt.Fprintf(w, "%s → %s  [path %d]\n", line, p.Status, n+1)
+			if p.Context != nil {
+				b, _ := json.Marshal(p.Context)
+				fmt.Fprintf(w, "%s  context %s\n", indent, b)
+			}
+			if p.Note != "" {
+				fmt.Fprintf(w, "%s  %s\n", indent, p.Note)
+			}
+		}
+		if len(t.ends) == 0 {
+			fmt.Fprintln(w, line)
+		}
+		for _, c := range t.children {
+			print(c, depth+1)
+		}
+	}
+	for _, n := range root.ends {
+		fmt.Fprintf(w, "  → %s  [path %d]\n", r.Cover[n].Status, n+1)
+	}
+	for _, c := range root.children {
+		print(c, 1)
+	}
+}
+
+type simJSONReport struct {
+	Tool        string         `json:"tool"`
+	Version     string         `json:"version"`
+	Definitions []simJSONDef   `json:"definitions"`
+	Summary     simJSONSummary `json:"summary"`
+}
+
+type simJSONSummary struct {
+	Definitions int `json:"definitions"`
+	Simulated   int `json:"simulated"`
+	Errors      int `json:"errors"`
+	Warnings    int `json:"warnings"`
+	Infos       int `json:"infos"`
+}
+
+type simJSONDef struct {
+	Path      string            `json:"path"`
+	Dialect   string            `json:"dialect"`
+	Workflow  string            `json:"workflow"`
+	Simulated bool              `json:"simulated"`
+	Skipped   string            `json:"skipped,omitempty"`
+	Paths     map[string]string `json:"paths,omitempty"`
+	Edges     *simJSONEdges     `json:"edges,omitempty"`
+	Cover     []simJSONPath     `json:"cover,omitempty"`
+	CoverSize int               `json:"cover_size"`
+	Minimal   bool              `json:"cover_minimal"`
+	Findings  []lint.Diagnostic `json:"findings"`
+}
+
+type simJSONEdges struct {
+	Total       int                  `json:"total"`
+	Coverable   int                  `json:"coverable"`
+	Uncoverable []simJSONUncoverable `json:"uncoverable"`
+	Paths       map[string]string    `json:"paths"`
+}
+
+type simJSONUncoverable struct {
+	Edge string `json:"edge"`
+	Why  string `json:"why"`
+}
+
+type simJSONPath struct {
+	Steps   []simJSONStep  `json:"steps"`
+	Status  string         `json:"status"`
+	Context map[string]any `json:"context,omitempty"`
+	Note    string         `json:"note,omitempty"`
+}
+
+type simJSONStep struct {
+	Node    string `json:"node"`
+	Outcome string `json:"outcome"`
+}
+
+func simJSON(w io.Writer, res *lint.Result, opts Options) error {
+	out := simJSONReport{Tool: "dws", Version: opts.Version, Definitions: []simJSONDef{}}
+	for _, e := range simEntries(res) {
+		d := simJSONDef{Path: e.file.Path, Dialect: e.file.Dialect, Skipped: e.why, Findings: e.file.Diagnostics}
+		if d.Findings == nil {
+			d.Findings = []lint.Diagnostic{}
+		}
+		if e.def != nil {
+			r := e.def.Result
+			d.Workflow, d.Simulated, d.CoverSize, d.Minimal = e.def.Workflow, true, r.CoverSize, r.Minimal
+			d.Paths = map[string]string{"total": r.Counts.Total().String()}
+			for _, s := range sim.Statuses() {
+				d.Paths[s.String()] = r.Counts.Of(s).String()
+			}
+			d.Edges = &simJSONEdges{Total: len(r.Edges), Coverable: r.Coverable(), Uncoverable: []simJSONUncoverable{}, Paths: map[string]string{}}
+			for _, ed := range r.Edges {
+				d.Edges.Paths[ed.String()] = ed.Paths.String()
+				if !ed.Coverable {
+					d.Edges.Uncoverable = append(d.Edges.Uncoverable, simJSONUncoverable{ed.String(), ed.Why})
+				}
+			}
+			d.Cover = []simJSONPath{}
+			for _, p := range r.Cover {
+				jp := simJSONPath{Steps: []simJSONStep{}, Status: p.Status.String(), Context: p.Context, Note: p.Note}
+				for _, s := range p.Steps {
+					jp.Steps = append(jp.Steps, simJSONStep{s.Node, s.Outcome})
+				}
+				d.Cover = append(d.Cover, jp)
+			}
+			out.Summary.Simulated++
+		}
+		out.Definitions = append(out.Definitions, d)
+	}
+	out.Summary.Definitions = len(out.Definitions)
+	s := Summarize(res)
+	out.Summary.Errors, out.Summary.Warnings, out.Summary.Infos = s.Errors, s.Warnings, s.Infos
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// simMermaid draws each simulated definition as a Mermaid flowchart whose edges are
+// labelled with their outcome and how many paths take them.
+func simMermaid(w io.Writer, res *lint.Result) error {
+	bw := bufio.NewWriter(w)
+	for _, e := range simEntries(res) {
+		if e.def == nil {
+			continue
+		}
+		r := e.def.Result
+		title := e.file.Path
+		if e.def.Workflow != "" {
+			title += " " + e.def.Workflow
+		}
+		fmt.Fprintf(bw, "---\ntitle: %s\n---\nflowchart TD\n", mermaidText(title))
+		ids := map[string]string{}
+		id := func(node string) string {
+			if v, ok := ids[node]; ok {
+				return v
+			}
+			v := fmt.Sprintf("n%d", len(ids))
+			ids[node] = v
+			fmt.Fprintf(bw, "  %s[\"%s\"]\n", v, mermaidText(node))
+			return v
+		}
+		ends := map[string]bool{}
+		for _, ed := range r.Edges {
+			from := id(ed.Node)
+			to := ed.To
+			if to == "" {
+				to = "end"
+			}
+			var target string
+			if ed.To == "" {
+				target = "end_" + from + "_" + mermaidID(ed.Outcome)
+				if !ends[target] {
+					ends[target] = true
+					fmt.Fprintf(bw, "  %s((\"end\"))\n", target)
+				}
+			} else {
+				target = id(to)
+			}
+			arrow := "-->"
+			if !ed.Coverable {
+				arrow = "-.->"
+			}
+			fmt.Fprintf(bw, "  %s %s|\"%s: %s\"| %s\n", from, arrow, mermaidText(ed.Outcome), ed.Paths, target)
+		}
+	}
+	return bw.Flush()
+}
+
+func mermaidText(s string) string {
+	return strings.NewReplacer(`"`, "#quot;", "\n", " ", "\r", " ").Replace(s)
+}
+
+func mermaidID(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 128 && (r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
