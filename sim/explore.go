@@ -20,7 +20,7 @@ type move struct {
 	next      int // state index, or -1 when the move ends the run
 	status    Status
 	dead      bool
-	unhandled bool
+	finding   string
 }
 
 // explore builds the state graph of m reachable from its start, with the steps taken
@@ -67,7 +67,7 @@ func build[S comparable](m Machine[S], limit int) (*space, error) {
 				sp.edges = append(sp.edges, mv.Edge)
 				sp.to = append(sp.to, mv.To)
 			}
-			out := move{edge: e, next: -1, status: mv.Status, dead: mv.Dead, unhandled: mv.Unhandled}
+			out := move{edge: e, next: -1, status: mv.Status, dead: mv.Dead, finding: mv.Finding}
 			if mv.Dead {
 				sp.dead[e] = mv.Why
 			}
@@ -160,7 +160,7 @@ func (dm depthMachine[S]) Moves(x deep[S]) []Move[deep[S]] {
 	ms := dm.m.Moves(x.s)
 	out := make([]Move[deep[S]], len(ms))
 	for i, mv := range ms {
-		out[i] = Move[deep[S]]{Edge: mv.Edge, Next: deep[S]{mv.Next, x.d + 1}, End: mv.End, Status: mv.Status, Dead: mv.Dead, Why: mv.Why}
+		out[i] = Move[deep[S]]{Edge: mv.Edge, To: mv.To, Next: deep[S]{mv.Next, x.d + 1}, End: mv.End, Status: mv.Status, Dead: mv.Dead, Why: mv.Why, Finding: mv.Finding}
 	}
 	return out
 }

@@ -129,18 +129,25 @@ func (r *Result) edges(all []Edge) {
 	}
 }
 
-// Unhandled lists the nodes where some path fails with nothing to handle the failure,
-// in first-seen order, each once.
-func (r *Result) Unhandled() []string {
-	var out []string
-	seen := map[string]bool{}
+// Finding is a rule a Machine asked to report at a node that some path reaches.
+type Finding struct {
+	Rule, Node string
+}
+
+// Findings lists the findings of the moves some path takes, each (rule, node) once, in
+// first-seen order.
+func (r *Result) Findings() []Finding {
+	var out []Finding
+	seen := map[Finding]bool{}
 	for i, ms := range r.sp.moves {
 		for _, mv := range ms {
-			if mv.unhandled && r.sp.takeable(r.live, i, mv) {
-				if n := r.sp.edges[mv.edge].Node; !seen[n] {
-					seen[n] = true
-					out = append(out, n)
-				}
+			if mv.finding == "" || !r.sp.takeable(r.live, i, mv) {
+				continue
+			}
+			f := Finding{Rule: mv.finding, Node: r.sp.edges[mv.edge].Node}
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
 			}
 		}
 	}

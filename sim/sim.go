@@ -70,8 +70,10 @@ type Move[S comparable] struct {
 	// Why is the proof, shown with the uncoverable edge.
 	Dead bool
 	Why  string
-	// Unhandled marks a failure that ends the run because nothing handles it.
-	Unhandled bool
+	// Finding, when set, is a rule the dialect reports (once per node) if some path
+	// takes this move: sim-unhandled-failure on a failure nothing handles,
+	// sim-max-iterations on the visit past an iteration limit.
+	Finding string
 }
 
 // Machine is a dialect's run-time semantics. Moves must return the same moves for the

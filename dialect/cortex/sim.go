@@ -71,7 +71,7 @@ func (m *machine) Moves(i int) []sim.Move[int] {
 			// definition would not have validated).
 			mv.End, mv.Status = true, sim.Succeeded
 			if o.fail {
-				mv.Status, mv.Unhandled = sim.Failed, true
+				mv.Status, mv.Finding = sim.Failed, "sim-unhandled-failure"
 			}
 		}
 		out = append(out, mv)
@@ -104,10 +104,10 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 	if err != nil {
 		return nil, err
 	}
-	for _, node := range r.Unhandled() {
-		i := m.index[node]
-		p.Report("sim-unhandled-failure", steps[i].ptr+"/id",
-			"step "+quote(node)+" can fail, and nothing handles it: onFailure ends the run failed")
+	for _, f := range r.Findings() {
+		i := m.index[f.Node]
+		p.Report(f.Rule, steps[i].ptr+"/id",
+			"step "+quote(f.Node)+" can fail, and nothing handles it: onFailure ends the run failed")
 	}
 	return []sim.Definition{{Result: r}}, nil
 }
