@@ -16,11 +16,11 @@ type space struct {
 }
 
 type move struct {
-	edge      int // index into space.edges
-	next      int // state index, or -1 when the move ends the run
-	status    Status
-	dead      bool
-	finding   string
+	edge    int // index into space.edges
+	next    int // state index, or -1 when the move ends the run
+	status  Status
+	dead    bool
+	finding string
 }
 
 // explore builds the state graph of m reachable from its start, with the steps taken
