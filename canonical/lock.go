@@ -46,7 +46,7 @@ type lockFile struct {
 // satisfies errors.Is(err, fs.ErrNotExist); a malformed one is an error that
 // names the path and what is wrong.
 func ReadLock(path string) (*Lock, error) {
-	data, err := os.ReadFile(path)
+	data, err := source.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading lockfile: %w", err)
 	}
@@ -186,6 +186,11 @@ func CreateFile(path string, data []byte, perm fs.FileMode) error {
 }
 
 func writeAtomic(path string, data []byte, perm fs.FileMode, noReplace bool) (err error) {
+	defer func() {
+		if err != nil {
+			err = writeError(path, err)
+		}
+	}()
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -226,7 +231,7 @@ func writeAtomic(path string, data []byte, perm fs.FileMode, noReplace bool) (er
 			return nil
 		}
 		if errors.Is(lerr, fs.ErrExist) {
-			return fmt.Errorf("%s already exists", path)
+			return fs.ErrExist
 		}
 		// No hard links on this file system: fall back to the rename.
 	}
@@ -235,6 +240,44 @@ func writeAtomic(path string, data []byte, perm fs.FileMode, noReplace bool) (er
 	}
 	syncDir(dir)
 	return nil
+}
+
+// WriteError is a file dws could not write. It names the file the user asked for,
+// never the temporary file it writes first.
+type WriteError struct {
+	Path string
+	Err  error
+}
+
+func (e *WriteError) Error() string {
+	if errors.Is(e.Err, fs.ErrExist) {
+		return e.Path + " already exists"
+	}
+	return "writing " + e.Path + ": " + e.Err.Error()
+}
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// pathless drops the path the os package puts in its errors; the caller names the file.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// writeError drops the temporary name the os package puts in its errors.
+func writeError(path string, err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
+	}
+	return &WriteError{Path: path, Err: err}
 }
 
 // syncDir makes the rename itself durable where the platform allows it; a
@@ -263,7 +306,7 @@ func UpdateLock(path string, entries map[string]string) error {
 	}
 	unlock, err := lockPath(path + ".lock")
 	if err != nil {
-		return fmt.Errorf("updating lockfile %s: %w", path, err)
+		return fmt.Errorf("locking %s: %w", path, pathless(err))
 	}
 	defer unlock()
 

@@ -15,7 +15,7 @@ import (
 func Update(path string, perm fs.FileMode, change func(old []byte) ([]byte, error)) error {
 	unlock, err := lockPath(path + ".lock")
 	if err != nil {
-		return fmt.Errorf("locking %s: %w", path, err)
+		return fmt.Errorf("locking %s: %w", path, pathless(err))
 	}
 	defer unlock()
 	old, err := source.ReadFile(path)

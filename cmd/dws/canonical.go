@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"strings"
 
 	"github.com/dwsdev/dws/canonical"
 	"github.com/dwsdev/dws/source"
@@ -37,14 +35,12 @@ Exit status: 0 printed; 1 the file cannot be read, parsed or canonicalised;
 }
 
 func printCanonical(c *cli.Context) error {
-	args, err := interspersed(c)
-	if err != nil {
-		return err
-	}
+	args := c.Args().Slice()
 	if len(args) != 1 {
 		return usagef("canonical: want exactly one FILE (or - for standard input), got %d", len(args))
 	}
 	var doc *source.Document
+	var err error
 	if args[0] == "-" {
 		doc, err = loadStdin(c)
 	} else {
@@ -73,12 +69,11 @@ type loadError struct {
 func (e *loadError) Error() string { return e.path + ": " + e.err.Error() }
 func (e *loadError) Unwrap() error { return e.err }
 
-// loadDocument reads and parses the file at path, with the same 4 MiB ceiling as
-// the validate pipeline's read stage.
+// loadDocument reads and parses the file at path through the one bounded reader.
 func loadDocument(path string) (*source.Document, error) {
-	data, err := readFile(path)
+	data, err := source.ReadFile(path)
 	if err != nil {
-		return nil, &loadError{path, err}
+		return nil, &loadError{path, readErr(err)}
 	}
 	return parseDocument(path, data)
 }
@@ -88,14 +83,23 @@ func loadStdin(c *cli.Context) (*source.Document, error) {
 	if name == "" {
 		name = "<stdin>"
 	}
-	data, err := io.ReadAll(io.LimitReader(c.App.Reader, maxStdin+1))
+	data, err := readStdin(c)
 	if err != nil {
-		return nil, &loadError{name, fmt.Errorf("reading standard input: %w", err)}
-	}
-	if len(data) > maxStdin {
-		return nil, &loadError{name, errors.New("standard input is larger than 4 MiB")}
+		return nil, &loadError{name, err}
 	}
 	return parseDocument(name, data)
+}
+
+// readStdin reads standard input with the ceiling files have.
+func readStdin(c *cli.Context) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(c.App.Reader, source.MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading standard input: %w", err)
+	}
+	if len(data) > source.MaxFileSize {
+		return nil, errors.New("standard input is larger than 4 MiB")
+	}
+	return data, nil
 }
 
 func parseDocument(path string, data []byte) (*source.Document, error) {
@@ -106,41 +110,18 @@ func parseDocument(path string, data []byte) (*source.Document, error) {
 	return doc, nil
 }
 
-func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, readErr(err)
-	}
-	defer f.Close() //nolint:errcheck // read-only: a close error loses nothing
-	st, err := f.Stat()
-	if err != nil {
-		return nil, readErr(err)
-	}
-	if st.IsDir() {
-		return nil, errors.New("is a directory")
-	}
-	// The file may grow between Stat and Read; the ceiling holds either way.
-	data, err := io.ReadAll(io.LimitReader(f, maxStdin+1))
-	if err != nil {
-		return nil, readErr(err)
-	}
-	if len(data) > maxStdin {
-		return nil, errors.New("larger than the 4 MiB ceiling")
-	}
-	return data, nil
-}
-
 // errNoSuchFile is a file that does not exist: dws checksum --check calls it MISSING.
 var errNoSuchFile = errors.New("no such file")
 
-// readErr drops the path the os package repeats, since every caller names the file.
+// readErr is the reader's own words for what went wrong, without the path every
+// caller names anyway.
 func readErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		if errors.Is(err, fs.ErrNotExist) {
-			return errNoSuchFile
-		}
-		return fmt.Errorf("cannot read: %w", pe.Err)
+	if errors.Is(err, fs.ErrNotExist) {
+		return errNoSuchFile
+	}
+	var re *source.ReadError
+	if errors.As(err, &re) {
+		return errors.New(re.Problem)
 	}
 	return err
 }
@@ -177,46 +158,6 @@ func printLoadError(stderr io.Writer, err error) {
 func failf(stderr io.Writer, format string, args ...any) error {
 	fmt.Fprintf(stderr, "dws: "+format+"\n", args...)
 	return exitCode(exitFindings)
-}
-
-// interspersed returns the command's arguments with any flags written after them
-// applied, so `dws sign FILE --key K` works as well as `dws sign --key K FILE`
-// (urfave/cli v2, like the flag package, stops at the first argument). "--" ends
-// the flags.
-func interspersed(c *cli.Context) ([]string, error) {
-	var args []string
-	raw := c.Args().Slice()
-	for i := 0; i < len(raw); i++ {
-		a := raw[i]
-		if a == "--" {
-			args = append(args, raw[i+1:]...)
-			break
-		}
-		if len(a) < 2 || a[0] != '-' {
-			args = append(args, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		f := lookupFlag(c.Command.Flags, name)
-		if f == nil {
-			return nil, usagef("flag provided but not defined: %s", a)
-		}
-		if _, isBool := f.(*cli.BoolFlag); isBool {
-			if !hasValue {
-				value = "true"
-			}
-		} else if !hasValue {
-			if i+1 >= len(raw) {
-				return nil, usagef("flag needs an argument: %s", a)
-			}
-			i++
-			value = raw[i]
-		}
-		if err := c.Set(name, value); err != nil {
-			return nil, usagef("invalid value %q for flag %s: %v", value, a, err)
-		}
-	}
-	return args, nil
 }
 
 func lookupFlag(flags []cli.Flag, name string) cli.Flag {

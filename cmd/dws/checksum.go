@@ -49,10 +49,7 @@ cannot be read.`,
 }
 
 func checksum(c *cli.Context) error {
-	args, err := interspersed(c)
-	if err != nil {
-		return err
-	}
+	args := c.Args().Slice()
 	write, check := c.String("write"), c.String("check")
 	if write != "" && check != "" {
 		return usagef("--write and --check cannot be used together")
@@ -109,7 +106,7 @@ func checksum(c *cli.Context) error {
 		entries[key] = r.sum
 	}
 	if err := canonical.UpdateLock(write, entries); err != nil {
-		return failf(stderr, "%v", err)
+		return failedTo("recording checksums", err)
 	}
 	total := len(entries)
 	if l, err := canonical.ReadLock(write); err == nil {

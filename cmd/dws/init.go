@@ -50,7 +50,7 @@ func initCommand() *cli.Command {
 				return fmt.Errorf("init: %w", err)
 			}
 			if err := lint.WriteFileAtomic(lint.ConfigName, []byte(initConfig)); err != nil {
-				return fmt.Errorf("init: writing %s: %w", lint.ConfigName, err)
+				return failedTo("init", err)
 			}
 			fmt.Fprintf(c.App.Writer, "wrote %s\n", lint.ConfigName)
 			return nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -30,15 +31,62 @@ func (e usageError) Error() string { return e.err.Error() }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
+// failure is something dws failed to do (a write, a read of standard input): exit 3,
+// with one line naming what it was doing and the user's path.
+type failure struct {
+	doing string
+	err   error
+}
+
+func (e failure) Error() string {
+	if e.doing == "" {
+		return e.err.Error()
+	}
+	return e.doing + ": " + e.err.Error()
+}
+
+func (e failure) Unwrap() error { return e.err }
+
+// failedTo is a failure while doing something.
+func failedTo(doing string, err error) error { return failure{doing, err} }
+
 // exitCode carries a command's exit code out of urfave/cli without printing anything.
 type exitCode int
 
 func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runCommands(commands(), args, stdin, stdout, stderr)
+}
+
+func commands() []*cli.Command {
+	return []*cli.Command{
+		validateCommand(),
+		simulateCommand(),
+		checksumCommand(),
+		canonicalCommand(),
+		keygenCommand(),
+		signCommand(),
+		verifyCommand(),
+		rulesCommand(),
+		explainCommand(),
+		schemaCommand(),
+		initCommand(),
+		versionCommand(),
+	}
+}
+
+// runCommands runs dws with the given commands and decides the exit code, once, for
+// all of them (SPEC §5): 0, 1 findings, 2 usage or configuration, 3 dws failed.
+func runCommands(cmds []*cli.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "dws: internal error: %v\nplease report this with the input that caused it\n", r)
+			// A bug in dws: one line, naming the file being checked when there was one.
+			msg := fmt.Sprintf("internal error: %v", r)
+			if err, ok := r.(error); ok && strings.HasPrefix(err.Error(), "internal error") {
+				msg = err.Error()
+			}
+			fmt.Fprintf(stderr, "dws: %s (please report this with the input that caused it)\n", msg)
 			code = exitInternal
 		}
 	}()
@@ -51,28 +99,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		// Exit codes are ours to choose (SPEC §5): never let the library call os.Exit.
 		ExitErrHandler:  func(*cli.Context, error) {},
 		HideHelpCommand: true,
-		Commands: []*cli.Command{
-			validateCommand(),
-			simulateCommand(),
-			checksumCommand(),
-			canonicalCommand(),
-			keygenCommand(),
-			signCommand(),
-			verifyCommand(),
-			rulesCommand(),
-			explainCommand(),
-			schemaCommand(),
-			initCommand(),
-			versionCommand(),
-		},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageError{err} },
+		Commands:        cmds,
+		OnUsageError:    func(_ *cli.Context, err error, _ bool) error { return usageError{err} },
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = app.OnUsageError
+		// An error a command returns that is neither findings nor a usage error is
+		// something dws failed to do.
+		act, name := c.Action, c.Name
+		c.Action = func(ctx *cli.Context) error {
+			err := act(ctx)
+			var ec exitCode
+			var ue usageError
+			var f failure
+			if err == nil || errors.As(err, &ec) || errors.As(err, &ue) || errors.As(err, &f) {
+				return err
+			}
+			return failedTo(name, err)
+		}
 	}
-	err := app.Run(args)
+	err := app.Run(reorder(app.Commands, args))
 	var ec exitCode
 	var ue usageError
+	var f failure
 	switch {
 	case err == nil:
 		return exitOK
@@ -81,6 +130,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "dws: %v\n", ue.err)
 		return exitUsage
+	case errors.As(err, &f):
+		fmt.Fprintf(stderr, "dws: %v\n", f)
+		return exitInternal
 	default:
 		// urfave/cli reports unknown commands and flags as plain errors.
 		fmt.Fprintf(stderr, "dws: %v\n", err)

@@ -70,10 +70,7 @@ or a file cannot be read or parsed; 2 usage error or an unusable key.`,
 }
 
 func keygen(c *cli.Context) error {
-	args, err := interspersed(c)
-	if err != nil {
-		return err
-	}
+	args := c.Args().Slice()
 	if len(args) > 0 {
 		return usagef("keygen: unexpected argument %q (name the key files with --out NAME)", args[0])
 	}
@@ -92,23 +89,25 @@ func keygen(c *cli.Context) error {
 	}
 	pub, priv, err := canonical.GenerateKey()
 	if err != nil {
-		return failf(c.App.ErrWriter, "%v", err)
+		return failedTo("keygen", err)
 	}
-	if err := writeKey(keyPath, priv, 0o600, force); err != nil {
-		return failf(c.App.ErrWriter, "writing private key: %v", err)
-	}
-	if err := writeKey(pubPath, pub, 0o644, force); err != nil {
-		return failf(c.App.ErrWriter, "writing public key: %v", err)
+	for _, k := range []struct {
+		path string
+		data []byte
+		perm fs.FileMode
+	}{{keyPath, priv, 0o600}, {pubPath, pub, 0o644}} {
+		if err := writeKey(k.path, k.data, k.perm, force); errors.Is(err, fs.ErrExist) {
+			return failf(c.App.ErrWriter, "%v", err)
+		} else if err != nil {
+			return failedTo("keygen", err)
+		}
 	}
 	fmt.Fprintf(c.App.Writer, "wrote %s (private: keep it secret) and %s\n", keyPath, pubPath)
 	return nil
 }
 
 func sign(c *cli.Context) error {
-	args, err := interspersed(c)
-	if err != nil {
-		return err
-	}
+	args := c.Args().Slice()
 	if len(args) == 0 {
 		return usagef("sign: want at least one FILE")
 	}
@@ -116,7 +115,7 @@ func sign(c *cli.Context) error {
 	if keyFile == "" {
 		return usagef("sign: --key FILE is required")
 	}
-	pemBytes, err := os.ReadFile(keyFile)
+	pemBytes, err := source.ReadFile(keyFile)
 	if err != nil {
 		return usagef("--key: %v", err)
 	}
@@ -126,7 +125,9 @@ func sign(c *cli.Context) error {
 	}
 	failed := false
 	for _, path := range args {
-		if err := signFile(c.App.ErrWriter, path, priv); err != nil {
+		if err := signFile(c.App.ErrWriter, path, priv); errors.As(err, new(failure)) {
+			return err // the file is fine; dws could not write it
+		} else if err != nil {
 			failed = true
 			printLoadError(c.App.ErrWriter, err)
 			continue
@@ -183,7 +184,7 @@ func signFile(stderr io.Writer, path string, priv ed25519.PrivateKey) error {
 		return &loadError{path, fmt.Errorf("signing: placing the signature in the file went wrong (%w); the file is unchanged", err)}
 	}
 	if err := canonical.WriteFile(target, text, st.Mode().Perm()); err != nil {
-		return &loadError{path, fmt.Errorf("writing signed file: %w", err)}
+		return failedTo("signing "+path, err)
 	}
 	return nil
 }
@@ -299,10 +300,7 @@ func relabel(err error, path string) error {
 }
 
 func verify(c *cli.Context) error {
-	args, err := interspersed(c)
-	if err != nil {
-		return err
-	}
+	args := c.Args().Slice()
 	if len(args) == 0 {
 		return usagef("verify: want at least one FILE")
 	}
@@ -310,7 +308,7 @@ func verify(c *cli.Context) error {
 	if pubFile == "" {
 		return usagef("verify: --pub FILE is required")
 	}
-	pemBytes, err := os.ReadFile(pubFile)
+	pemBytes, err := source.ReadFile(pubFile)
 	if err != nil {
 		return usagef("--pub: %v", err)
 	}
@@ -359,8 +357,10 @@ func writeKey(path string, data []byte, perm fs.FileMode, force bool) error {
 	if force {
 		return canonical.WriteFile(path, data, perm)
 	}
-	if err := canonical.CreateFile(path, data, perm); err != nil {
+	if err := canonical.CreateFile(path, data, perm); errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%w; use --force to replace it", err)
+	} else if err != nil {
+		return err
 	}
 	return nil
 }

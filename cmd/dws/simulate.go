@@ -92,7 +92,7 @@ func simulate(c *cli.Context) error {
 			return err
 		}
 	} else if err := report.WriteSimulation(c.App.Writer, format, res, opts); err != nil {
-		return fmt.Errorf("writing report: %w", err)
+		return failedTo("writing the report", err)
 	}
 	return exitCode(exitStatus(res, failOn, -1))
 }

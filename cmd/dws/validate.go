@@ -16,9 +16,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// maxStdin is the same ceiling the read stage puts on files.
-const maxStdin = 4 << 20
-
 func validateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
@@ -117,12 +114,9 @@ func validate(c *cli.Context) error {
 			return usagef("standard input (-) can be given only once")
 		}
 		stdinUsed = true
-		data, err := io.ReadAll(io.LimitReader(c.App.Reader, maxStdin+1))
+		data, err := readStdin(c)
 		if err != nil {
-			return fmt.Errorf("reading standard input: %w", err)
-		}
-		if len(data) > maxStdin {
-			return usagef("standard input is larger than 4 MiB")
+			return usageError{err}
 		}
 		name := c.String("stdin-filename")
 		if name == "" {
@@ -139,7 +133,7 @@ func validate(c *cli.Context) error {
 
 	if writeBaseline != "" {
 		if err := lint.WriteBaseline(writeBaseline, res); err != nil {
-			return fmt.Errorf("writing baseline: %w", err)
+			return failedTo("recording the baseline", err)
 		}
 		fmt.Fprintf(c.App.ErrWriter, "dws: recorded %d findings in %s\n", len(res.Diagnostics()), writeBaseline)
 		return nil
@@ -151,7 +145,7 @@ func validate(c *cli.Context) error {
 		Registry: s.reg,
 	})
 	if err := w.Write(c.App.Writer, res); err != nil {
-		return fmt.Errorf("writing report: %w", err)
+		return failedTo("writing the report", err)
 	}
 	return exitCode(exitStatus(res, failOn, c.Int("max-warnings")))
 }
