@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/dwsdev/dws/dialect"
 	"github.com/dwsdev/dws/lint"
 	"github.com/urfave/cli/v2"
 )
@@ -32,10 +33,6 @@ limits: { max_bytes: 65536, max_steps: 100 }
 
 # Findings recorded by "dws validate --write-baseline .dws-baseline.json".
 # baseline: .dws-baseline.json
-
-# Cortex: the prompt-template registry ai steps are checked against, and the
-# variables a run starts with (turns on template-variable).
-# cortex: { prompt_templates: prompt_templates.yaml, context: [expenseId, amount] }
 `
 
 func initCommand() *cli.Command {
@@ -49,7 +46,14 @@ func initCommand() *cli.Command {
 			} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("init: %w", err)
 			}
-			if err := lint.WriteFileAtomic(lint.ConfigName, []byte(initConfig)); err != nil {
+			// Each dialect documents the sections it owns.
+			text := initConfig
+			for _, d := range dialect.All() {
+				if d.ConfigDoc != "" {
+					text += "\n" + d.ConfigDoc
+				}
+			}
+			if err := lint.WriteFileAtomic(lint.ConfigName, []byte(text)); err != nil {
 				return failedTo("init", err)
 			}
 			fmt.Fprintf(c.App.Writer, "wrote %s\n", lint.ConfigName)
