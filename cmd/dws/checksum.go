@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/dwsdev/dws/canonical"
 	"github.com/dwsdev/dws/lint"
@@ -272,48 +271,32 @@ type sumResult struct {
 	err  error
 }
 
-// sumFiles checksums files, jobs at a time, and returns the results in the order of
-// files. "-" is standard input, named by --stdin-filename.
+// sumFiles checksums files on at most jobs goroutines (lint's limiter, the one every
+// command's concurrency goes through) and returns the results in the order of files.
+// "-" is standard input, named by --stdin-filename.
 func sumFiles(c *cli.Context, files []string, jobs int) []sumResult {
 	res := make([]sumResult, len(files))
-	sem := make(chan struct{}, jobs)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var crash any
 	for i, p := range files {
 		res[i].path = p
-		if p == "-" {
-			doc, err := loadStdin(c)
-			if err == nil {
-				res[i].path = doc.Path
-				res[i].sum, err = canonical.Checksum(doc.Root.Value())
-				if err != nil {
-					err = &loadError{doc.Path, err}
-				}
-			}
-			res[i].err = err
+		if p != "-" {
 			continue
 		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() {
-				// Re-raised below, so run's recover turns it into exit 3.
-				if r := recover(); r != nil {
-					mu.Lock()
-					crash = r
-					mu.Unlock()
-				}
-				<-sem
-				wg.Done()
-			}()
-			res[i].sum, res[i].err = checksumFile(p)
-		}()
+		doc, err := loadStdin(c)
+		if err == nil {
+			res[i].path = doc.Path
+			res[i].sum, err = canonical.Checksum(doc.Root.Value())
+			if err != nil {
+				err = &loadError{doc.Path, err}
+			}
+		}
+		res[i].err = err
 	}
-	wg.Wait()
-	if crash != nil {
-		panic(crash)
-	}
+	// A panic on a worker comes back here as a *lint.PanicError: exit 3.
+	lint.NewLimiter(jobs).Each(len(files), 1, func(i int) {
+		if files[i] != "-" {
+			res[i].sum, res[i].err = checksumFile(files[i])
+		}
+	})
 	return res
 }
 
