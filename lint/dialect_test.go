@@ -282,3 +282,30 @@ func TestNumberPrecisionPointers(t *testing.T) {
 		t.Errorf("pointers %q; want /0 and /1/a~1b/1", got)
 	}
 }
+
+// A malformed inline ignore is reported where its comment is, even when a string on the
+// same line holds the same words (the comment's place was once searched for).
+func TestInlineIgnoreReportedAtComment(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "flow.yaml")
+	text := `schemaVersion: "1.0"
+name: inline
+version: v1.0
+steps:
+  - { id: first, type: script, params: { code: "x # dws:ignore nope" } } # dws:ignore nope
+`
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg := lint.NewRegistry(toy(nil))
+	l := &lint.Linter{Registry: reg, Config: lint.DefaultConfig(dir)}
+	for _, d := range l.Run([]lint.Input{{Path: p}}).Diagnostics() {
+		if d.Rule == "unused-suppression" {
+			if d.Line != 5 || d.Column != 74 {
+				t.Errorf("reported at %d:%d, want 5:74 (the comment, not the string)", d.Line, d.Column)
+			}
+			return
+		}
+	}
+	t.Fatal("the malformed ignore was not reported")
+}

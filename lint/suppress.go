@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/dwsdev/dws/canonical"
@@ -290,7 +289,7 @@ func (l *Linter) inlineIgnores(doc *source.Document) []inlineIgnore {
 		if !ok {
 			continue
 		}
-		in := inlineIgnore{line: c.Line, at: commentPos(doc, c)}
+		in := inlineIgnore{line: c.Line, at: c.Span.Start}
 		names, reason, _ := strings.Cut(text, "--")
 		in.rules = strings.FieldsFunc(names, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
 		switch {
@@ -319,18 +318,6 @@ func (l *Linter) inlineIgnores(doc *source.Document) []inlineIgnore {
 		out = append(out, in)
 	}
 	return out
-}
-
-// commentPos finds where a comment is written. yaml.v3 tells only which node a comment
-// belongs to, so the comment's own line is looked for from that node's line upwards.
-func commentPos(doc *source.Document, c source.Comment) source.Pos {
-	for n := c.Line; n >= 1 && n > c.Line-50; n-- {
-		line := doc.Line(n)
-		if i := strings.Index(line, "#"); i >= 0 && strings.Contains(line[i:], strings.TrimSpace(c.Text)) {
-			return source.Pos{Line: n, Col: utf8.RuneCountInString(line[:i]) + 1}
-		}
-	}
-	return source.Pos{Line: c.Line, Col: 1}
 }
 
 func pointerWithin(p, prefix string) bool {

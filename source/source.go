@@ -115,12 +115,14 @@ type Document struct {
 	excerpt map[int]snippet
 }
 
-// Comment is a YAML comment line and the line of the key or value it is
-// attached to. A comment above a key carries the key's line, which is what
-// an "ignore on the next line" directive needs.
+// Comment is a YAML comment and the line it applies to: its own line when it follows
+// something on that line, else the next line holding YAML content (what an "ignore on
+// the line or the line above" directive needs).
 type Comment struct {
 	Line int
+	Span Span   // from the '#' to the end of the comment
 	Text string // without the leading '#', trimmed
+	own  bool   // on a line of its own
 }
 
 // Error is a syntax or data-model error in a file.

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math/big"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -77,8 +76,7 @@ func parseYAML(d *Document) (root *Node, err *Error) {
 	top := doc.Content[0]
 	b.size(top)
 	root = b.build(top, 0)
-	d.Comments = collectComments(&doc, nil)
-	sort.SliceStable(d.Comments, func(i, j int) bool { return d.Comments[i].Line < d.Comments[j].Line })
+	d.Comments = yamlComments(d, root)
 	return root, nil
 }
 
@@ -693,21 +691,4 @@ func yamlFloat(s string) (string, bool) {
 	}
 	out.WriteString(exp)
 	return out.String(), true
-}
-
-func collectComments(y *yaml.Node, out []Comment) []Comment {
-	for _, c := range [...]string{y.HeadComment, y.LineComment, y.FootComment} {
-		for _, line := range strings.Split(c, "\n") {
-			line = strings.TrimSpace(line)
-			if line == "" {
-				continue
-			}
-			line = strings.TrimSpace(strings.TrimPrefix(line, "#"))
-			out = append(out, Comment{Line: y.Line, Text: line})
-		}
-	}
-	for _, c := range y.Content {
-		out = collectComments(c, out)
-	}
-	return out
 }

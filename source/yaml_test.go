@@ -227,26 +227,36 @@ func TestComments(t *testing.T) {
 	for _, c := range d.Comments {
 		got = append(got, fmt.Sprintf("%d:%s", c.Line, c.Text))
 	}
-	want := "5:top 5:about a 5:more 5:trailing 7:item 7:dangling"
+	// A comment below everything applies to no line but its own.
+	want := "5:top 5:about a 5:more 5:trailing 7:item 8:dangling"
 	if strings.Join(got, " ") != want {
 		t.Errorf("comments %q, want %q", strings.Join(got, " "), want)
 	}
 }
 
-func TestLines(t *testing.T) {
-	d := mustParse(t, "a.yaml", "a: 1\r\nb: é2\rc: 3\n")
-	for n, want := range []string{"", "a: 1", "b: é2", "c: 3", "", ""} {
-		if got := d.Line(n); got != want {
-			t.Errorf("Line(%d) = %q, want %q", n, got, want)
+// Comments are found where they are written, from the scalars' own spans, never by
+// searching for their text: a '#' inside a scalar is no comment, and a string holding
+// a comment's words does not move the comment.
+func TestCommentPositions(t *testing.T) {
+	for _, tt := range []struct{ name, in, want string }{
+		{"plain scalars", "a: b#c\nd: e #f\n", "2:6-2:8 f (line 2)"},
+		{"quoted", "a: 'x # y' # z\nb: \"p # q\"\n", "1:12-1:15 z (line 1)"},
+		{"multi-line quoted", "a: \"one\n  # two\"\n# three\nb: 1\n", "3:1-3:8 three (line 4)"},
+		{"block literal", "a: |  # header\n  # not a comment\n  text\n# after\nb: 1\n", "1:7-1:15 header (line 1); 4:1-4:8 after (line 5)"},
+		{"folded", "a: >\n  x # y\n  z\nb: 2 # c\n", "4:6-4:9 c (line 4)"},
+		{"flow", "a: [1, # one\n  2]  # two\n", "1:8-1:13 one (line 1); 2:7-2:12 two (line 2)"},
+		{"wide characters", "名前: 値 # コメント\n", "1:7-1:13 コメント (line 1)"},
+		{"CRLF", "# first\r\na: 1 # second\r\n", "1:1-1:8 first (line 2); 2:6-2:14 second (line 2)"},
+		{"BOM", "\uFEFF# top\na: 1\n", "1:1-1:6 top (line 2)"},
+		{"same words in a string", "s: \"# dws:ignore cycle -- x\"\nt: 1\n\n\n# dws:ignore cycle -- x\nu: 2\n", "5:1-5:24 dws:ignore cycle -- x (line 6)"},
+	} {
+		d := mustParse(t, "a.yaml", tt.in)
+		var got []string
+		for _, c := range d.Comments {
+			got = append(got, fmt.Sprintf("%d:%d-%d:%d %s (line %d)", c.Span.Start.Line, c.Span.Start.Col, c.Span.End.Line, c.Span.End.Col, c.Text, c.Line))
 		}
-	}
-	if n := d.Lookup("/c"); n.Span.Start != (Pos{16, 3, 4}) {
-		t.Errorf("/c at %v", n.Span.Start)
-	}
-	if p := d.PosAt(12); p != (Pos{12, 2, 6}) {
-		t.Errorf("PosAt(12) = %v", p)
-	}
-	if p := d.PosAt(1000); p.Offset != len(d.Text) {
-		t.Errorf("PosAt clamps: %v", p)
+		if g := strings.Join(got, "; "); g != tt.want {
+			t.Errorf("%s: got %q\nwant %q", tt.name, g, tt.want)
+		}
 	}
 }
