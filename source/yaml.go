@@ -19,7 +19,10 @@ import (
 // than a tiny fraction of this.
 const maxNodes = 1_000_000
 
-var tooManyAliases = fmt.Sprintf("too many aliases (alias expansion exceeds %d values)", maxNodes)
+var (
+	tooManyAliases = fmt.Sprintf("too many aliases (alias expansion exceeds %d values)", maxNodes)
+	tooManyValues  = fmt.Sprintf("too many values (a document holds at most %d)", maxNodes)
+)
 
 // yamlBuilder turns a yaml.v3 node tree into Nodes, computing the spans
 // yaml.v3 does not give (it only knows where a node starts).
@@ -29,6 +32,9 @@ type yamlBuilder struct {
 	slab  []Node
 	count int
 	sizes map[*yaml.Node]int // expanded size of anchored nodes; -1 while counting
+
+	// aliased is set when the document uses an alias at all.
+	aliased bool
 
 	// copySpan is set while an alias is expanded: the copied values have no
 	// text of their own, so they all point at the alias.
@@ -74,6 +80,7 @@ func parseYAML(d *Document) (root *Node, err *Error) {
 		return nil, d.errorAt(b.lineOffset(next.Line), "more than one YAML document (a file holds exactly one)")
 	}
 	top := doc.Content[0]
+	b.aliased = hasAlias(top)
 	b.size(top)
 	root = b.build(top, 0)
 	d.Comments = yamlComments(d, root)
@@ -188,6 +195,20 @@ func (b *yamlBuilder) failNode(y *yaml.Node, msg string) {
 
 // size counts the values y expands to, failing once that exceeds maxNodes.
 // Counting first means an alias bomb is refused before anything is built.
+// hasAlias reports whether the tree holds an alias (each node looked at once).
+func hasAlias(y *yaml.Node) bool {
+	stack := []*yaml.Node{y}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Kind == yaml.AliasNode {
+			return true
+		}
+		stack = append(stack, n.Content...)
+	}
+	return false
+}
+
 func (b *yamlBuilder) size(y *yaml.Node) int {
 	if y.Kind == yaml.AliasNode {
 		if y.Alias == nil {
@@ -209,7 +230,10 @@ func (b *yamlBuilder) size(y *yaml.Node) int {
 	for _, c := range y.Content {
 		total += b.size(c)
 		if total > maxNodes {
-			b.failNode(c, tooManyAliases)
+			if b.aliased {
+				b.failNode(c, tooManyAliases)
+			}
+			b.failNode(c, tooManyValues)
 		}
 	}
 	if y.Anchor != "" {
@@ -316,12 +340,19 @@ func (b *yamlBuilder) scalar(y *yaml.Node) *Node {
 	end, st := b.scalarEnd(start, y)
 	span := b.span(start, end)
 	tag := y.ShortTag()
-	if y.Style&yaml.TaggedStyle != 0 {
+	plain := y.Style&(yaml.TaggedStyle|yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
+	switch {
+	case y.Style&yaml.TaggedStyle != 0:
 		b.checkTag(start, y.Tag)
-	} else if (tag == "!!int" || tag == "!!float") && !core12Number(y.Value) {
+	case (tag == "!!int" || tag == "!!float") && !core12Number(y.Value):
 		// yaml.v3 still resolves some YAML 1.1 forms (1_000, 0b101, 1:30) as numbers;
 		// under the YAML 1.2 core schema a plain scalar like that is a string.
 		tag = "!!str"
+	case tag == "!!str" && plain && core12Number(y.Value):
+		// yaml.v3 makes a number it cannot hold (1e400, a hundred thousand digits) a
+		// string; under the YAML 1.2 core schema it is a number, and out of range, as
+		// its JSON twin is.
+		tag = "!!float"
 	}
 	switch tag {
 	case "!!str", "!!timestamp", "!!binary", "!!merge":

@@ -260,3 +260,27 @@ func TestCommentPositions(t *testing.T) {
 		}
 	}
 }
+
+// A number YAML 1.2 reads as a number is one even where yaml.v3 cannot hold it: out of
+// range, as its JSON twin is, never silently a string. A long document without
+// aliases is too large, not "too many aliases".
+func TestYAMLNumbersAndSizeAgreeWithJSON(t *testing.T) {
+	huge := strings.Repeat("9", 100000)
+	for _, tt := range []struct{ name, yaml, json, want string }{
+		{"exponent", "a: 1e400\n", `{"a": 1e400}`, "out of range"},
+		{"digits", "a: " + huge + "\n", `{"a": ` + huge + `}`, "out of range"},
+	} {
+		_, yerr := Parse("a.yaml", []byte(tt.yaml), YAML)
+		_, jerr := Parse("a.json", []byte(tt.json), JSON)
+		if yerr == nil || jerr == nil || !strings.Contains(yerr.Error(), tt.want) || !strings.Contains(jerr.Error(), tt.want) {
+			t.Errorf("%s: YAML %v, JSON %v; want both %q", tt.name, yerr, jerr, tt.want)
+		}
+	}
+	if d, err := Parse("a.yaml", []byte("a: '1e400'\nb: !!str 1e400\n"), YAML); err != nil || d.Root.Get("a").Kind != String || d.Root.Get("b").Kind != String {
+		t.Errorf("quoted or tagged, 1e400 is a string: %v", err)
+	}
+	many := "[" + strings.Repeat("0,", maxNodes) + "0]\n"
+	if _, err := Parse("a.yaml", []byte(many), YAML); err == nil || !strings.Contains(err.Error(), "too many values") {
+		t.Errorf("a long list without aliases: %v", err)
+	}
+}
