@@ -23,23 +23,34 @@ type text struct {
 const window = 100
 
 type styles struct {
-	err, warn, info, note, rule, caret, gutter, bold lipgloss.Style
+	err, warn, info, note, rule, caret, gutter, bold paint
+}
+
+// paint is a lipgloss style, or nothing at all. Without colour no lipgloss style is
+// rendered: the first one detects the terminal, which costs tens of milliseconds.
+type paint struct{ style *lipgloss.Style }
+
+func (p paint) Render(s string) string {
+	if p.style == nil {
+		return s
+	}
+	return p.style.Render(s)
 }
 
 func newStyles(color bool) styles {
 	if !color {
-		s := lipgloss.NewStyle()
-		return styles{s, s, s, s, s, s, s, s}
+		return styles{}
 	}
+	p := func(s lipgloss.Style) paint { return paint{&s} }
 	return styles{
-		err:    lipgloss.NewStyle().Foreground(lipgloss.Color("9")).Bold(true),
-		warn:   lipgloss.NewStyle().Foreground(lipgloss.Color("11")).Bold(true),
-		info:   lipgloss.NewStyle().Foreground(lipgloss.Color("12")).Bold(true),
-		note:   lipgloss.NewStyle().Foreground(lipgloss.Color("14")),
-		rule:   lipgloss.NewStyle().Faint(true),
-		caret:  lipgloss.NewStyle().Foreground(lipgloss.Color("10")).Bold(true),
-		gutter: lipgloss.NewStyle().Faint(true),
-		bold:   lipgloss.NewStyle().Bold(true),
+		err:    p(lipgloss.NewStyle().Foreground(lipgloss.Color("9")).Bold(true)),
+		warn:   p(lipgloss.NewStyle().Foreground(lipgloss.Color("11")).Bold(true)),
+		info:   p(lipgloss.NewStyle().Foreground(lipgloss.Color("12")).Bold(true)),
+		note:   p(lipgloss.NewStyle().Foreground(lipgloss.Color("14"))),
+		rule:   p(lipgloss.NewStyle().Faint(true)),
+		caret:  p(lipgloss.NewStyle().Foreground(lipgloss.Color("10")).Bold(true)),
+		gutter: p(lipgloss.NewStyle().Faint(true)),
+		bold:   p(lipgloss.NewStyle().Bold(true)),
 	}
 }
 
