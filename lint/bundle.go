@@ -110,7 +110,7 @@ func (r *run) crossFile(inputs []Input, homes []bundleHome, files []*File, resul
 				continue
 			}
 			isCtx := slices.Contains(ctx, p)
-			f, _ := r.file(Input{Path: display(relCwd(p)), Context: isCtx})
+			f, _ := r.file(Input{Path: display(relCwd(p)), Context: isCtx}, true)
 			if f.Doc != nil && f.Doc.Root != nil {
 				members = append(members, f)
 			}

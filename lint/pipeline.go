@@ -84,8 +84,6 @@ type FileResult struct {
 	Extra bool `json:"-"`
 	// inline are the file's dws:ignore comments, read while its document was whole.
 	inline []inlineIgnore
-	// large marks a file checked alone for its size (see heavyFile).
-	large bool
 	// Simulation is set when the run simulated the file (Linter.Simulation).
 	Simulation *Simulation `json:"-"`
 }
@@ -147,17 +145,12 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 	files := make([]*File, len(inputs))
 	results := make([]FileResult, len(inputs))
 	r.lim.Each(len(inputs), 1, func(i int) {
-		files[i], results[i] = r.file(inputs[i])
 		// Only the cross-file stage needs a file after its own stages; keeping every
 		// parsed document of a 10,000-file run alive costs most of a gigabyte.
-		if homes[i].b == nil {
+		keep := homes[i].b != nil
+		files[i], results[i] = r.file(inputs[i], keep)
+		if !keep {
 			files[i] = nil
-			if results[i].large {
-				// All the large file's stages allocated is garbage now. Collected
-				// here, the next large file starts from the run's own small heap
-				// instead of a collector pacing itself to twice this one's.
-				runtime.GC()
-			}
 		}
 	})
 	r.crossFile(inputs, homes, files, results)
@@ -211,14 +204,22 @@ func (l *Linter) newRun() *run {
 	return &run{Linter: l, lim: NewLimiter(jobs), homes: map[string]bundleHome{}, listings: map[string]bundleListing{}}
 }
 
-func (r *run) file(in Input) (f *File, res FileResult) {
+// file runs the stages on one input. keep says whether the caller needs the parsed
+// file afterwards (for the cross-file stage); without it, a large file's tree is let go
+// and collected before the next large file may start.
+func (r *run) file(in Input, keep bool) (f *File, res FileResult) {
 	f = &File{Path: in.Path, Config: r.Config, Limiter: r.lim, reg: r.Registry, stdin: in.Stdin}
 	res = FileResult{Path: in.Path}
 	defer func() {
 		if f.heavy {
 			f.heavy = false
+			if !keep {
+				f.Doc, f.Model = nil, nil
+				// All its stages allocated is garbage now. Collected before the
+				// next large file starts, the run's peak is one large file's.
+				runtime.GC()
+			}
 			r.heavy.Unlock()
-			res.large = true
 		}
 		if v := recover(); v != nil {
 			pe, ok := v.(*PanicError)
