@@ -281,6 +281,19 @@ the failure to a step that handles it. Each such step is reported once.`,
 }
 `},
 	},
+	{
+		ID: "sim-stub-output", Severity: Error, Sim: true,
+		Summary: "no stub output can fit the output schema a step declares",
+		Doc: `A simulated step answers with an output that fits what the step declares: a Cortex ai step's
+output schema from the prompt-template registry, a DireClaw review's decision. A schema that
+admits no value at all (a minimum above its maximum, an empty enum, an integer range with no
+integer in it) means the real step can never succeed either: every output the model returns
+would be rejected. Fix the schema in the registry.`,
+		Fail: Example{Name: "score.json", Text: stubExample, Config: "cortex: { prompt_templates: prompts.yaml }\n",
+			Files: map[string]string{"prompts.yaml": stubRegistry("2")}},
+		Pass: Example{Name: "score.json", Text: stubExample, Config: "cortex: { prompt_templates: prompts.yaml }\n",
+			Files: map[string]string{"prompts.yaml": stubRegistry("0")}},
+	},
 }
 
 // refExample is a DireClaw orchestrator whose one step names the given agent.
@@ -310,5 +323,29 @@ workflow_orchestration:
   max_total_iterations: 12
   default_step_timeout_seconds: 900
   max_step_timeout_seconds: 1800
+`
+}
+
+// stubExample is a Cortex definition with one ai step whose output schema is "risk".
+const stubExample = `{
+  "schemaVersion": "1.0", "name": "score", "version": "v1.0",
+  "steps": [
+    { "id": "score-it", "type": "ai", "params": { "promptTemplate": "score", "model": "gpt-4o", "schema": "risk" }, "onSuccess": null, "onFailure": "give-up" },
+    { "id": "give-up", "type": "sleep", "params": { "seconds": 1 }, "onSuccess": null }
+  ]
+}
+`
+
+// stubRegistry is a prompt-template registry whose "risk" schema's score has the given
+// minimum and a maximum of 1.
+func stubRegistry(minimum string) string {
+	return `templates:
+  score: { purpose: Score the risk, schema: risk }
+schemas:
+  risk:
+    type: object
+    required: [score]
+    properties:
+      score: { type: number, minimum: ` + minimum + `, maximum: 1 }
 `
 }

@@ -24,6 +24,20 @@ type Registry struct {
 	Templates map[string]Template
 	// Schemas maps an output-schema name to its top-level property names.
 	Schemas map[string][]string
+	// Properties maps an output-schema name to what its properties admit, for the
+	// values a simulated ai step outputs.
+	Properties map[string][]Property
+}
+
+// Property is one top-level property of an output schema: the constraints a simulated
+// output must meet.
+type Property struct {
+	Name     string
+	Type     string // "number", "integer", "string", "boolean", or "" when any
+	Minimum  string // a JSON number literal, "" when unbounded
+	Maximum  string
+	Enum     []any // nil when any value of the type
+	Required bool
 }
 
 // Template is one prompt template an ai step may name.
@@ -101,7 +115,7 @@ func LoadRegistry(path string) (*Registry, error) {
 	if root.Kind != source.Object {
 		return nil, bad("", "a registry is a mapping with templates and schemas")
 	}
-	reg := &Registry{Path: path, Templates: map[string]Template{}, Schemas: map[string][]string{}}
+	reg := &Registry{Path: path, Templates: map[string]Template{}, Schemas: map[string][]string{}, Properties: map[string][]Property{}}
 	for _, m := range root.Members {
 		if m.Key != "templates" && m.Key != "schemas" {
 			return nil, bad("/"+m.Key, "unknown key %q (want templates, schemas)", m.Key)
@@ -116,8 +130,28 @@ func LoadRegistry(path string) (*Registry, error) {
 			return nil, bad(ptr, "schema %q: want a JSON Schema object", m.Key)
 		}
 		props := []string{}
+		required := map[string]bool{}
+		for _, r := range m.Value.Get("required").Items {
+			if name, ok := r.Str(); ok {
+				required[name] = true
+			}
+		}
 		for _, p := range m.Value.Get("properties").Entries() {
 			props = append(props, p.Key)
+			prop := Property{Name: p.Key, Required: required[p.Key]}
+			prop.Type, _ = p.Value.Get("type").Str()
+			for key, at := range map[string]*string{"minimum": &prop.Minimum, "maximum": &prop.Maximum} {
+				if n := p.Value.Get(key); n != nil && n.Kind == source.Number {
+					*at = n.Text
+				}
+			}
+			if e := p.Value.Get("enum"); e != nil && e.Kind == source.Array {
+				prop.Enum = []any{}
+				for _, it := range e.Items {
+					prop.Enum = append(prop.Enum, it.Value())
+				}
+			}
+			reg.Properties[m.Key] = append(reg.Properties[m.Key], prop)
 		}
 		slices.Sort(props)
 		reg.Schemas[m.Key] = props

@@ -109,6 +109,7 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 		p.Report(f.Rule, steps[i].ptr+"/id",
 			"step "+quote(f.Node)+" can fail, and nothing handles it: onFailure ends the run failed")
 	}
+	checkStubOutputs(p, steps, r)
 	return []sim.Definition{{Result: r}}, nil
 }
 
