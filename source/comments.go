@@ -19,23 +19,11 @@ import (
 func yamlComments(d *Document, root *Node) []Comment {
 	type span struct{ from, to int }
 	var masked []span
-	var walk func(n *Node)
-	walk = func(n *Node) {
-		switch n.Kind {
-		case Array:
-			for _, it := range n.Items {
-				walk(it)
-			}
-			return
-		case Object:
-			for _, m := range n.Members {
-				if m.KeySpan.End.Offset > m.KeySpan.Start.Offset {
-					masked = append(masked, span{m.KeySpan.Start.Offset, m.KeySpan.End.Offset})
-				}
-				walk(m.Value)
-			}
-			return
+	walkScalars(root, func(m Member) {
+		if m.KeySpan.End.Offset > m.KeySpan.Start.Offset {
+			masked = append(masked, span{m.KeySpan.Start.Offset, m.KeySpan.End.Offset})
 		}
+	}, func(n *Node) {
 		from, to := n.Span.Start.Offset, n.Span.End.Offset
 		switch n.style {
 		case styleCopy:
@@ -51,8 +39,7 @@ func yamlComments(d *Document, root *Node) []Comment {
 		if to > from {
 			masked = append(masked, span{from, to})
 		}
-	}
-	walk(root)
+	})
 	slices.SortFunc(masked, func(a, b span) int { return a.from - b.from })
 
 	var out []Comment

@@ -154,3 +154,21 @@ func (n *Node) Value() any {
 	}
 	return nil
 }
+
+// walkScalars calls key for every member of every object and scalar for every value
+// that is neither an array nor an object, in document order.
+func walkScalars(n *Node, key func(m Member), scalar func(n *Node)) {
+	switch n.Kind {
+	case Array:
+		for _, it := range n.Items {
+			walkScalars(it, key, scalar)
+		}
+	case Object:
+		for _, m := range n.Members {
+			key(m)
+			walkScalars(m.Value, key, scalar)
+		}
+	default:
+		scalar(n)
+	}
+}

@@ -32,26 +32,14 @@ func (d *Document) YAML11Differences() []YAML11Difference {
 		return nil
 	}
 	var out []YAML11Difference
-	var walk func(n *Node)
-	walk = func(n *Node) {
-		switch n.Kind {
-		case Array:
-			for _, it := range n.Items {
-				walk(it)
+	walkScalars(d.Root, func(m Member) {
+		// A key is a string in the JSON data model; 1.1 reads "no:" as false.
+		if raw := d.rawSpan(m.KeySpan); raw != "" && !strings.ContainsAny(raw[:1], `'"`) {
+			if there, differs := yaml11Reading(raw, &Node{Kind: String, Text: m.Key}); differs {
+				out = append(out, YAML11Difference{Span: m.KeySpan, Text: raw, Here: strconv.Quote(m.Key), There: there})
 			}
-			return
-		case Object:
-			for _, m := range n.Members {
-				// A key is a string in the JSON data model; 1.1 reads "no:" as false.
-				if raw := d.rawSpan(m.KeySpan); raw != "" && !strings.ContainsAny(raw[:1], `'"`) {
-					if there, differs := yaml11Reading(raw, &Node{Kind: String, Text: m.Key}); differs {
-						out = append(out, YAML11Difference{Span: m.KeySpan, Text: raw, Here: strconv.Quote(m.Key), There: there})
-					}
-				}
-				walk(m.Value)
-			}
-			return
 		}
+	}, func(n *Node) {
 		if n.style != stylePlain || n.Kind == Null {
 			return
 		}
@@ -66,8 +54,7 @@ func (d *Document) YAML11Differences() []YAML11Difference {
 		if there, differs := yaml11Reading(raw, n); differs {
 			out = append(out, YAML11Difference{Span: n.Span, Text: raw, Here: here, There: there})
 		}
-	}
-	walk(d.Root)
+	})
 	return out
 }
 
