@@ -1,0 +1,654 @@
+package pgeval
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+)
+
+// in is x IN (list): x = a OR x = b …, with NULL semantics; NOT IN is its negation.
+func (c *compiler) in(a *pg.A_Expr, op string) (*node, error) {
+	l, err := c.compile(a.Lexpr)
+	if err != nil {
+		return nil, err
+	}
+	list := a.Rexpr.GetList()
+	if list == nil {
+		return nil, unsupported("IN with a subquery", a.Location)
+	}
+	items, err := c.all(list.Items)
+	if err != nil {
+		return nil, err
+	}
+	all, t, err := unify(append([]*node{l}, items...))
+	if err != nil {
+		return nil, err
+	}
+	not := op == "<>"
+	return &node{typ: Bool, eval: func() (Value, error) {
+		x, err := all[0].eval()
+		if err != nil {
+			return Value{}, err
+		}
+		// Every element is evaluated (they form one array), then compared.
+		vals := make([]Value, len(all)-1)
+		for i, n := range all[1:] {
+			if vals[i], err = n.eval(); err != nil {
+				return Value{}, err
+			}
+		}
+		if x.Null {
+			return Value{Type: Bool, Null: true}, nil
+		}
+		null := false
+		for _, v := range vals {
+			if v.Null {
+				null = true
+			} else if compare(x, v, t) == 0 {
+				return Value{Type: Bool, B: !not}, nil
+			}
+		}
+		if null {
+			return Value{Type: Bool, Null: true}, nil
+		}
+		return Value{Type: Bool, B: not}, nil
+	}}, nil
+}
+
+// like is LIKE and ILIKE (and their negations), with % and _ and \\ as the escape.
+func (c *compiler) like(a *pg.A_Expr, op string) (*node, error) {
+	l, r, err := c.pair(a)
+	if err != nil {
+		return nil, err
+	}
+	if l.typ == Unknown {
+		if l, err = coerce(l, Text); err != nil {
+			return nil, err
+		}
+	}
+	if r.typ == Unknown {
+		if r, err = coerce(r, Text); err != nil {
+			return nil, err
+		}
+	}
+	if l.typ != Text || r.typ != Text {
+		return nil, &SQLError{Code: "42883", Message: fmt.Sprintf("operator does not exist: %s %s %s", l.typ, op, r.typ)}
+	}
+	fold := a.Kind == pg.A_Expr_Kind_AEXPR_ILIKE
+	not := strings.HasPrefix(op, "!")
+	return strict(Bool, []*node{l, r}, func(vs []Value) (Value, error) {
+		s, p := vs[0].S, vs[1].S
+		if fold {
+			s, p = asciiLower(s), asciiLower(p)
+		}
+		m, err := likeMatch(s, p)
+		if err != nil {
+			return Value{}, err
+		}
+		return Value{Type: Bool, B: m != not}, nil
+	}), nil
+}
+
+// likeMatch matches s against a LIKE pattern, character by character.
+func likeMatch(s, p string) (bool, error) {
+	if strings.HasSuffix(p, "\\") && !strings.HasSuffix(p, "\\\\") {
+		return false, &SQLError{Code: "22025", Message: "LIKE pattern must not end with escape character"}
+	}
+	sr, pr := []rune(s), []rune(p)
+	var match func(i, j int) bool
+	memo := map[[2]int]bool{}
+	match = func(i, j int) bool {
+		key := [2]int{i, j}
+		if v, ok := memo[key]; ok {
+			return v
+		}
+		var r bool
+		switch {
+		case j == len(pr):
+			r = i == len(sr)
+		case pr[j] == '%':
+			r = match(i, j+1) || (i < len(sr) && match(i+1, j))
+		case i == len(sr):
+			r = false
+		case pr[j] == '_':
+			r = match(i+1, j+1)
+		case pr[j] == '\\' && j+1 < len(pr):
+			r = sr[i] == pr[j+1] && match(i+1, j+2)
+		default:
+			r = sr[i] == pr[j] && match(i+1, j+1)
+		}
+		memo[key] = r
+		return r
+	}
+	return match(0, 0), nil
+}
+
+func asciiLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
+}
+
+func asciiUpper(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' {
+			return r - ('a' - 'A')
+		}
+		return r
+	}, s)
+}
+
+// between is x BETWEEN a AND b, which PostgreSQL reads as x >= a AND x <= b (and
+// SYMMETRIC as either order).
+func (c *compiler) between(a *pg.A_Expr) (*node, error) {
+	x, err := c.compile(a.Lexpr)
+	if err != nil {
+		return nil, err
+	}
+	bounds := a.Rexpr.GetList()
+	if bounds == nil || len(bounds.Items) != 2 {
+		return nil, unsupported("BETWEEN", a.Location)
+	}
+	lo, err := c.compile(bounds.Items[0])
+	if err != nil {
+		return nil, err
+	}
+	hi, err := c.compile(bounds.Items[1])
+	if err != nil {
+		return nil, err
+	}
+	and := func(lo, hi *node) (*node, error) {
+		ge, err := comparison(">=", x, lo)
+		if err != nil {
+			return nil, err
+		}
+		le, err := comparison("<=", x, hi)
+		if err != nil {
+			return nil, err
+		}
+		return logical(false, ge, le), nil
+	}
+	r, err := and(lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	switch a.Kind {
+	case pg.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
+		r2, err := and(hi, lo)
+		if err != nil {
+			return nil, err
+		}
+		r = logical(true, r, r2)
+	}
+	if a.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN || a.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
+		inner := r
+		r = &node{typ: Bool, eval: func() (Value, error) {
+			v, err := inner.eval()
+			if err != nil || v.Null {
+				return Value{Type: Bool, Null: true}, err
+			}
+			return Value{Type: Bool, B: !v.B}, nil
+		}}
+	}
+	return r, nil
+}
+
+// logical is AND (or OR) of boolean nodes, left to right, stopping early.
+func logical(or bool, args ...*node) *node {
+	return &node{typ: Bool, eval: func() (Value, error) {
+		null := false
+		for _, a := range args {
+			v, err := a.eval()
+			if err != nil {
+				return Value{}, err
+			}
+			if v.Null {
+				null = true
+			} else if v.B == or {
+				return Value{Type: Bool, B: or}, nil
+			}
+		}
+		if null {
+			return Value{Type: Bool, Null: true}, nil
+		}
+		return Value{Type: Bool, B: !or}, nil
+	}}
+}
+
+func (c *compiler) caseExpr(ce *pg.CaseExpr) (*node, error) {
+	var subject *node
+	if ce.Arg != nil {
+		var err error
+		if subject, err = c.compile(ce.Arg); err != nil {
+			return nil, err
+		}
+		// An unknown subject is text before it is compared (PostgreSQL's CASE).
+		if subject.typ == Unknown {
+			if subject, err = coerce(subject, Text); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var conds, results []*node
+	for _, w := range ce.Args {
+		when := w.GetCaseWhen()
+		cond, err := c.compile(when.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if subject != nil {
+			if cond, err = comparison("=", subject, cond); err != nil {
+				return nil, err
+			}
+		} else if cond, err = coerce(cond, Bool); err != nil {
+			return nil, err
+		}
+		res, err := c.compile(when.Result)
+		if err != nil {
+			return nil, err
+		}
+		conds, results = append(conds, cond), append(results, res)
+	}
+	def := constant(Value{Type: Unknown, Null: true})
+	if ce.Defresult != nil {
+		var err error
+		if def, err = c.compile(ce.Defresult); err != nil {
+			return nil, err
+		}
+	}
+	all, t, err := unify(append(results, def))
+	if err != nil {
+		return nil, err
+	}
+	return &node{typ: t, eval: func() (Value, error) {
+		for i, cond := range conds {
+			v, err := cond.eval()
+			if err != nil {
+				return Value{}, err
+			}
+			if !v.Null && v.B {
+				return all[i].eval()
+			}
+		}
+		return all[len(all)-1].eval()
+	}}, nil
+}
+
+func (c *compiler) coalesce(ce *pg.CoalesceExpr) (*node, error) {
+	args, err := c.all(ce.Args)
+	if err != nil {
+		return nil, err
+	}
+	args, t, err := unify(args)
+	if err != nil {
+		return nil, err
+	}
+	return &node{typ: t, eval: func() (Value, error) {
+		for _, a := range args {
+			v, err := a.eval()
+			if err != nil || !v.Null {
+				return v, err
+			}
+		}
+		return Value{Type: t, Null: true}, nil
+	}}, nil
+}
+
+func (c *compiler) minMax(m *pg.MinMaxExpr) (*node, error) {
+	args, err := c.all(m.Args)
+	if err != nil {
+		return nil, err
+	}
+	args, t, err := unify(args)
+	if err != nil {
+		return nil, err
+	}
+	greatest := m.Op == pg.MinMaxOp_IS_GREATEST
+	return &node{typ: t, eval: func() (Value, error) {
+		best := Value{Type: t, Null: true}
+		for _, a := range args {
+			v, err := a.eval()
+			if err != nil {
+				return Value{}, err
+			}
+			if v.Null {
+				continue
+			}
+			if best.Null || (compare(v, best, t) > 0) == greatest && compare(v, best, t) != 0 {
+				best = v
+			}
+		}
+		return best, nil
+	}}, nil
+}
+
+func (c *compiler) funcCall(f *pg.FuncCall) (*node, error) {
+	name := opName(f.Funcname)
+	if f.AggStar || f.AggDistinct || f.Over != nil || len(f.AggOrder) > 0 || f.AggFilter != nil || f.FuncVariadic {
+		return nil, unsupported("function "+name, f.Location)
+	}
+	if len(f.Funcname) == 2 && f.Funcname[0].GetString_().GetSval() != "pg_catalog" {
+		return nil, unsupported("function "+name, f.Location)
+	}
+	args, err := c.all(f.Args)
+	if err != nil {
+		return nil, err
+	}
+	one := func(t Type) (*node, error) {
+		if len(args) != 1 {
+			return nil, &SQLError{Code: "42883", Message: fmt.Sprintf("function %s does not take %d arguments", name, len(args))}
+		}
+		a, err := coerce(args[0], t)
+		if err != nil {
+			return nil, &SQLError{Code: "42883", Message: fmt.Sprintf("function %s(%s) does not exist", name, args[0].typ)}
+		}
+		return a, nil
+	}
+	switch name {
+	case "lower", "upper", "length", "btrim", "ltrim", "rtrim":
+		if len(args) != 1 {
+			return nil, unsupported(fmt.Sprintf("%s with %d arguments", name, len(args)), f.Location)
+		}
+		a, err := one(Text)
+		if err != nil {
+			return nil, err
+		}
+		if name == "length" {
+			return strict(Int4, []*node{a}, func(vs []Value) (Value, error) {
+				return Value{Type: Int4, I: int64(utf8.RuneCountInString(vs[0].S))}, nil
+			}), nil
+		}
+		return strict(Text, []*node{a}, func(vs []Value) (Value, error) {
+			s := vs[0].S
+			switch name {
+			case "lower":
+				s = asciiLower(s)
+			case "upper":
+				s = asciiUpper(s)
+			case "btrim":
+				s = strings.Trim(s, " ")
+			case "ltrim":
+				s = strings.TrimLeft(s, " ")
+			case "rtrim":
+				s = strings.TrimRight(s, " ")
+			}
+			return Value{Type: Text, S: s}, nil
+		}), nil
+	case "abs":
+		if len(args) != 1 || numericRank(args[0].typ) == 0 {
+			return nil, unsupported("abs of "+argTypes(args), f.Location)
+		}
+		t := args[0].typ
+		return strict(t, args, func(vs []Value) (Value, error) {
+			if t == Numeric {
+				return Value{Type: Numeric, N: Decimal{new(big.Int).Abs(vs[0].N.Unscaled), vs[0].N.Scale}}, nil
+			}
+			return intResult(t, new(big.Int).Abs(big.NewInt(vs[0].I)))
+		}), nil
+	case "round":
+		// round(integer) is round(double precision) in PostgreSQL; only numerics here.
+		if len(args) < 1 || len(args) > 2 || args[0].typ != Numeric {
+			return nil, unsupported("round of "+argTypes(args), f.Location)
+		}
+		digits := constant(Value{Type: Int4, I: 0})
+		if len(args) == 2 {
+			if digits, err = coerce(args[1], Int4); err != nil {
+				return nil, err
+			}
+		}
+		return strict(Numeric, []*node{args[0], digits}, func(vs []Value) (Value, error) {
+			return Value{Type: Numeric, N: roundDecimal(vs[0].N, int(vs[1].I))}, nil
+		}), nil
+	}
+	return nil, unsupported("function "+name, f.Location)
+}
+
+func argTypes(args []*node) string {
+	var ts []string
+	for _, a := range args {
+		ts = append(ts, a.typ.String())
+	}
+	return strings.Join(ts, ", ")
+}
+
+// roundDecimal is PostgreSQL's round(numeric, s): half away from zero; a negative s
+// rounds left of the point and leaves scale 0.
+func roundDecimal(d Decimal, s int) Decimal {
+	if s >= 0 {
+		return d.rescale(min(s, maxDisplay))
+	}
+	q := roundDiv(d.Unscaled, pow10(d.Scale-s))
+	return Decimal{q.Mul(q, pow10(-s)), 0}
+}
+
+func (c *compiler) typeCast(tc *pg.TypeCast) (*node, error) {
+	t, precision, scale, err := castTarget(tc.TypeName)
+	if err != nil {
+		return nil, err
+	}
+	arg, err := c.compile(tc.Arg)
+	if err != nil {
+		return nil, err
+	}
+	if arg.lit != nil {
+		// A literal is converted while the expression is analysed.
+		v := *arg.lit
+		if !v.Null {
+			if v, err = castValue(v, t); err != nil {
+				return nil, err
+			}
+			if precision > 0 {
+				if v, err = numericTypmod(v, precision, scale); err != nil {
+					return nil, err
+				}
+			}
+		} else {
+			v = Value{Type: t, Null: true}
+		}
+		return &node{typ: t, eval: func() (Value, error) { return v, nil }}, nil
+	}
+	if !castable(arg.typ, t) {
+		return nil, &SQLError{Code: "42846", Message: fmt.Sprintf("cannot cast type %s to %s", arg.typ, t)}
+	}
+	return strict(t, []*node{arg}, func(vs []Value) (Value, error) {
+		v, err := castValue(vs[0], t)
+		if err != nil || precision == 0 {
+			return v, err
+		}
+		return numericTypmod(v, precision, scale)
+	}), nil
+}
+
+func castTarget(tn *pg.TypeName) (Type, int, int, error) {
+	name := opName(tn.Names)
+	if len(tn.ArrayBounds) > 0 {
+		return 0, 0, 0, unsupported("an array type", tn.Location)
+	}
+	var t Type
+	switch name {
+	case "int4", "int", "integer":
+		t = Int4
+	case "int8", "bigint":
+		t = Int8
+	case "numeric", "decimal":
+		t = Numeric
+	case "text":
+		t = Text
+	case "bool", "boolean":
+		t = Bool
+	default:
+		return 0, 0, 0, unsupported("a cast to "+name, tn.Location)
+	}
+	if len(tn.Typmods) == 0 {
+		return t, 0, 0, nil
+	}
+	if t != Numeric || len(tn.Typmods) > 2 {
+		return 0, 0, 0, unsupported("type modifiers on "+name, tn.Location)
+	}
+	mods := make([]int, len(tn.Typmods))
+	for i, m := range tn.Typmods {
+		k := m.GetAConst()
+		if k == nil || k.GetIval() == nil {
+			return 0, 0, 0, unsupported("type modifiers", tn.Location)
+		}
+		mods[i] = int(k.GetIval().Ival)
+	}
+	p, s := mods[0], 0
+	if len(mods) == 2 {
+		s = mods[1]
+	}
+	if p < 1 || p > 1000 || s < 0 || s > p {
+		return 0, 0, 0, unsupported("these numeric type modifiers", tn.Location)
+	}
+	return Numeric, p, s, nil
+}
+
+// numericTypmod applies numeric(p, s): round to s digits, then at most p-s digits before
+// the point.
+func numericTypmod(v Value, p, s int) (Value, error) {
+	if v.Null {
+		return v, nil
+	}
+	d := v.N.rescale(s)
+	intDigits := len(new(big.Int).Abs(d.Unscaled).String()) - s
+	if d.Unscaled.Sign() != 0 && intDigits > p-s {
+		return Value{}, &SQLError{Code: "22003", Message: "numeric field overflow"}
+	}
+	return Value{Type: Numeric, N: d}, nil
+}
+
+// castable says whether PostgreSQL has a cast from a to b among the supported types.
+func castable(a, b Type) bool {
+	if a == b || b == Text || a == Text || a == Unknown {
+		return true
+	}
+	switch {
+	case numericRank(a) > 0 && numericRank(b) > 0:
+		return true
+	case a == Bool && b == Int4, a == Int4 && b == Bool:
+		return true
+	}
+	return false
+}
+
+// castValue converts a non-null value to type t.
+func castValue(v Value, t Type) (Value, error) {
+	if v.Type == t {
+		return v, nil
+	}
+	if v.Type == Unknown || v.Type == Text {
+		return parseInput(v.S, t)
+	}
+	switch t {
+	case Text:
+		return Value{Type: Text, S: textOf(v)}, nil
+	case Bool:
+		if v.Type == Int4 {
+			return Value{Type: Bool, B: v.I != 0}, nil
+		}
+	case Int4, Int8:
+		switch v.Type {
+		case Int4, Int8:
+			return intResult(t, big.NewInt(v.I))
+		case Numeric:
+			return intResult(t, roundDiv(v.N.Unscaled, pow10(v.N.Scale)))
+		case Bool:
+			if t == Int4 {
+				if v.B {
+					return Value{Type: Int4, I: 1}, nil
+				}
+				return Value{Type: Int4, I: 0}, nil
+			}
+		}
+	case Numeric:
+		if v.Type == Int4 || v.Type == Int8 {
+			return Value{Type: Numeric, N: decimalOf(v.I)}, nil
+		}
+	}
+	return Value{}, &SQLError{Code: "42846", Message: fmt.Sprintf("cannot cast type %s to %s", v.Type, t)}
+}
+
+// parseInput is a type's input function: the text a literal or a text value holds.
+func parseInput(s string, t Type) (Value, error) {
+	switch t {
+	case Text:
+		return Value{Type: Text, S: s}, nil
+	case Int4, Int8:
+		name := "integer"
+		if t == Int8 {
+			name = "bigint"
+		}
+		trimmed := strings.Trim(s, " \t\n\r\v\f")
+		if !validInt(trimmed) {
+			return Value{}, &SQLError{Code: "22P02", Message: fmt.Sprintf("invalid input syntax for type %s: %q", name, s)}
+		}
+		i, err := strconv.ParseInt(trimmed, 10, 64)
+		if err != nil || t == Int4 && (i < math.MinInt32 || i > math.MaxInt32) {
+			return Value{}, &SQLError{Code: "22003", Message: fmt.Sprintf("value %q is out of range for type %s", s, name)}
+		}
+		return Value{Type: t, I: i}, nil
+	case Numeric:
+		trimmed := strings.Trim(s, " \t\n\r\v\f")
+		switch strings.ToLower(strings.TrimLeft(trimmed, "+-")) {
+		case "nan", "infinity", "inf":
+			return Value{}, &Unsupported{Construct: "numeric " + trimmed}
+		}
+		d, ok := ParseDecimal(trimmed)
+		if !ok || strings.ContainsAny(trimmed, " \t") {
+			return Value{}, &SQLError{Code: "22P02", Message: fmt.Sprintf("invalid input syntax for type numeric: %q", s)}
+		}
+		return Value{Type: Numeric, N: d}, nil
+	case Bool:
+		b, ok := parseBool(s)
+		if !ok {
+			return Value{}, &SQLError{Code: "22P02", Message: fmt.Sprintf("invalid input syntax for type boolean: %q", s)}
+		}
+		return Value{Type: Bool, B: b}, nil
+	}
+	return Value{}, &Unsupported{Construct: "input for " + t.String()}
+}
+
+func validInt(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseBool is PostgreSQL's boolean input: t/true/y/yes/on/1 and f/false/n/no/off/0,
+// any case, surrounding space ignored, and any unique prefix of the words.
+func parseBool(s string) (bool, bool) {
+	w := strings.ToLower(strings.Trim(s, " \t\n\r\v\f"))
+	switch w {
+	case "1":
+		return true, true
+	case "0":
+		return false, true
+	case "":
+		return false, false
+	}
+	for _, c := range []struct {
+		word string
+		v    bool
+		min  int
+	}{{"true", true, 1}, {"false", false, 1}, {"yes", true, 1}, {"no", false, 1}, {"on", true, 2}, {"off", false, 2}} {
+		if len(w) >= c.min && strings.HasPrefix(c.word, w) {
+			return c.v, true
+		}
+	}
+	return false, false
+}

@@ -1,0 +1,138 @@
+// Package pgeval evaluates Cortex branch expressions with PostgreSQL's semantics, so
+// that the simulator can tell which way a branch goes for a given context and find
+// contexts that send it each way (SPEC §8.4). It parses with PostgreSQL's own parser
+// (pg_query) and evaluates the tree itself: three-valued logic, exact decimals with
+// PostgreSQL's display scales and division rule, its errors (division by zero, values
+// that do not convert, integer overflow), literal typing and coercion. A differential
+// test holds it to a real PostgreSQL server.
+//
+// It knows SQL expressions and nothing else: no dialect, no simulator.
+//
+// Typing decisions:
+//   - {{name}} is the context value name: a JSON number is numeric (with the scale it
+//     is written with), a string text, a boolean boolean; an absent or null value is an
+//     untyped NULL, which takes the type the expression around it gives it, as a NULL
+//     literal does in PostgreSQL.
+//   - Text compares byte by byte and lower/upper change ASCII letters only: PostgreSQL's
+//     "C" collation and character classes. (Under another collation the server may
+//     order non-ASCII text differently.)
+//   - Anything outside the supported subset is Unsupported, with its offset.
+package pgeval
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+)
+
+// prefix wraps an expression so that PostgreSQL parses it as one.
+const prefix = "SELECT ("
+
+// Expr is a parsed branch expression.
+type Expr struct {
+	src  string // the expression as written
+	root *pg.Node
+	// names maps a parameter number to its variable.
+	names map[int32]string
+	vars  []string
+}
+
+// Parse parses a branch expression whose {{name}} placeholders are variables. A syntax
+// error is an *SQLError with the offset in the message.
+func Parse(expr string) (*Expr, error) {
+	sub, names, vars, err := substitute(expr)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := pg.Parse(prefix + sub + "\n)")
+	if err != nil {
+		return nil, &SQLError{Code: "42601", Message: err.Error()}
+	}
+	if len(tree.Stmts) != 1 {
+		return nil, &SQLError{Code: "42601", Message: "not one expression"}
+	}
+	sel := tree.Stmts[0].Stmt.GetSelectStmt()
+	if sel == nil || len(sel.TargetList) != 1 || len(sel.FromClause) > 0 || sel.WhereClause != nil {
+		return nil, &SQLError{Code: "42601", Message: "not one expression"}
+	}
+	rt := sel.TargetList[0].GetResTarget()
+	if rt == nil || rt.Val == nil {
+		return nil, &SQLError{Code: "42601", Message: "not one expression"}
+	}
+	return &Expr{src: expr, root: rt.Val, names: names, vars: vars}, nil
+}
+
+// substitute replaces each {{name}} by a parameter $N of the same length (padded with
+// spaces), so that offsets in the parse tree are offsets in the expression.
+func substitute(expr string) (string, map[int32]string, []string, error) {
+	var b strings.Builder
+	names := map[int32]string{}
+	number := map[string]int32{}
+	var vars []string
+	for i := 0; i < len(expr); {
+		open := strings.Index(expr[i:], "{{")
+		if open < 0 {
+			b.WriteString(expr[i:])
+			break
+		}
+		open += i
+		end := strings.Index(expr[open:], "}}")
+		if end < 0 {
+			return "", nil, nil, &SQLError{Code: "42601", Message: fmt.Sprintf("unclosed {{ at %d", open)}
+		}
+		end += open + 2
+		name := strings.TrimSpace(expr[open+2 : end-2])
+		if !validName(name) {
+			return "", nil, nil, &SQLError{Code: "42601", Message: fmt.Sprintf("%q is not a variable name", expr[open:end])}
+		}
+		n, ok := number[name]
+		if !ok {
+			n = int32(len(number) + 1)
+			number[name] = n
+			names[n] = name
+			vars = append(vars, name)
+		}
+		tok := "$" + strconv.Itoa(int(n))
+		if len(tok) > end-open {
+			return "", nil, nil, &SQLError{Code: "42601", Message: "too many variables"}
+		}
+		b.WriteString(expr[i:open])
+		b.WriteString(tok + strings.Repeat(" ", end-open-len(tok)))
+		i = end
+	}
+	return b.String(), names, vars, nil
+}
+
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+		case i > 0 && (r >= '0' && r <= '9' || r == '.'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Variables are the expression's variables, in order of first use.
+func (e *Expr) Variables() []string { return append([]string(nil), e.vars...) }
+
+// offset converts a parse-tree location to an offset in the expression.
+func offset(loc int32) int { return max(int(loc)-len(prefix), 0) }
+
+// Eval evaluates the expression over a context. Errors are *SQLError (PostgreSQL
+// would raise it) or *Unsupported.
+func (e *Expr) Eval(ctx map[string]any) (Value, error) {
+	c := &compiler{e: e, ctx: ctx}
+	n, err := c.compile(e.root)
+	if err != nil {
+		return Value{}, err
+	}
+	return n.eval()
+}
