@@ -120,6 +120,9 @@ func validName(s string) bool {
 	return true
 }
 
+// Source is the expression as written.
+func (e *Expr) Source() string { return e.src }
+
 // Variables are the expression's variables, in order of first use.
 func (e *Expr) Variables() []string { return append([]string(nil), e.vars...) }
 

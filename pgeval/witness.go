@@ -305,12 +305,18 @@ func likeExample(p string) string {
 	return b.String()
 }
 
-// candidates are the values variable v takes in the search, nil standing for absent.
+// candidates are the values variable v takes in the search, the simplest first (small
+// numbers, short strings), nil (absent) last, so that a witness reads naturally.
 func (a *analysis) candidates(v string, d Domain) []any {
-	var out []any
+	out := a.values(v, d)
 	if !d.NotNull {
 		out = append(out, nil)
 	}
+	return out
+}
+
+func (a *analysis) values(v string, d Domain) []any {
+	var out []any
 	kind := a.kind[v]
 	switch d.Type {
 	case "number", "integer":
@@ -361,11 +367,18 @@ func (a *analysis) candidates(v string, d Domain) []any {
 		mids = append(mids, m.Quo(m, big.NewRat(2, 1)))
 	}
 	uniq = append(uniq, mids...)
-	sort.Slice(uniq, func(i, j int) bool { return uniq[i].Cmp(uniq[j]) < 0 })
+	// Closest to zero first, a positive before its negative.
+	sort.Slice(uniq, func(i, j int) bool {
+		ai, aj := new(big.Rat).Abs(uniq[i]), new(big.Rat).Abs(uniq[j])
+		if c := ai.Cmp(aj); c != 0 {
+			return c < 0
+		}
+		return uniq[i].Sign() > uniq[j].Sign()
+	})
 	lo, hasLo := new(big.Rat).SetString(d.Min)
 	hi, hasHi := new(big.Rat).SetString(d.Max)
 	for i, p := range uniq {
-		if i > 0 && uniq[i-1].Cmp(p) == 0 {
+		if slices.ContainsFunc(uniq[:i], func(q *big.Rat) bool { return q.Cmp(p) == 0 }) {
 			continue
 		}
 		if d.Min != "" && hasLo && p.Cmp(lo) < 0 || d.Max != "" && hasHi && p.Cmp(hi) > 0 {

@@ -88,6 +88,9 @@ type Options struct {
 	// MaxSteps ends a run that has taken this many steps (status Cut); 0 means no bound
 	// beyond the Machine's own.
 	MaxSteps int
+	// Context is the context every run starts with (dws simulate --context); the
+	// dialect uses it to decide branches and find witnesses.
+	Context map[string]any
 	// MaxStates stops the exploration of a Machine whose bounds leave more states than
 	// this (an error, never a silently partial count); 0 means 1,000,000.
 	MaxStates int

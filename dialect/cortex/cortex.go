@@ -21,6 +21,9 @@ func Dialect() *lint.Dialect {
 		rules = append(rules, &sqlRules[i])
 		sqlIDs = append(sqlIDs, sqlRules[i].ID)
 	}
+	for i := range simRules {
+		rules = append(rules, &simRules[i])
+	}
 	return &lint.Dialect{
 		ID: ID,
 		// A document with top-level schemaVersion and steps.

@@ -100,10 +100,14 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 		return nil, nil
 	}
 	m := newMachine(steps)
+	bs := branches(steps)
+	dom := domains(steps, settingsOf(p.Config).Registry, opts.Context)
+	judgeBranches(p, m, bs, opts.Context, dom)
 	r, err := sim.Explore[int](m, opts, maxPaths, m.edges())
 	if err != nil {
 		return nil, err
 	}
+	witnesses(r, bs, opts.Context, dom)
 	for _, f := range r.Findings() {
 		i := m.index[f.Node]
 		p.Report(f.Rule, steps[i].ptr+"/id",
