@@ -10,6 +10,7 @@ import (
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/report"
 	"github.com/dwsdev/dws/sim"
+	"github.com/dwsdev/dws/source"
 	"github.com/urfave/cli/v2"
 )
 
@@ -35,6 +36,7 @@ included); 2 usage or configuration error; 3 dws failed.`,
 			&cli.IntFlag{Name: "max-paths", Value: 100, Usage: "covering paths listed per definition (counting is never cut)"},
 			&cli.IntFlag{Name: "max-steps", Value: 10000, Usage: "steps a run may take before it ends cut"},
 			&cli.StringFlag{Name: "path", Usage: "print path N of each definition in full"},
+			&cli.StringFlag{Name: "context", Usage: "a JSON or YAML object: the context every run starts with", TakesFile: true},
 			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the run: error, warning, info"},
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files simulated in parallel"},
@@ -77,8 +79,12 @@ func simulate(c *cli.Context) error {
 		return usageError{err}
 	}
 	l.Jobs = c.Int("jobs")
+	start, err := startContext(c.String("context"))
+	if err != nil {
+		return err
+	}
 	l.Simulation = &lint.SimulationOptions{
-		Options:  sim.Options{MaxSteps: c.Int("max-steps")},
+		Options:  sim.Options{MaxSteps: c.Int("max-steps"), Context: start},
 		MaxPaths: c.Int("max-paths"),
 	}
 	inputs, problems, err := l.Expand(args)
@@ -95,6 +101,27 @@ func simulate(c *cli.Context) error {
 		return failedTo("writing the report", err)
 	}
 	return exitCode(exitStatus(res, failOn, -1))
+}
+
+// startContext reads --context: a JSON or YAML object whose members are the variables
+// every run starts with.
+func startContext(path string) (map[string]any, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := source.ReadFile(path)
+	if err != nil {
+		return nil, usagef("--context: %v", err)
+	}
+	doc, err := source.Parse(path, data, source.FormatOf(path, data))
+	if err != nil {
+		return nil, usagef("--context %s: %v", path, err)
+	}
+	ctx, ok := doc.Root.Value().(map[string]any)
+	if !ok {
+		return nil, usagef("--context %s: want an object of variable values", path)
+	}
+	return ctx, nil
 }
 
 // printPath prints path n (0-based) of every simulated definition, step by step.

@@ -109,8 +109,12 @@ func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, fixed map[st
 			}
 			why := fmt.Sprintf("no context makes %q %s: every region of its constants was tried", b.expr.Source(), never)
 			m.dead[i] = deadOutcome{outcome: outcome, why: why}
+			given := "for any context"
+			if len(fixed) > 0 {
+				given = "with the starting context (--context)"
+			}
 			p.Report("sim-constant-branch", b.ptr, fmt.Sprintf(
-				"branch %q is never %s for any context: its %s edge is dead", id, never, outcome))
+				"branch %q is never %s %s: its %s edge is dead", id, never, given, outcome))
 			break
 		}
 		if ctx, err, found := pgeval.ErrorWitness(b.expr, dom); found {
