@@ -227,17 +227,32 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 		seen[w.id] = true
 		limit, at := maxIterations(o, w)
 		m := newMachine(w, limit)
-		r, err := sim.Explore[visit](m, opts, maxPaths, m.edges())
+		r, err := m.explore(opts, maxPaths)
 		if err != nil {
-			if errors.Is(err, sim.ErrTooLarge) && m.track {
-				return nil, fmt.Errorf("workflow %q: max_total_iterations %d unrolls its loops into too many states to count: %w", w.id, limit, err)
-			}
-			return nil, fmt.Errorf("workflow %q: %w", w.id, err)
+			return nil, err
 		}
 		report(p.File, m, r.Findings(), at)
 		defs = append(defs, sim.Definition{Workflow: w.id, Pointer: w.ptr, Result: r})
 	}
 	return defs, nil
+}
+
+// explore counts and covers the workflow's runs, saying why when there are too many
+// states to count.
+func (m *machine) explore(opts sim.Options, maxPaths int) (*sim.Result, error) {
+	r, err := sim.Explore[visit](m, opts, maxPaths, m.edges())
+	switch {
+	case errors.Is(err, sim.ErrTooLarge) && m.track:
+		states := opts.MaxStates
+		if states <= 0 {
+			states = 1_000_000
+		}
+		return nil, fmt.Errorf("workflow %q: its runs, with every loop unrolled up to max_total_iterations, "+
+			"take more than the %d states dws explores: %w", m.w.id, states, err)
+	case err != nil:
+		return nil, fmt.Errorf("workflow %q: %w", m.w.id, err)
+	}
+	return r, nil
 }
 
 // simulable reports whether a workflow has steps and every step an id.

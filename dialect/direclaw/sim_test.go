@@ -1,6 +1,7 @@
 package direclaw
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -28,7 +29,7 @@ func explore(t testing.TB, o *orchestrator, i int) (*sim.Result, *machine) {
 	t.Helper()
 	limit, _ := maxIterations(o, o.workflows[i])
 	m := newMachine(o.workflows[i], limit)
-	r, err := sim.Explore[visit](m, sim.Options{}, 100, m.edges())
+	r, err := m.explore(sim.Options{}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,6 +244,22 @@ func TestVisitsCountedOnlyWhenTheyMatter(t *testing.T) {
 		if slices.Contains(findings(r), "sim-max-iterations b") == !track {
 			t.Errorf("limit %d: findings %v", limit, findings(r))
 		}
+	}
+}
+
+// A limit that unrolls loops into more states than Options.MaxStates is an error that
+// says so, never a count.
+func TestTooManyStates(t *testing.T) {
+	o := orch(t, `workflows:
+  - id: w
+    limits: { max_total_iterations: 99999999999 }
+    steps:
+      - { id: a, type: agent_task, on_failed: a }
+`)
+	limit, _ := maxIterations(o, o.workflows[0])
+	_, err := newMachine(o.workflows[0], limit).explore(sim.Options{MaxStates: 1000}, 10)
+	if !errors.Is(err, sim.ErrTooLarge) || !strings.Contains(err.Error(), `workflow "w": its runs, with every loop unrolled up to max_total_iterations, take more than the 1000 states`) {
+		t.Errorf("got %v", err)
 	}
 }
 
