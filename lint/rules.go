@@ -294,6 +294,81 @@ would be rejected. Fix the schema in the registry.`,
 		Pass: Example{Name: "score.json", Text: stubExample, Config: "cortex: { prompt_templates: prompts.yaml }\n",
 			Files: map[string]string{"prompts.yaml": stubRegistry("0")}},
 	},
+	{
+		ID: "sim-max-iterations", Severity: Warning, Sim: true,
+		Summary: "some path hits the run's iteration limit",
+		Doc: `Some engines bound a whole run: DireClaw's max_total_iterations (the workflow's limits,
+else workflow_orchestration, else 12; a retried attempt is not a new visit), a DWS
+workflow's global max_iterations. dws simulate follows every loop up to that limit and
+reports each step at which some run has used it up: the step that run routes to next is
+not run, and the run ends failed. A review that sends work back (on_reject to an earlier
+step) can always hit the limit if the reviewer keeps rejecting, so every such loop is
+reported: check that the limit leaves room for the rejections you expect, or send a
+repeated rejection somewhere that ends the run on purpose. (The passing example turns
+sim-unhandled-failure off: without it, every DireClaw step that can fail without a route
+would be reported too.)`,
+		Fail: Example{Name: "orchestrator.yaml", Text: iterationExample("draft")},
+		Pass: Example{Name: "orchestrator.yaml", Text: iterationExample("give-up"),
+			Config: "rules: { sim-unhandled-failure: off }\n"},
+	},
+}
+
+// iterationExample is a DireClaw orchestrator whose review sends a rejection to the
+// given step: back to the draft (a loop that max_total_iterations ends) or onward.
+func iterationExample(onReject string) string {
+	return `id: demo
+selector_agent: router
+default_workflow: write
+selection_max_retries: 2
+agents:
+  router: { provider: anthropic, model: sonnet, can_orchestrate_workflows: true }
+  worker: { provider: openai, model: gpt-5 }
+workflows:
+  - id: write
+    version: 1
+    description: Draft, review, publish
+    tags: [default]
+    inputs: [user_message]
+    limits: { max_total_iterations: 4 }
+    steps:
+      - id: draft
+        type: agent_task
+        agent: worker
+        prompt: "Draft: {{inputs.user_message}}"
+        outputs: [summary]
+        output_files: { summary: draft/summary.txt }
+        on_blocked: give-up
+      - id: check
+        type: agent_review
+        agent: worker
+        prompt: "Approve or reject {{steps.draft.outputs.summary}}"
+        outputs: [decision, summary]
+        output_files: { decision: check/decision.txt, summary: check/summary.txt }
+        on_approve: publish
+        on_reject: ` + onReject + `
+      - id: give-up
+        type: agent_task
+        agent: worker
+        prompt: "Tell the user why there is no draft to publish"
+        outputs: [summary]
+        output_files: { summary: give-up/summary.txt }
+        next: done
+      - id: publish
+        type: agent_task
+        agent: worker
+        prompt: "Publish {{steps.draft.outputs.summary}}"
+        outputs: [summary]
+        output_files: { summary: publish/summary.txt }
+        next: done
+      - id: done
+        type: agent_task
+        agent: router
+        prompt: "Report the outcome"
+        outputs: [summary]
+        output_files: { summary: done/summary.txt }
+workflow_orchestration:
+  max_total_iterations: 12
+`
 }
 
 // refExample is a DireClaw orchestrator whose one step names the given agent.

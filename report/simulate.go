@@ -55,6 +55,29 @@ func simEntries(res *lint.Result) []simEntry {
 	return out
 }
 
+// findings are the file's findings that concern the entry's definition: those within
+// it, and those within none of the file's definitions (the file's own settings). A
+// definition that is the whole file has them all.
+func (e simEntry) findings() []lint.Diagnostic {
+	if e.def == nil || e.def.Pointer == "" {
+		return e.file.Diagnostics
+	}
+	within := func(d lint.Diagnostic, ptr string) bool {
+		return ptr != "" && (d.Pointer == ptr || strings.HasPrefix(d.Pointer, ptr+"/"))
+	}
+	out := []lint.Diagnostic{}
+	for _, d := range e.file.Diagnostics {
+		mine, other := within(d, e.def.Pointer), false
+		for _, o := range e.file.Simulation.Definitions {
+			other = other || within(d, o.Pointer)
+		}
+		if mine || !other {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // Summary is the one line that opens a definition's report:
 // "8 paths: 5 succeeded, 3 failed; 5 paths cover all 10 edges".
 func simSummary(r *sim.Result) string {
@@ -97,7 +120,7 @@ func simText(w io.Writer, res *lint.Result, opts Options) error {
 			fmt.Fprintf(bw, "%s: not simulated: %s\n", name, e.why)
 		} else {
 			r := e.def.Result
-			fmt.Fprintf(bw, "%s: %s; %s\n", name, simSummary(r), plural(len(e.file.Diagnostics), "finding"))
+			fmt.Fprintf(bw, "%s: %s; %s\n", name, simSummary(r), plural(len(e.findings()), "finding"))
 			writeTree(bw, r)
 			if len(r.Cover) < r.CoverSize {
 				fmt.Fprintf(bw, "  … %d more covering paths (--max-paths)\n", r.CoverSize-len(r.Cover))
@@ -237,7 +260,7 @@ type simJSONStep struct {
 func simJSON(w io.Writer, res *lint.Result, opts Options) error {
 	out := simJSONReport{Tool: "dws", Version: opts.Version, Definitions: []simJSONDef{}}
 	for _, e := range simEntries(res) {
-		d := simJSONDef{Path: e.file.Path, Dialect: e.file.Dialect, Skipped: e.why, Findings: e.file.Diagnostics}
+		d := simJSONDef{Path: e.file.Path, Dialect: e.file.Dialect, Skipped: e.why, Findings: e.findings()}
 		if d.Findings == nil {
 			d.Findings = []lint.Diagnostic{}
 		}

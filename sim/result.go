@@ -52,7 +52,10 @@ type Path struct {
 // workflow, named by Workflow).
 type Definition struct {
 	Workflow string
-	Result   *Result
+	// Pointer is where the definition lies in its file (a JSON pointer); "" when it is
+	// the whole file. A report lists under a definition the findings within it.
+	Pointer string
+	Result  *Result
 }
 
 // Explore explores every run of m within opts and returns the counts, the edges and a

@@ -21,6 +21,36 @@
 //   - direclaw-compat accepts an optional "summary?" output as the summary current releases
 //     require (DireClaw compares the name without its marker).
 //   - Two workflows with one id are duplicate-id, reported at the second.
+//
+// Simulation (SPEC §8.1; dws simulate): each workflow of the file is one definition,
+// simulated on its own from its first step (the selector and default_workflow are not
+// simulated; later definitions of a workflow id are not either). An agent_task answers
+// complete (along next, else to the next step in list order; the last step ends the run
+// succeeded), blocked (along on_blocked) or failed (along on_failed); an agent_review
+// answers approve (on_approve), reject (on_reject) or invalid (a decision file that is
+// neither word, which ends the run failed). failed means the step's retries are used up:
+// retries never make paths. Decisions where SPEC is silent:
+//   - blocked with no on_blocked ends the run failed, as failed with no on_failed does,
+//     and both are sim-unhandled-failure (one finding per step, naming the missing
+//     routes). invalid is not: no route can handle it.
+//   - A review missing on_approve ends the run succeeded on approve; one missing on_reject
+//     ends it failed on reject (sim-unhandled-failure). This is the exit the graph sees
+//     there; such a file only gets simulated with review-routing turned off. (DireClaw's
+//     runtime itself fails the run on either decision.)
+//   - A review's next is never followed: it is listed as the edge "step:next" that no path
+//     takes. A route naming no step is absent, as in the graph: next continues in list
+//     order, on_blocked and the others end the run.
+//   - max_total_iterations (the workflow's limits, else workflow_orchestration, else 12)
+//     counts visits: the first step is visit 1, and a retried attempt is no new visit.
+//     A route taken at the last allowed visit is not followed: the run ends failed there,
+//     and the step it leaves gets sim-max-iterations (once per step), with the limit's
+//     place as related information. The outcome still counts as taken (edge step:reject).
+//   - A run's state is (step, visits so far), so every loop unrolls up to the limit and
+//     the count is exact. When no run can reach the limit (no loop is reachable and no
+//     path is longer than it), visits are left out of the state: the counts are the same
+//     and sim can prove its cover minimum.
+//   - Findings of one workflow are reported at its steps; the report lists under each
+//     workflow the findings within it (sim.Definition.Pointer).
 package direclaw
 
 import (
@@ -44,7 +74,8 @@ func Dialect() *lint.Dialect {
 		Graphs: graphs,
 		Rules: []*lint.Rule{&defaultWorkflow, &selectorAgent, &outputFiles, &outputPath, &template,
 			&reviewRouting, &timeoutClamp, &compat},
-		Checks: []lint.Check{{Rules: []string{"ref"}, Run: func(p *lint.Pass) { checkRefs(p.File, model(p)) }}},
+		Checks:   []lint.Check{{Rules: []string{"ref"}, Run: func(p *lint.Pass) { checkRefs(p.File, model(p)) }}},
+		Simulate: simulate,
 	}
 }
 

@@ -18,9 +18,41 @@
 //   - With both phases and tasks (ensemble-mix), the flat tasks are checked as one more
 //     implicit phase for names and context order, never for cross-phase-context.
 //   - context entries may be written "$name"; the "$" is dropped before resolving.
+//
+// Simulation (SPEC §8.1; dws simulate): each phase that starts is completed or failed
+// (its tasks, run by its workflow, either all finished or one failed past its retries).
+// Root phases start at once, a phase starts when every phase it comes after completed,
+// and a phase that failed or was skipped skips every phase that waits for it, while
+// phases independent of it run on. The run succeeded when no phase failed. Decisions
+// where SPEC is silent:
+//   - A path lists the phases that started, each with its outcomes, in one fixed
+//     topological order: declaration order wherever after allows, else the earliest
+//     declared phase that is ready. Concurrent phases never make two paths of one run.
+//   - A review runs after its phase completed (never after it failed) and answers
+//     approve (the phase completed) or retry (the phase runs again, and completes or
+//     fails again) as long as maxRetries allows (default 2, AgentEnsemble's). A retry
+//     asked for past maxRetries is not run: as AgentEnsemble's PhaseDagExecutor does,
+//     the last output is committed and the phase completes. Its edge is still retry.
+//     RETRY_PREDECESSOR, REJECT and maxPredecessorRetries are not simulated.
+//   - A flat task list is one phase, named after the ensemble. With both phases and
+//     tasks (only with ensemble-mix turned off) the phases run. A phase with a repeated
+//     or blank name takes no part, and an after naming no phase is ignored, as in the
+//     graph. Phases whose after lists form a cycle are not simulated (an error).
+//   - An ensemble has no sim-* findings: every phase can fail, and there is no failure
+//     route to ask for.
+//   - Counting: phases are taken in the fixed order, and a state is a position in it, the
+//     attempt and review stage of the phase there, whether some phase failed, and the
+//     frontier: for each phase already passed that a phase still ahead waits for, whether
+//     it completed. The state graph is then acyclic and counting is dynamic programming
+//     over at most n·2^(w+2)·(r+1) states for n phases, a widest frontier of w and a
+//     largest maxRetries of r: exponential in w only. sim.Options.MaxStates (default
+//     1,000,000) makes a wider ensemble an error that names its width, never a wrong
+//     count.
 package ensemble
 
 import (
+	"errors"
+	"math"
 	"strconv"
 	"strings"
 
@@ -37,10 +69,11 @@ func Dialect() *lint.Dialect {
 		ID: ID,
 		// A document with a top-level ensemble key; it never guesses from phases or
 		// tasks alone, which other formats use too.
-		Detect: func(doc *source.Document) bool { return doc.Root.Has("ensemble") },
-		Decode: func(doc *source.Document) any { return decode(doc) },
-		Graphs: graphs,
-		Rules:  []*lint.Rule{&ensembleMix, &phaseWorkflow, &crossPhaseContext, &contextOrder},
+		Detect:   func(doc *source.Document) bool { return doc.Root.Has("ensemble") },
+		Decode:   func(doc *source.Document) any { return decode(doc) },
+		Graphs:   graphs,
+		Rules:    []*lint.Rule{&ensembleMix, &phaseWorkflow, &crossPhaseContext, &contextOrder},
+		Simulate: simulate,
 	}
 }
 
@@ -72,6 +105,10 @@ type phase struct {
 	workflow string // its own; "" when inherited
 	after    []ref
 	tasks    []*task // in order, the review task last
+	// reviewed is set when the phase has a review task; maxRetries is how many times
+	// the review may have the phase redone (AgentEnsemble's default, 2, when unset).
+	reviewed   bool
+	maxRetries int
 }
 
 type task struct {
@@ -110,6 +147,7 @@ func decode(doc *source.Document) *ensemble {
 			decodeTasks(p, n.Get("tasks"), p.ptr+"/tasks")
 			if rt := n.Get("review").Get("task"); rt != nil && rt.Kind == source.Object {
 				addTask(p, rt, p.ptr+"/review/task", true)
+				p.reviewed, p.maxRetries = true, count(n.Get("review").Get("maxRetries"), defaultMaxRetries)
 			}
 			e.phases = append(e.phases, p)
 			if _, dup := e.byName[p.name]; p.named && !dup {
@@ -179,6 +217,22 @@ func (e *ensemble) home(t *task) *phase {
 		return first
 	}
 	return t.phase
+}
+
+// defaultMaxRetries is AgentEnsemble's PhaseReview maxRetries when a review sets none.
+const defaultMaxRetries = 2
+
+// count is the value of a non-negative integer node (at most math.MaxInt32, more than
+// any run can count states for), else def.
+func count(n *source.Node, def int) int {
+	if n == nil || n.Kind != source.Number {
+		return def
+	}
+	v, err := strconv.ParseFloat(n.Text, 64)
+	if (err != nil && !errors.Is(err, strconv.ErrRange)) || v < 0 || v != math.Trunc(v) {
+		return def
+	}
+	return int(min(v, math.MaxInt32))
 }
 
 func nonBlank(n *source.Node) (string, bool) {
