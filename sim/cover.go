@@ -38,7 +38,101 @@ func (r *Result) cover(maxPaths int) {
 		r.minFlowCover(maxPaths)
 		return
 	}
+	if coverable := r.Coverable(); len(r.sp.moves)*coverable > greedyWork {
+		r.quickCover(maxPaths)
+		return
+	}
 	r.greedyCover(maxPaths)
+}
+
+// greedyWork bounds the greedy cover, which costs a pass over every state for each path
+// it takes: beyond it (tens of thousands of states and edges), the quick cover is used.
+var greedyWork = 20_000_000
+
+// quickCover takes, for each edge no path of the cover takes yet, a path through it:
+// the shortest way from the start to one of its moves, the move, and the shortest way
+// on to an end. Linear in the edges times the paths' length; more paths than greedy.
+func (r *Result) quickCover(maxPaths int) {
+	sp := r.sp
+	n := len(sp.moves)
+	// Shortest ways in (from the start) and out (to an end), over takeable moves.
+	via := make([][2]int, n) // state -> (previous state, move index) on a shortest way in
+	seen := make([]bool, n)
+	seen[0] = true
+	queue := []int{0}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		for k, mv := range sp.moves[i] {
+			if sp.takeable(r.live, i, mv) && mv.next >= 0 && !seen[mv.next] {
+				seen[mv.next] = true
+				via[mv.next] = [2]int{i, k}
+				queue = append(queue, mv.next)
+			}
+		}
+	}
+	out := make([]int, n) // state -> the move to take towards the nearest end
+	dist := make([]int, n)
+	for _, i := range backward(sp.order) {
+		dist[i], out[i] = -1, -1
+		for k, mv := range sp.moves[i] {
+			if !sp.takeable(r.live, i, mv) {
+				continue
+			}
+			d := 1
+			if mv.next >= 0 {
+				if dist[mv.next] < 0 {
+					continue
+				}
+				d += dist[mv.next]
+			}
+			if dist[i] < 0 || d < dist[i] {
+				dist[i], out[i] = d, k
+			}
+		}
+	}
+	covered := make([]bool, len(sp.edges))
+	for i, ms := range sp.moves {
+		if !seen[i] {
+			continue
+		}
+		for k, mv := range ms {
+			if !sp.takeable(r.live, i, mv) || covered[mv.edge] || sp.edges[mv.edge] == (Edge{}) {
+				continue
+			}
+			// In: the moves from the start to state i.
+			var in []int
+			for j := i; j != 0; j = via[j][0] {
+				in = append(in, j)
+			}
+			p := Path{}
+			for x := len(in) - 1; x >= 0; x-- {
+				step := via[in[x]]
+				p.Steps = append(p.Steps, sp.edges[sp.moves[step[0]][step[1]].edge])
+				covered[sp.moves[step[0]][step[1]].edge] = true
+			}
+			take := func(state, k int) (int, bool) {
+				m := sp.moves[state][k]
+				if e := sp.edges[m.edge]; e != (Edge{}) {
+					p.Steps = append(p.Steps, e)
+				}
+				covered[m.edge] = true
+				if m.next < 0 {
+					p.Status = m.status
+					return 0, true
+				}
+				return m.next, false
+			}
+			state, done := take(i, k)
+			for !done {
+				state, done = take(state, out[state])
+			}
+			r.CoverSize++
+			if len(r.Cover) < maxPaths {
+				r.Cover = append(r.Cover, p)
+			}
+		}
+	}
 }
 
 // minFlowCover finds a minimum cover of the takeable moves. A feasible flow comes from

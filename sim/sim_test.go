@@ -296,3 +296,23 @@ func smallDAG(seed uint64) dag {
 	}
 	return d
 }
+
+// Beyond the greedy cover's budget the quick cover is used: it still takes every
+// coverable edge.
+func TestQuickCover(t *testing.T) {
+	defer func(w int) { greedyWork = w }(greedyWork)
+	greedyWork = 0
+	r, err := Explore[int](loop{}, Options{}, 100, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	taken := map[Edge]bool{}
+	for _, p := range r.Cover {
+		for _, e := range p.Steps {
+			taken[e] = true
+		}
+	}
+	if r.Minimal || len(taken) != r.Coverable() || r.CoverSize == 0 {
+		t.Errorf("quick cover of %d paths takes %d of %d edges", r.CoverSize, len(taken), r.Coverable())
+	}
+}
