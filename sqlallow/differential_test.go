@@ -120,7 +120,6 @@ func TestDifferential(t *testing.T) {
 	}
 	pol := DefaultPolicy()
 	pol.DDL = ddl
-	pol.Allow = ddl.Allow()
 
 	corpus := fullCorpus()
 	var script strings.Builder

@@ -17,6 +17,10 @@
 //     schema). A reference whose unqualified name starts with "pg_" resolves to
 //     pg_catalog, as PostgreSQL searches pg_catalog before search_path; such a
 //     relation is allowed only when listed as pg_catalog.NAME.
+//   - Policy.DDL allows each table it creates with exactly its columns. A table
+//     the DDL does not qualify is in the first search_path schema, like an
+//     unqualified allow key; names are compared normalised, and an Allow entry
+//     for the same table replaces the DDL's grant (it never adds to it).
 //   - Statement kinds (Policy.Statements) are lower case: select, insert,
 //     update, delete, merge, "select into" (SELECT … INTO creates a table), and
 //     for anything else the command name ("copy", "do", "call", "set",

@@ -19,8 +19,11 @@ type Policy struct {
 	// DenyFunctions is added to the built-in deny-list. An entry is a function
 	// name, optionally schema-qualified; a trailing * matches a prefix.
 	DenyFunctions []string
-	// DDL, when set, gives the real columns of tables: "*" expands to them and
-	// only tables that have a column are candidates for an unqualified name.
+	// DDL, when set, allows every table it creates with exactly its columns,
+	// except a table that Allow lists too: the Allow entry wins, whichever way
+	// either spells the name. It also gives the real columns of tables: "*"
+	// expands to them and only tables that have a column are candidates for an
+	// unqualified name.
 	DDL *Schema
 }
 
@@ -96,7 +99,8 @@ type grant struct {
 }
 
 type compiled struct {
-	allow      map[string]*grant // schema.name → grant
+	allow      map[string]*grant // schema.name → grant, from Policy.Allow
+	ddlGrants  map[string]*grant // grants made from the DDL, on first use
 	searchPath []string
 	statements map[string]bool
 	denyExact  map[string]bool // name or schema.name
@@ -157,6 +161,54 @@ func compile(p *Policy) *compiled {
 	}
 	c.ddl = p.DDL
 	return c
+}
+
+// ddlTable returns the columns the DDL gives the relation schema.name. A table the
+// DDL does not qualify is in the first search_path schema.
+func (c *compiled) ddlTable(key string) ([]string, bool) {
+	if c.ddl == nil {
+		return nil, false
+	}
+	if cols, ok := c.ddl.Tables[key]; ok && !c.ddl.bare[key] {
+		return cols, true
+	}
+	schema, name := splitKey(key)
+	if schema == c.searchPath[0] {
+		if cols, ok := c.ddl.Tables["public."+name]; ok && c.ddl.bare["public."+name] {
+			return cols, true
+		}
+	}
+	return nil, false
+}
+
+// grantFor is the grant of the relation schema.name: its Allow entry, else the
+// DDL's columns, else nil (not allowed).
+func (c *compiled) grantFor(key string) *grant {
+	if g := c.allow[key]; g != nil {
+		return g
+	}
+	if g, ok := c.ddlGrants[key]; ok {
+		return g
+	}
+	cols, ok := c.ddlTable(key)
+	if !ok {
+		return nil
+	}
+	g := &grant{cols: make(map[string]bool, len(cols)), list: strings.Join(sortedCopy(cols), ", ")}
+	for _, col := range cols {
+		g.cols[col] = true
+	}
+	if c.ddlGrants == nil {
+		c.ddlGrants = map[string]*grant{}
+	}
+	c.ddlGrants[key] = g
+	return g
+}
+
+func sortedCopy(list []string) []string {
+	out := append([]string(nil), list...)
+	sort.Strings(out)
+	return out
 }
 
 // normRelation turns an allow key into schema.name.

@@ -10,9 +10,12 @@ import (
 )
 
 // Schema is the set of tables a DDL script creates, with their columns in
-// order. Relations are keyed schema.name; an unqualified table is in public.
+// order. Relations are keyed schema.name; an unqualified table is keyed in
+// public here, and a Policy places it in the first schema of its SearchPath, as
+// running the script with that search_path would.
 type Schema struct {
 	Tables map[string][]string
+	bare   map[string]bool // keys of Tables the script does not qualify
 }
 
 // FromDDL reads CREATE TABLE (including INHERITS and PARTITION OF) and
@@ -23,7 +26,7 @@ func FromDDL(ddl string) (*Schema, error) {
 	if err != nil {
 		return nil, syntaxError(ddl, err)
 	}
-	s := &Schema{Tables: map[string][]string{}}
+	s := &Schema{Tables: map[string][]string{}, bare: map[string]bool{}}
 	key := func(rv *pg.RangeVar) string {
 		schema := rv.Schemaname
 		if schema == "" {
@@ -50,7 +53,9 @@ func FromDDL(ddl string) (*Schema, error) {
 					cols = appendNew(cols, s.Tables[key(like.Relation)]...)
 				}
 			}
-			s.Tables[key(cs.Relation)] = cols
+			k := key(cs.Relation)
+			s.Tables[k] = cols
+			s.bare[k] = cs.Relation.Schemaname == ""
 		case *pg.Node_AlterTableStmt:
 			k := key(st.AlterTableStmt.Relation)
 			cols, ok := s.Tables[k]
@@ -93,21 +98,6 @@ outer:
 		list = append(list, a)
 	}
 	return list
-}
-
-// Allow is an allow-list granting every table of the schema with exactly the columns
-// the DDL gives it, so a column the table does not have is a finding, not a pass.
-func (s *Schema) Allow() map[string][]string {
-	m := make(map[string][]string, len(s.Tables))
-	for k, cols := range s.Tables {
-		schema, name := splitKey(k)
-		quoted := make([]string, len(cols))
-		for i, c := range cols {
-			quoted[i] = quoteIdent(c)
-		}
-		m[quoteIdent(schema)+"."+quoteIdent(name)] = quoted
-	}
-	return m
 }
 
 func splitKey(k string) (schema, name string) {

@@ -662,10 +662,8 @@ func (c *checker) relation(rv *pg.RangeVar, _ string) *relRef {
 		schema = c.resolveSchema(rv.Relname)
 	}
 	key := schema + "." + rv.Relname
-	r := &relRef{key: key, display: display, grant: c.pol.allow[key]}
-	if c.pol.ddl != nil {
-		r.ddl, r.ddlKnown = c.pol.ddl.Tables[key]
-	}
+	r := &relRef{key: key, display: display, grant: c.pol.grantFor(key)}
+	r.ddl, r.ddlKnown = c.pol.ddlTable(key)
 	c.use(key, loc)
 	switch {
 	case c.expr:
@@ -680,11 +678,9 @@ func (c *checker) resolveSchema(name string) string {
 	if strings.HasPrefix(name, "pg_") {
 		return "pg_catalog"
 	}
-	if c.pol.ddl != nil {
-		for _, sp := range c.pol.searchPath {
-			if _, ok := c.pol.ddl.Tables[sp+"."+name]; ok {
-				return sp
-			}
+	for _, sp := range c.pol.searchPath {
+		if _, ok := c.pol.ddlTable(sp + "." + name); ok {
+			return sp
 		}
 	}
 	return c.pol.searchPath[0]
