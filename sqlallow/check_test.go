@@ -400,3 +400,36 @@ func TestDDLGrants(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceholders: only {{name}} (a name, dots for a path, spaces around) is a
+// template placeholder. Anything else that opens {{ is refused where it starts:
+// the template engine may replace it whatever it holds, so the text that reaches
+// PostgreSQL is not the text dws parsed.
+func TestPlaceholders(t *testing.T) {
+	p := testPolicy()
+	statements := []struct{ sql, want string }{
+		{"SELECT id FROM expense WHERE id = {{expenseId}}", ""},
+		{"SELECT id FROM expense WHERE id = {{ expense.id }} AND status = {{s_2.x.0}}", ""},
+		{"SELECT id FROM expense WHERE status = '{{' UNION SELECT id FROM secret --}}'",
+			"sql-syntax@39+2: {{ opens a template placeholder, but what follows is not {{name}}: the template engine may replace it, and PostgreSQL would run other text than dws checked\n"},
+		{"SELECT id FROM expense WHERE status = '{{a b}}'",
+			"sql-syntax@39+2: {{ opens a template placeholder, but what follows is not {{name}}: the template engine may replace it, and PostgreSQL would run other text than dws checked\n"},
+		{"SELECT '{{1,2},{3,4}}'::int[]",
+			"sql-syntax@8+2: {{ opens a template placeholder, but what follows is not {{name}}: the template engine may replace it, and PostgreSQL would run other text than dws checked\n"},
+		{"SELECT id FROM expense -- {{",
+			"sql-syntax@26+2: {{ opens a template placeholder, but what follows is not {{name}}: the template engine may replace it, and PostgreSQL would run other text than dws checked\n"},
+		{"SELECT id FROM expense WHERE id = {{x.}}",
+			"sql-syntax@34+2: {{ opens a template placeholder, but what follows is not {{name}}: the template engine may replace it, and PostgreSQL would run other text than dws checked\n"},
+		{"SELECT '{ {1,2},{3,4} }'::int[]", ""},
+	}
+	for _, tt := range statements {
+		if got := render(CheckStatement(tt.sql, -1, p)); got != tt.want {
+			t.Errorf("%s\n got:\n%s want:\n%s", tt.sql, got, tt.want)
+		}
+	}
+	expr := "{{amount}} > 0 OR '{{' = '' OR (SELECT true FROM payroll LIMIT 1) OR '}}' = ''"
+	want := "branch-expression@19+2: {{ opens a template placeholder, but what follows is not {{name}}: the template engine may replace it, and PostgreSQL would run other text than dws checked\n"
+	if got := render(CheckExpression(expr, p)); got != want {
+		t.Errorf("%s\n got:\n%s want:\n%s", expr, got, want)
+	}
+}

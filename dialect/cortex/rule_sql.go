@@ -37,7 +37,9 @@ var sqlRules = []lint.Rule{
 		Doc: `Statements are parsed by PostgreSQL's own parser (libpg_query), so what dws accepts is
 what the database accepts. The finding points at the character the parser stopped at,
 inside the JSON or YAML string. {{name}} placeholders are replaced by parameters of the same
-length first, so positions stay true.`,
+length first, so positions stay true. A "{{" that does not open a {{name}} placeholder (a
+name, dots between path parts, spaces around) is refused where it starts: the template
+engine may replace it whatever it holds, so PostgreSQL would run other text than dws checked.`,
 		Fail: sqlExample("syntax.json", "UPDATE expense SET status = $1 WHER id = {{expenseId}}"),
 		Pass: sqlExample("syntax.json", passStatement),
 	},
