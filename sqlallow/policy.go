@@ -300,21 +300,3 @@ func (c *compiled) denied(schema, name string) bool {
 	}
 	return false
 }
-
-// quoteIdent writes an identifier so that splitName reads it back unchanged.
-func quoteIdent(s string) string {
-	plain := s != ""
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		lower := ch >= 'a' && ch <= 'z' || ch == '_'
-		later := i > 0 && (ch >= '0' && ch <= '9' || ch == '$')
-		if !lower && !later {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}

@@ -18,8 +18,8 @@ import (
 	"strings"
 )
 
-// NotInstalled is the error when no PostgreSQL server binaries are found.
-var NotInstalled = errors.New("PostgreSQL not installed: run scripts/postgres.sh (scripts/test.sh does)")
+// ErrNotInstalled is the error when no PostgreSQL server binaries are found.
+var ErrNotInstalled = errors.New("PostgreSQL not installed: run scripts/postgres.sh (scripts/test.sh does)")
 
 // Cluster is a running scratch server.
 type Cluster struct {
@@ -34,7 +34,7 @@ type Cluster struct {
 func Start() (*Cluster, error) {
 	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
 	if len(bins) == 0 {
-		return nil, NotInstalled
+		return nil, ErrNotInstalled
 	}
 	sort.Slice(bins, func(i, j int) bool { return major(bins[i]) < major(bins[j]) })
 	c := &Cluster{Bin: filepath.Dir(bins[len(bins)-1])}
@@ -50,33 +50,33 @@ func Start() (*Cluster, error) {
 			u, err = user.Lookup("nobody")
 		}
 		if err != nil {
-			os.RemoveAll(dir)
+			_ = os.RemoveAll(dir)
 			return nil, fmt.Errorf("no postgres or nobody user to run the server as: %w", err)
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
 		if err := os.Chown(dir, uid, gid); err != nil {
-			os.RemoveAll(dir)
+			_ = os.RemoveAll(dir)
 			return nil, err
 		}
 		c.asUser = u.Username
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		os.RemoveAll(dir)
+		_ = os.RemoveAll(dir)
 		return nil, err
 	}
 	c.port = l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	_ = l.Close()
 	data := filepath.Join(dir, "data")
 	if out, err := c.server("initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync").CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
+		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("initdb: %w\n%s", err, out)
 	}
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off", c.port, dir)
 	if out, err := c.server("pg_ctl", "-D", data, "-l", filepath.Join(dir, "log"), "-o", opts, "-w", "start").CombinedOutput(); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "log"))
-		os.RemoveAll(dir)
+		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("pg_ctl start: %w\n%s\n%s", err, out, log)
 	}
 	out, _, err := c.Psql("postgres", "SHOW server_version")
@@ -96,7 +96,7 @@ func major(initdb string) int {
 // Stop stops the server and removes its directory.
 func (c *Cluster) Stop() {
 	_ = c.server("pg_ctl", "-D", filepath.Join(c.dir, "data"), "-m", "immediate", "-w", "stop").Run()
-	os.RemoveAll(c.dir)
+	_ = os.RemoveAll(c.dir)
 }
 
 func (c *Cluster) server(name string, args ...string) *exec.Cmd {

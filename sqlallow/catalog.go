@@ -1,0 +1,96 @@
+package sqlallow
+
+import (
+	_ "embed"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The built-in functions and types of PostgreSQL, as its own catalog lists them
+// (pg_proc, pg_type of a scratch cluster). The generator writes the server
+// version into the files' headers.
+//
+//go:generate go run ./internal/pgcatalog .
+
+//go:embed catalog_functions.tsv
+var catalogFunctions string
+
+//go:embed catalog_types.tsv
+var catalogTypes string
+
+// builtin is one overload of a pg_catalog function.
+type builtin struct {
+	args       []string // argument type names (pg_type.typname)
+	defaults   int
+	variadic   bool
+	result     string
+	set        bool
+	kind       byte // f function, a aggregate, w window
+	volatility byte // i immutable, s stable, v volatile
+	clock      bool // a retry can give another value: volatile, or reads the clock, transaction or backend
+	out        []string
+}
+
+type builtinType struct {
+	typtype  byte // b base, c composite, d domain, e enum, p pseudo, r range, m multirange
+	category byte // pg_type.typcategory: S string, D date/time, A array, …
+	elem     string
+}
+
+type catalogData struct {
+	funcs map[string][]*builtin
+	deny  map[string]string // function name → reason code
+	types map[string]builtinType
+}
+
+// catalog is parsed on first use, so a run without SQL does not pay for it.
+var catalog = sync.OnceValue(func() *catalogData {
+	c := &catalogData{funcs: map[string][]*builtin{}, deny: map[string]string{}, types: map[string]builtinType{}}
+	eachRow(catalogFunctions, func(f []string) {
+		if len(f) < 11 {
+			return
+		}
+		b := &builtin{result: f[4], set: f[5] == "1", clock: f[8] == "1"}
+		if f[1] != "" {
+			b.args = strings.Split(f[1], ",")
+		}
+		b.defaults, _ = strconv.Atoi(f[2])
+		b.variadic = f[3] == "1"
+		if f[6] != "" {
+			b.kind = f[6][0]
+		}
+		if f[7] != "" {
+			b.volatility = f[7][0]
+		}
+		if f[10] != "" {
+			b.out = strings.Split(f[10], ",")
+		}
+		c.funcs[f[0]] = append(c.funcs[f[0]], b)
+		if f[9] != "" {
+			c.deny[f[0]] = f[9]
+		}
+	})
+	eachRow(catalogTypes, func(f []string) {
+		if len(f) < 4 || f[1] == "" || f[2] == "" {
+			return
+		}
+		c.types[f[0]] = builtinType{typtype: f[1][0], category: f[2][0], elem: f[3]}
+	})
+	return c
+})
+
+func eachRow(tsv string, fn func([]string)) {
+	for len(tsv) > 0 {
+		line := tsv
+		if i := strings.IndexByte(tsv, '\n'); i >= 0 {
+			line, tsv = tsv[:i], tsv[i+1:]
+		} else {
+			tsv = ""
+		}
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		fn(strings.Split(line, "\t"))
+	}
+}
