@@ -94,3 +94,36 @@ func eachRow(tsv string, fn func([]string)) {
 		fn(strings.Split(line, "\t"))
 	}
 }
+
+// accepts reports whether the overload can be called with n arguments.
+func (b *builtin) accepts(n int) bool {
+	if b.variadic && n >= len(b.args) {
+		return true
+	}
+	return n <= len(b.args) && n >= len(b.args)-b.defaults
+}
+
+// denyReason says why a denied built-in is denied, for the message.
+func denyReason(code string) string {
+	switch {
+	case code == "sql":
+		return "it runs SQL given as text, or reads every table of a schema or database"
+	case code == "settings":
+		return "it reads or changes server settings"
+	case code == "superuser":
+		return "PostgreSQL lets only superusers and specially granted roles run it"
+	case strings.HasPrefix(code, "view:"):
+		return "it is what the system view " + strings.TrimPrefix(code, "view:") + " reads"
+	case code == "stats":
+		return "it reads or resets server statistics"
+	case code == "relation":
+		return "it reads or changes the relation or catalog object that its argument names"
+	case code == "typeio":
+		return "it is a type's input or output function"
+	case code == "volatile":
+		return "it acts on the server, other sessions, locks or files"
+	case code == "pg_":
+		return "pg_ names belong to PostgreSQL, and this is not one of its built-in functions"
+	}
+	return code
+}

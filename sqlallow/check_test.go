@@ -94,11 +94,11 @@ func TestCheckStatement(t *testing.T) {
 		{"set", "SET search_path = billing", -1, nil, "sql-statement@0+3: SET statements are not allowed (allowed: delete, insert, select, update)\n"},
 		{"syntax", "SELEC 1", -1, nil, "sql-syntax@0+1: syntax error at or near \"SELEC\"\n"},
 		{"syntax multibyte", "SELECT 'é' FROM FROM", -1, nil, "sql-syntax@17+1: syntax error at or near \"FROM\"\n"},
-		{"denied function", "SELECT pg_catalog.PG_SLEEP(1)", -1, nil, "sql-function@7+19: function pg_catalog.pg_sleep is denied\n"},
+		{"denied function", "SELECT pg_catalog.PG_SLEEP(1)", -1, nil, "sql-function@7+19: function pg_catalog.pg_sleep is denied: it acts on the server, other sessions, locks or files\n"},
 		{"denied prefix", "SELECT dblink_exec('x', 'y')", -1, nil, "sql-function@7+11: function dblink_exec is denied\n"},
-		{"query_to_xml", "SELECT query_to_xml('select * from payroll', true, true, '')", -1, nil, "sql-function@7+12: function query_to_xml is denied\n"},
+		{"query_to_xml", "SELECT query_to_xml('select * from payroll', true, true, '')", -1, nil, "sql-function@7+12: function query_to_xml is denied: it runs SQL given as text, or reads every table of a schema or database\n"},
 		{"user deny", "SELECT lower(status) FROM expense", -1, &Policy{Allow: map[string][]string{"expense": {"*"}}, DenyFunctions: []string{"lower"}}, "sql-function@7+5: function lower is denied\n"},
-		{"denied table function", "SELECT * FROM pg_ls_dir('.')", -1, nil, "sql-function@14+9: function pg_ls_dir is denied\n"},
+		{"denied table function", "SELECT * FROM pg_ls_dir('.')", -1, nil, "sql-function@14+9: function pg_ls_dir is denied: PostgreSQL lets only superusers and specially granted roles run it\n"},
 		{"volatile", "UPDATE expense SET status = 'x' WHERE amount > random()", -1, nil, "sql-nondeterministic@47+6: random() is volatile: pass the value as an argument\n"},
 		{"current_timestamp", "SELECT id FROM expense WHERE amount < extract(epoch FROM CURRENT_TIMESTAMP)", -1, nil, "sql-nondeterministic@57+17: CURRENT_TIMESTAMP is volatile: pass the value as an argument\n"},
 		{"now literal", "SELECT 'now'::timestamptz", -1, nil, "sql-nondeterministic@7+5: 'now' is read when the statement runs: pass the value as an argument\n"},
@@ -128,7 +128,7 @@ func TestCheckStatement(t *testing.T) {
 		{"long identifier truncated", "SELECT id FROM " + strings.Repeat("x", 70), -1, &Policy{Allow: map[string][]string{strings.Repeat("x", 64): {"*"}}}, ""},
 		{"for update of alias", "SELECT e.id FROM expense e FOR UPDATE OF e", -1, nil, ""},
 		{"function in from", "SELECT u FROM unnest(ARRAY[1]) u", -1, nil, ""},
-		{"rows from", "SELECT * FROM ROWS FROM (generate_series(1, 2), pg_sleep(1)) r", -1, nil, "sql-function@48+8: function pg_sleep is denied\n"},
+		{"rows from", "SELECT * FROM ROWS FROM (generate_series(1, 2), pg_sleep(1)) r", -1, nil, "sql-function@48+8: function pg_sleep is denied: it acts on the server, other sessions, locks or files\n"},
 		{"explain", "EXPLAIN SELECT * FROM payroll", -1, nil, "sql-statement@0+7: EXPLAIN statements are not allowed (allowed: delete, insert, select, update)\nsql-table@22+7: table \"payroll\" is not on the allow-list\n"},
 	}
 	for _, tc := range tests {
@@ -156,7 +156,7 @@ func TestCheckExpression(t *testing.T) {
 		{"(SELECT count(*) FROM payroll) > 0", "branch-expression@22+7: reads table \"payroll\": a branch expression may not read a relation\n"},
 		{"status = 'x'", "branch-expression@0+6: column \"status\" has nothing to come from: a branch expression sees only {{variables}} and constants\n"},
 		{"random() > 0.5", "sql-nondeterministic@0+6: random() is volatile: pass the value as an argument\n"},
-		{"pg_sleep(1) IS NULL", "sql-function@0+8: function pg_sleep is denied\n"},
+		{"pg_sleep(1) IS NULL", "sql-function@0+8: function pg_sleep is denied: it acts on the server, other sessions, locks or files\n"},
 		{"42", "branch-expression@0+2: not a boolean expression: a constant that is not true or false\n"},
 		{"$1 > 2", "branch-expression@0+2: $1 has nothing to bind to in a branch expression; use {{name}}\n"},
 		{"", "branch-expression@0+1: not one boolean expression: syntax error at or near \")\"\n"},
@@ -431,5 +431,32 @@ func TestPlaceholders(t *testing.T) {
 	want := "branch-expression@19+2: {{ opens a template placeholder, but what follows is not {{name}}: the template engine may replace it, and PostgreSQL would run other text than dws checked\n"
 	if got := render(CheckExpression(expr, p)); got != want {
 		t.Errorf("%s\n got:\n%s want:\n%s", expr, got, want)
+	}
+}
+
+// TestDeniedBuiltins: the deny-list comes from PostgreSQL's catalog, so the
+// functions behind the system views that are denied as tables, the statistics and
+// control functions and those that read a relation named by an argument are
+// denied, with the reason.
+func TestDeniedBuiltins(t *testing.T) {
+	tests := []struct{ sql, want string }{
+		{"SELECT pid, query FROM pg_stat_get_activity(NULL)", "sql-function@23+20: function pg_stat_get_activity is denied: it is what the system view pg_stat_activity reads\n"},
+		{"SELECT name, setting FROM pg_show_all_settings()", "sql-function@26+20: function pg_show_all_settings is denied: it is what the system view pg_settings reads\n"},
+		{"SELECT * FROM pg_hba_file_rules()", "sql-function@14+17: function pg_hba_file_rules is denied: PostgreSQL lets only superusers and specially granted roles run it\n"},
+		{"SELECT pg_sequence_last_value('secret_seq')", "sql-function@7+22: function pg_sequence_last_value is denied: it is what the system view pg_sequences reads\n"},
+		{"SELECT pg_stat_reset()", "sql-function@7+13: function pg_stat_reset is denied: PostgreSQL lets only superusers and specially granted roles run it\n"},
+		{"SELECT pg_relation_size('payroll')", "sql-function@7+16: function pg_relation_size is denied: it reads or changes the relation or catalog object that its argument names\n"},
+		{"SELECT date_in('now')", "sql-function@7+7: function date_in is denied: it is a type's input or output function\n"},
+		{"SELECT pg_catalog.PG_SLEEP(1)", "sql-function@7+19: function pg_catalog.pg_sleep is denied: it acts on the server, other sessions, locks or files\n"},
+		{"SELECT current_setting('data_directory')", "sql-function@7+15: function current_setting is denied: it reads or changes server settings\n"},
+		{"SELECT query_to_xml('select * from payroll', true, true, '')", "sql-function@7+12: function query_to_xml is denied: it runs SQL given as text, or reads every table of a schema or database\n"},
+		{"SELECT pg_frobnicate()", "sql-function@7+13: function pg_frobnicate is denied: pg_ names belong to PostgreSQL, and this is not one of its built-in functions\n"},
+		{"SELECT dblink_exec('x', 'y')", "sql-function@7+11: function dblink_exec is denied\n"},
+		{"SELECT lower(status), pg_typeof(id), pg_size_pretty(amount::bigint), jsonb_build_object('a', 1) FROM expense", ""},
+	}
+	for _, tt := range tests {
+		if got := render(CheckStatement(tt.sql, -1, testPolicy())); got != tt.want {
+			t.Errorf("%s\n got:\n%s want:\n%s", tt.sql, got, tt.want)
+		}
 	}
 }

@@ -36,24 +36,14 @@ func DefaultPolicy() Policy {
 	}
 }
 
-// builtinDeny are functions that reach outside the allowed tables: files,
-// large objects, other databases, server administration, sleeping and locks,
-// and functions that run a query given as text (query_to_xml, ts_stat), which
-// would read any table.
+// builtinDeny are functions of extensions that reach outside the allowed tables:
+// other databases, raw pages and tuples. The built-in deny-list comes from
+// PostgreSQL's catalog (see catalog.go); these are not in it.
 var builtinDeny = []string{
-	"pg_read_file", "pg_read_binary_file", "pg_ls_*", "pg_stat_file", "pg_file_*", "pg_logdir_ls",
-	"lo_*", "loread", "lowrite",
-	"dblink*",
-	"pg_sleep*",
-	"set_config", "current_setting", "pg_reload_conf", "pg_rotate_logfile", "pg_promote",
-	"pg_terminate_backend", "pg_cancel_backend", "pg_log_backend_memory_contexts",
-	"pg_advisory*", "pg_try_advisory*", "pg_notify",
-	"pg_switch_wal", "pg_create_restore_point", "pg_backup_*", "pg_start_backup", "pg_stop_backup",
-	"pg_create_*", "pg_drop_replication_slot", "pg_replication_*", "pg_logical_*", "pg_copy_*",
-	"pg_export_snapshot", "pg_import_system_collations", "pg_wal_replay_*",
-	"query_to_xml*", "cursor_to_xml*", "table_to_xml*", "schema_to_xml*", "database_to_xml*",
-	"ts_stat", "ts_rewrite",
-	"get_raw_page", "heap_page_items", "bt_*", "pg_visibility*", "pgstattuple*",
+	"dblink*", "postgres_fdw_*",
+	"get_raw_page", "page_header", "heap_page_item*", "tuple_data_split", "bt_*", "hash_page_*",
+	"brin_page_*", "brin_metapage_info", "brin_revmap_data", "gin_*", "fsm_page_contents",
+	"pgstat*", "pgrowlocks",
 }
 
 var builtinExact, builtinPrefix = func() (map[string]bool, []string) {

@@ -75,9 +75,16 @@ candidate grants it; qualify it to say which one you mean.`,
 	{
 		ID: "sql-function", Severity: lint.Error, Dialect: ID,
 		Summary: "the statement calls a function on the deny-list",
-		Doc: `Some built-in functions reach outside the allowed tables or the statement itself: files
-(pg_read_file), large objects, other databases (dblink), server administration, sleeping, and
-functions that run SQL given as text. They are denied by default; sql.deny_functions adds more.`,
+		Doc: `Some built-in functions reach outside the allowed tables or the statement itself. The
+built-in deny-list is derived from PostgreSQL's own catalog (embedded in dws, from PostgreSQL
+15): functions only superusers may run (pg_read_file, pg_ls_dir, …), the functions behind the
+system views that the allow-list refuses as tables (pg_stat_get_activity, pg_show_all_settings,
+…), statistics and control functions, functions that read a relation or catalog object named
+by an argument (pg_relation_size, pg_sequence_last_value, …), type input functions, volatile
+functions that act on the server, sessions, locks or files (pg_sleep, pg_advisory_lock, …),
+settings (current_setting) and functions that run SQL given as text (query_to_xml, ts_stat).
+The message says which. Extensions that reach outside (dblink, pageinspect) are denied by name,
+and so is any pg_ name that is not a built-in; sql.deny_functions adds more.`,
 		Fail: sqlExample("sleep.json", "UPDATE expense SET status = $1 WHERE id = {{expenseId}} AND pg_sleep(10) IS NOT NULL"),
 		Pass: sqlExample("sleep.json", passStatement),
 	},

@@ -28,7 +28,8 @@
 //     typeio    a type's input/output function (date_in('now') is 'now'::date);
 //     volatile  any other volatile function, except those that only produce a
 //     fresh value (randomness, clock, lastval), which are nondeterministic but
-//     touch nothing.
+//     touch nothing, and the sequence functions (nondeterministic, so refused
+//     anyway).
 package main
 
 import (
@@ -72,10 +73,14 @@ var sqlRunners = []string{
 var settingsFuncs = []string{"current_setting", "set_config", "pg_settings_get_flags"}
 
 // freshValue are volatile built-ins that only produce a new value: they are
-// nondeterministic (reported as such) but read and change nothing.
+// nondeterministic (reported as such) but read and change nothing outside the
+// statement. The sequence functions change or read only a sequence; being
+// volatile they are refused as nondeterministic (SPEC §4.3 names nextval there),
+// so they are not denied too.
 var freshValue = map[string]bool{
 	"random": true, "random_normal": true, "setseed": true, "clock_timestamp": true,
 	"timeofday": true, "gen_random_uuid": true, "lastval": true, "current_query": true,
+	"nextval": true, "currval": true, "setval": true,
 }
 
 type proc struct {
@@ -295,7 +300,7 @@ func derive(procs []*proc, views []struct{ Name, Def string }) error {
 		}
 	}
 	for _, p := range procs {
-		if p.Kind != "f" || p.Support || p.TypeIO {
+		if p.Kind != "f" || p.Support || p.TypeIO || freshValue[p.Name] {
 			continue
 		}
 		for _, a := range p.Args {
