@@ -127,3 +127,51 @@ func denyReason(code string) string {
 	}
 	return code
 }
+
+// overloads are the built-ins called name that take n arguments.
+func (c *catalogData) overloads(name string, n int) []*builtin {
+	var out []*builtin
+	for _, b := range c.funcs[name] {
+		if b.accepts(n) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// typeName normalises a type as written in SQL to its pg_type name: the parser
+// already turns int, varchar, timestamp with time zone, … into pg_catalog.int4,
+// pg_catalog.varchar, pg_catalog.timestamptz.
+func typeName(names []string) (schema, name string) {
+	switch len(names) {
+	case 0:
+		return "", ""
+	case 1:
+		return "", names[0]
+	}
+	return names[len(names)-2], names[len(names)-1]
+}
+
+// builtinType looks up a built-in type by the name a statement gives it.
+func (c *catalogData) builtinType(schema, name string) (builtinType, bool) {
+	if schema != "" && schema != "pg_catalog" {
+		return builtinType{}, false
+	}
+	t, ok := c.types[name]
+	return t, ok
+}
+
+// timeLike reports a date/time type whose text input reads special values such as
+// 'now' when the statement runs: date, time, timetz, timestamp, timestamptz, and
+// arrays, ranges and multiranges of them.
+func (c *catalogData) timeLike(t builtinType) bool {
+	if t.category == 'D' {
+		return true
+	}
+	if t.elem != "" {
+		if e, ok := c.types[t.elem]; ok {
+			return e.category == 'D'
+		}
+	}
+	return false
+}

@@ -446,7 +446,7 @@ func TestDeniedBuiltins(t *testing.T) {
 		{"SELECT pg_sequence_last_value('secret_seq')", "sql-function@7+22: function pg_sequence_last_value is denied: it is what the system view pg_sequences reads\n"},
 		{"SELECT pg_stat_reset()", "sql-function@7+13: function pg_stat_reset is denied: PostgreSQL lets only superusers and specially granted roles run it\n"},
 		{"SELECT pg_relation_size('payroll')", "sql-function@7+16: function pg_relation_size is denied: it reads or changes the relation or catalog object that its argument names\n"},
-		{"SELECT date_in('now')", "sql-function@7+7: function date_in is denied: it is a type's input or output function\n"},
+		{"SELECT date_in('now')", "sql-function@7+7: function date_in is denied: it is a type's input or output function\nsql-nondeterministic@15+5: 'now' is read when the statement runs: pass the value as an argument\n"},
 		{"SELECT pg_catalog.PG_SLEEP(1)", "sql-function@7+19: function pg_catalog.pg_sleep is denied: it acts on the server, other sessions, locks or files\n"},
 		{"SELECT current_setting('data_directory')", "sql-function@7+15: function current_setting is denied: it reads or changes server settings\n"},
 		{"SELECT query_to_xml('select * from payroll', true, true, '')", "sql-function@7+12: function query_to_xml is denied: it runs SQL given as text, or reads every table of a schema or database\n"},
@@ -457,6 +457,65 @@ func TestDeniedBuiltins(t *testing.T) {
 	for _, tt := range tests {
 		if got := render(CheckStatement(tt.sql, -1, testPolicy())); got != tt.want {
 			t.Errorf("%s\n got:\n%s want:\n%s", tt.sql, got, tt.want)
+		}
+	}
+}
+
+// TestNondeterministic: whether a call can give another value on a retry comes
+// from PostgreSQL's catalog (provolatile, and stable functions that read the
+// clock), a function that is no built-in may be volatile, and text that reaches a
+// date/time type is read when the statement runs.
+func TestNondeterministic(t *testing.T) {
+	ddl, err := FromDDL(`CREATE TABLE expense (id int, status text, amount numeric, at timestamptz, due date, note text);
+		CREATE DOMAIN deadline AS date;
+		CREATE FUNCTION norm(text) RETURNS text IMMUTABLE LANGUAGE sql AS 'SELECT lower($1)';
+		CREATE FUNCTION billing.tax(numeric, numeric DEFAULT 0.2) RETURNS numeric STABLE LANGUAGE sql AS 'SELECT $1 * $2';
+		CREATE FUNCTION stamp(text) RETURNS text LANGUAGE sql AS 'SELECT $1';`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := DefaultPolicy()
+	p.DDL = ddl
+	const (
+		now   = "'now' is read when the statement runs: pass the value as an argument"
+		today = "'today' is read when the statement runs: pass the value as an argument"
+	)
+	tests := []struct{ sql, want string }{
+		{"SELECT 'now'::text::timestamptz", "sql-nondeterministic@7+5: " + now + "\n"},
+		{"SELECT ('n'||'ow')::timestamptz", "sql-nondeterministic@20+11: text computed by the statement is cast to timestamptz: PostgreSQL reads 'now', 'today', … in it when the statement runs; pass the value as an argument\n"},
+		{"SELECT CAST(lower('NOW') AS timestamp)", "sql-nondeterministic@18+5: 'NOW' is read when the statement runs: pass the value as an argument\nsql-nondeterministic@28+9: text computed by the statement is cast to timestamp: PostgreSQL reads 'now', 'today', … in it when the statement runs; pass the value as an argument\n"},
+		{"SELECT note::date FROM expense", "sql-nondeterministic@13+4: text computed by the statement is cast to date: PostgreSQL reads 'now', 'today', … in it when the statement runs; pass the value as an argument\n"},
+		{"SELECT timestamptz('now')", "sql-nondeterministic@19+5: " + now + "\n"},
+		{"SELECT date('today')", "sql-nondeterministic@12+7: " + today + "\n"},
+		{"SELECT 'today'::deadline", "sql-nondeterministic@7+7: " + today + "\n"},
+		{"SELECT '{now,today}'::timestamptz[], '[tomorrow,)'::daterange", "sql-nondeterministic@7+13: '{now,today}' is read when the statement runs: pass the value as an argument\nsql-nondeterministic@37+13: '[tomorrow,)' is read when the statement runs: pass the value as an argument\n"},
+		{"SELECT id FROM expense WHERE due < 'today'", "sql-nondeterministic@35+7: " + today + "\n"},
+		{"SELECT id FROM expense WHERE at > 'yesterday 10:00'", "sql-nondeterministic@34+17: 'yesterday 10:00' is read when the statement runs: pass the value as an argument\n"},
+		{"SELECT '10:00'::timetz", "sql-nondeterministic@7+7: '10:00' as timetz takes the zone offset of the day the statement runs: write the offset (+02) or pass the value as an argument\n"},
+		{"SELECT age(at) FROM expense", "sql-nondeterministic@7+3: age() changes from one run of the statement to the next: pass the value as an argument\n"},
+		{"SELECT now(), transaction_timestamp()", "sql-nondeterministic@7+3: now() changes from one run of the statement to the next: pass the value as an argument\nsql-nondeterministic@14+21: transaction_timestamp() changes from one run of the statement to the next: pass the value as an argument\n"},
+		{"SELECT public.uuid_generate_v4()", "sql-nondeterministic@7+23: public.uuid_generate_v4() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl\n"},
+		{"SELECT uuid_generate_v4()", "sql-nondeterministic@7+16: uuid_generate_v4() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl\n"},
+		{"SELECT stamp(status) FROM expense", "sql-nondeterministic@7+5: stamp() is volatile: pass the value as an argument\n"},
+		{"SELECT norm(status), billing.tax(amount), billing.tax(amount, 0.1) FROM expense", ""},
+		{"SELECT age(at, '2025-01-01'), date_trunc('month', at), at AT TIME ZONE 'UTC', to_char(at, 'YYYY-MM-DD') FROM expense", ""},
+		{"SELECT 'now'::text, 'epoch'::timestamptz, 'infinity'::date, '2025-01-01'::date, '10:00+02'::timetz, $1::timestamptz, {{d}}::date", ""},
+		{"UPDATE expense SET note = 'approve now', status = 'now'::text WHERE due = {{due}}", ""},
+		{"SELECT count(*), percentile_cont(0.5) WITHIN GROUP (ORDER BY amount), string_agg(status, ',') FROM expense", ""},
+		{"SELECT * FROM unnest(ARRAY[1], ARRAY['a'])", ""},
+	}
+	for _, tt := range tests {
+		if got := render(CheckStatement(tt.sql, -1, &p)); got != tt.want {
+			t.Errorf("%s\n got:\n%s want:\n%s", tt.sql, got, tt.want)
+		}
+	}
+	for expr, want := range map[string]string{
+		"{{due}} < 'today'::date":       "sql-nondeterministic@10+7: " + today + "\n",
+		"{{due}} < date('tomorrow')":    "sql-nondeterministic@15+10: 'tomorrow' is read when the statement runs: pass the value as an argument\n",
+		"{{amount}} > public.random2()": "sql-nondeterministic@13+14: public.random2() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl\n",
+	} {
+		if got := render(CheckExpression(expr, &p)); got != want {
+			t.Errorf("%s\n got:\n%s want:\n%s", expr, got, want)
 		}
 	}
 }

@@ -30,4 +30,19 @@
 //     "*" or by name.
 //   - A function's body is not inspected: a user-defined function that reads a
 //     table is not seen. The deny-list is the control for functions.
+//   - Which built-in functions exist, which are volatile and which are denied
+//     comes from PostgreSQL's own catalog, embedded (catalog_*.tsv, written by
+//     `go generate` from a real server; see internal/pgcatalog). A call is
+//     matched by name and number of arguments, not types: when overloads of one
+//     arity disagree, the worst counts. An unqualified name is a built-in when
+//     pg_catalog has it (PostgreSQL searches pg_catalog first); a function that
+//     shadows a built-in from another schema is not seen.
+//   - A function that is neither a built-in nor created in Policy.DDL may be
+//     volatile and is reported as nondeterministic; the DDL's declared volatility
+//     (IMMUTABLE, STABLE, default VOLATILE) is trusted.
+//   - A string literal that reads as a date/time input holding 'now', 'today',
+//     'tomorrow' or 'yesterday' is reported wherever it stands, since an untyped
+//     literal becomes a date wherever one is expected; a cast to text says it is
+//     text. Text the statement computes and casts to a date/time type is reported
+//     too; a parameter is the caller's value, and a column is data.
 package sqlallow

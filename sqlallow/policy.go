@@ -64,19 +64,6 @@ func addDeny(exact map[string]bool, prefix *[]string, list []string) {
 	}
 }
 
-// volatile functions give a different answer on each run: a sql step must get
-// such a value as an argument so that a retry repeats the same statement.
-var volatile = map[string]bool{
-	"now": true, "random": true, "random_normal": true, "setseed": true,
-	"clock_timestamp": true, "statement_timestamp": true, "transaction_timestamp": true,
-	"timeofday": true, "gen_random_uuid": true, "uuid_generate_v1": true,
-	"uuid_generate_v1mc": true, "uuid_generate_v4": true,
-	"nextval": true, "setval": true, "currval": true, "lastval": true,
-	"txid_current": true, "txid_current_if_assigned": true,
-	"pg_current_xact_id": true, "pg_current_xact_id_if_assigned": true,
-	"pg_backend_pid": true,
-}
-
 var systemColumns = map[string]bool{
 	"ctid": true, "xmin": true, "xmax": true, "cmin": true, "cmax": true, "tableoid": true,
 }
@@ -153,22 +140,112 @@ func compile(p *Policy) *compiled {
 	return c
 }
 
-// ddlTable returns the columns the DDL gives the relation schema.name. A table the
-// DDL does not qualify is in the first search_path schema.
-func (c *compiled) ddlTable(key string) ([]string, bool) {
-	if c.ddl == nil {
-		return nil, false
-	}
-	if cols, ok := c.ddl.Tables[key]; ok && !c.ddl.bare[key] {
-		return cols, true
+// ddlFind maps schema.name, as a statement means it, to the key under which the
+// DDL keeps that object: an object the DDL does not qualify is in the first
+// search_path schema. bare reports whether the DDL has key and left it unqualified.
+func (c *compiled) ddlFind(key string, bare func(string) (isBare, ok bool)) (string, bool) {
+	if b, ok := bare(key); ok && !b {
+		return key, true
 	}
 	schema, name := splitKey(key)
 	if schema == c.searchPath[0] {
-		if cols, ok := c.ddl.Tables["public."+name]; ok && c.ddl.bare["public."+name] {
-			return cols, true
+		if b, ok := bare("public." + name); ok && b {
+			return "public." + name, true
+		}
+	}
+	return "", false
+}
+
+// ddlTable returns the DDL key and the columns of the relation schema.name.
+func (c *compiled) ddlTable(key string) ([]string, bool) {
+	k, ok := c.ddlTableKey(key)
+	if !ok {
+		return nil, false
+	}
+	return c.ddl.Tables[k], true
+}
+
+func (c *compiled) ddlTableKey(key string) (string, bool) {
+	if c.ddl == nil {
+		return "", false
+	}
+	return c.ddlFind(key, func(k string) (bool, bool) {
+		if _, ok := c.ddl.Tables[k]; !ok {
+			return false, false
+		}
+		return c.ddl.bare[k], true
+	})
+}
+
+// ddlColumnType is the type the DDL gives column col of the relation schema.name.
+func (c *compiled) ddlColumnType(key, col string) (typeRef, bool) {
+	k, ok := c.ddlTableKey(key)
+	if !ok {
+		return typeRef{}, false
+	}
+	t, ok := c.ddl.colTypes[k][col]
+	return t, ok
+}
+
+// ddlType finds a type the DDL creates, as a statement names it: a composite type,
+// a domain, an enum, or a table (every table is also a composite type).
+func (c *compiled) ddlType(ref typeRef) (*ddlType, bool) {
+	if c.ddl == nil {
+		return nil, false
+	}
+	find := func(key string) (*ddlType, bool) {
+		if k, ok := c.ddlFind(key, func(k string) (bool, bool) {
+			t, ok := c.ddl.types[k]
+			return ok && t.bare, ok
+		}); ok {
+			return c.ddl.types[k], true
+		}
+		if cols, ok := c.ddlTable(key); ok {
+			k, _ := c.ddlTableKey(key)
+			return &ddlType{fields: cols, fieldTypes: c.ddl.colTypes[k]}, true
+		}
+		return nil, false
+	}
+	if ref.schema != "" {
+		return find(ref.schema + "." + ref.name)
+	}
+	for _, sp := range c.searchPath {
+		if t, ok := find(sp + "." + ref.name); ok {
+			return t, true
 		}
 	}
 	return nil, false
+}
+
+// ddlFunction finds a function the DDL creates that takes nargs arguments.
+func (c *compiled) ddlFunction(schema, name string, nargs int) (ddlFunc, bool) {
+	if c.ddl == nil {
+		return ddlFunc{}, false
+	}
+	find := func(key string) (ddlFunc, bool) {
+		k, ok := c.ddlFind(key, func(k string) (bool, bool) {
+			fs, ok := c.ddl.funcs[k]
+			return ok && fs[0].bare, ok
+		})
+		if !ok {
+			return ddlFunc{}, false
+		}
+		for _, f := range c.ddl.funcs[k] {
+			if f.accepts(nargs) {
+				return f, true
+			}
+		}
+		return ddlFunc{}, false
+	}
+	if schema != "" {
+		return find(schema + "." + name)
+	}
+	for _, sp := range c.searchPath {
+		if f, ok := find(sp + "." + name); ok {
+			return f, true
+		}
+	}
+	return ddlFunc{}, false
 }
 
 // grantFor is the grant of the relation schema.name: its Allow entry, else the

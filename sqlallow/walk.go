@@ -204,13 +204,20 @@ func (c *checker) visit(m proto.Message, s *scope) {
 	case *pg.ColumnRef:
 		c.columnRef(x, s)
 	case *pg.FuncCall:
-		c.funcCall(x)
+		c.funcCall(x, s)
 		c.children(x, s)
 	case *pg.SQLValueFunction:
 		c.valueFunction(x)
 	case *pg.TypeCast:
-		c.typeCast(x)
+		c.typeCast(x, s)
+		if x.Arg.GetAConst() != nil {
+			// The cast says what the literal is; typeCast has checked it.
+			c.visit(x.TypeName, s)
+			return
+		}
 		c.children(x, s)
+	case *pg.A_Const:
+		c.literal(x)
 	case *pg.ParamRef:
 		c.params = append(c.params, x)
 	case *pg.LockingClause:

@@ -93,7 +93,13 @@ and so is any pg_ name that is not a built-in; sql.deny_functions adds more.`,
 		Summary: "the statement calls a volatile function instead of taking the value as an arg",
 		Doc: `A Cortex sql step must be deterministic so that a retry repeats exactly the same change:
 now(), random(), CURRENT_TIMESTAMP, gen_random_uuid(), nextval() and friends give a different
-value on every run. Compute the value once and pass it in args.`,
+value on every run. Compute the value once and pass it in args. What is volatile comes from
+PostgreSQL's own catalog (provolatile), plus the stable functions that read the clock, the
+transaction or the backend (now(), age(ts), pg_backend_pid(), …). A function that is not a
+built-in may be volatile: declare it IMMUTABLE or STABLE in the sql.from_ddl script to use it.
+Date/time input reads 'now', 'today', 'tomorrow' and 'yesterday' when the statement runs, so
+those literals are refused wherever a date or time can be read (cast them to text if they are
+text), and so is text the statement computes and casts to a date/time type.`,
 		Fail: sqlExample("now.json", "UPDATE expense SET status = $1, amount = amount WHERE id = {{expenseId}} AND now() > '2025-01-01'"),
 		Pass: sqlExample("now.json", passStatement),
 	},

@@ -56,8 +56,6 @@ var clockSymbols = map[string]bool{
 	"inet_client_addr": true, "inet_client_port": true, "inet_server_addr": true, "inet_server_port": true,
 	"pg_my_temp_schema": true, "pg_trigger_depth": true, "pg_listening_channels": true,
 	"pg_cursor": true, "pg_prepared_statement": true,
-	// timetz values without a date take the zone offset of the current date (DST).
-	"timetz_zone": true, "time_timetz": true,
 }
 
 // sqlRunners are built-ins that run SQL given as text or read every table of a
