@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
@@ -241,7 +242,8 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.Off
 
 func syntaxError(src string, err error) *SyntaxError {
 	if pe := (*pgparser.Error)(nil); errors.As(err, &pe) {
-		return &SyntaxError{Offset: charToByte(src, pe.Cursorpos-1), Message: pe.Message}
+		// The parser quotes the offending bytes, which need not be UTF-8.
+		return &SyntaxError{Offset: charToByte(src, pe.Cursorpos-1), Message: strings.ToValidUTF8(pe.Message, "\uFFFD")}
 	}
 	return &SyntaxError{Message: err.Error()}
 }
