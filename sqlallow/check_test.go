@@ -519,3 +519,85 @@ func TestNondeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestAttributeCalls: PostgreSQL reads a field selection (value).name on a value
+// that is not a row with that field as the call name(value), and t.name on a FROM
+// item without that column as name(t). Such calls get every function rule; a
+// field dws cannot tell from a call is refused unless the DDL says what the value
+// is.
+func TestAttributeCalls(t *testing.T) {
+	ddl, err := FromDDL(`CREATE TYPE address AS (street text, city text);
+		CREATE TABLE person (id int, addr address, note text);`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withDDL := testPolicy()
+	withDDL.DDL = ddl
+	tests := []struct {
+		sql  string
+		pol  *Policy
+		want string
+	}{
+		{"SELECT ('select to_tsvector(pw) from secret'::text).ts_stat", nil, "sql-function@52+7: function ts_stat is denied: it runs SQL given as text, or reads every table of a schema or database (PostgreSQL reads (value).ts_stat as ts_stat(value))\n"},
+		{"SELECT ('/etc/passwd'::text).pg_read_file", nil, "sql-function@29+12: function pg_read_file is denied: PostgreSQL lets only superusers and specially granted roles run it (PostgreSQL reads (value).pg_read_file as pg_read_file(value))\n"},
+		{"SELECT (5::float8).pg_sleep", nil, "sql-function@19+8: function pg_sleep is denied: it acts on the server, other sessions, locks or files (PostgreSQL reads (value).pg_sleep as pg_sleep(value))\n"},
+		{"SELECT ('seq'::regclass).nextval", nil, "sql-nondeterministic@25+7: nextval() is volatile: pass the value as an argument (PostgreSQL reads (value).nextval as nextval(value))\n"},
+		{"SELECT ('x'::text).upper, (4::float8).sqrt, (('x'::text).lower).upper", nil, ""},
+		{"SELECT ('x'::text).frobnicate", nil, "sql-nondeterministic@19+10: frobnicate() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl (PostgreSQL reads (value).frobnicate as frobnicate(value))\n"},
+		{"SELECT ({{x}}).pg_sleep, ($1).upper", nil, "sql-function@15+8: function pg_sleep is denied: it acts on the server, other sessions, locks or files (PostgreSQL reads (value).pg_sleep as pg_sleep(value))\n"},
+		{"SELECT (ARRAY['a'])[1].pg_sleep", nil, "sql-function@23+8: function pg_sleep is denied: it acts on the server, other sessions, locks or files (PostgreSQL reads (value).pg_sleep as pg_sleep(value))\n"},
+		{"SELECT (ROW(1, 2)).f2, (json_each('{}'::json)).key", nil, ""},
+		{"SELECT (ROW(1, 2)).f3", nil, "sql-nondeterministic@19+2: f3() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl (PostgreSQL reads (value).f3 as f3(value))\n"},
+		{"SELECT (p.addr).street, (addr).city FROM person p", withDDL, ""},
+		{"SELECT (p.addr).pg_sleep FROM person p", withDDL, "sql-function@16+8: function pg_sleep is denied: it acts on the server, other sessions, locks or files (PostgreSQL reads (value).pg_sleep as pg_sleep(value))\n"},
+		{"SELECT (p.addr).zip FROM person p", withDDL, "sql-nondeterministic@16+3: zip() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl (PostgreSQL reads (value).zip as zip(value))\n"},
+		{"SELECT (p.note).ts_stat FROM person p", withDDL, "sql-function@16+7: function ts_stat is denied: it runs SQL given as text, or reads every table of a schema or database (PostgreSQL reads (value).ts_stat as ts_stat(value))\n"},
+		{"SELECT (e.status).street FROM expense e", nil, "sql-nondeterministic@18+6: dws cannot tell whether (value).street reads a field or calls street(value), which is not a PostgreSQL built-in and may be volatile: give the value's type in sql.from_ddl\n"},
+		{"SELECT (e).pg_sleep FROM expense e", nil, "sql-column@8+1: whole-row reference \"e\" uses every column of \"expense\", but only some are granted (allowed: amount, id, status); name the columns\nsql-function@11+8: function pg_sleep is denied: it acts on the server, other sessions, locks or files (PostgreSQL reads (value).pg_sleep as pg_sleep(value))\n"},
+		{"SELECT a.pg_sleep FROM expense_audit a", nil, "sql-function@7+10: function pg_sleep is denied: it acts on the server, other sessions, locks or files (PostgreSQL reads t.pg_sleep as pg_sleep(t) when t has no such column)\n"},
+		{"SELECT s.ts_stat FROM (SELECT 'select 1'::text AS q) s", nil, "sql-function@7+9: function ts_stat is denied: it runs SQL given as text, or reads every table of a schema or database (PostgreSQL reads t.ts_stat as ts_stat(t) when t has no such column)\n"},
+		{"SELECT p.row_to_json, p.frobnicate FROM person p", &Policy{Allow: map[string][]string{"person": {"*"}}, DDL: ddl}, "sql-column@22+12: column \"frobnicate\" does not exist in \"person\" (sql.from_ddl)\n"},
+		{"SELECT (x).{{f}} FROM expense_audit x", nil, "sql-function@11+5: {{f}} is used as a function: a template value cannot choose a function; the allow-list cannot check it\n"},
+	}
+	for _, tt := range tests {
+		p := tt.pol
+		if p == nil {
+			p = testPolicy()
+		}
+		if got := render(CheckStatement(tt.sql, -1, p)); got != tt.want {
+			t.Errorf("%s\n got:\n%s want:\n%s", tt.sql, got, tt.want)
+		}
+	}
+	expr := "(('select word from secret'::text).ts_stat).word = 'x'"
+	want := "sql-function@35+7: function ts_stat is denied: it runs SQL given as text, or reads every table of a schema or database (PostgreSQL reads (value).ts_stat as ts_stat(value))\n"
+	if got := render(CheckExpression(expr, testPolicy())); got != want {
+		t.Errorf("%s\n got:\n%s want:\n%s", expr, got, want)
+	}
+}
+
+// TestAttributeChain: a long chain of field selections is checked once per link
+// (it took minutes when each link rescanned the ones inside it), and each field is
+// found where it is written, whatever brackets, casts and subscripts surround it.
+func TestAttributeChain(t *testing.T) {
+	const n = 3000
+	stmt := "SELECT " + strings.Repeat("(", n) + "'x'::text" + strings.Repeat(").pg_sleep", n)
+	r := CheckStatement(stmt, -1, testPolicy())
+	if len(r.Findings) != n || r.Findings[n-1].Offset != len(stmt)-len("pg_sleep") {
+		t.Errorf("%d findings, last %+v; want %d, the last at %d", len(r.Findings), r.Findings[len(r.Findings)-1], n, len(stmt)-len("pg_sleep"))
+	}
+	for _, s := range []string{
+		"SELECT (((x).y)::text).pg_sleep FROM expense_audit x",
+		"SELECT (lower((x).y)).pg_sleep FROM expense_audit x",
+		"SELECT x.arr[1].pg_sleep FROM expense_audit x",
+		"SELECT (x.arr[1]).pg_sleep FROM expense_audit x",
+		"SELECT ('{a}'::pg_catalog.text[])[1].pg_sleep",
+		"SELECT ((SELECT 'a'::text)).pg_sleep",
+		"SELECT (x).y[1].pg_sleep FROM expense_audit x",
+		"SELECT ( x . y ) . pg_sleep FROM expense_audit x",
+	} {
+		r := CheckStatement(s, -1, testPolicy())
+		if len(r.Findings) != 1 || r.Findings[0].Kind != Function || s[r.Findings[0].Offset:r.Findings[0].Offset+r.Findings[0].Length] != "pg_sleep" {
+			t.Errorf("%s: %+v", s, r.Findings)
+		}
+	}
+}

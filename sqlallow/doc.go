@@ -37,6 +37,15 @@
 //     arity disagree, the worst counts. An unqualified name is a built-in when
 //     pg_catalog has it (PostgreSQL searches pg_catalog first); a function that
 //     shadows a built-in from another schema is not seen.
+//   - PostgreSQL reads (value).name as the call name(value) unless value is a row
+//     with a field name, and t.name as name(t) unless the FROM item t has a
+//     column name; neither is a function call in the parse tree. dws knows a
+//     value is a row from its type (casts, the DDL's column and composite types,
+//     ROW(…), a built-in's OUT parameters, a FROM item's columns) and applies the
+//     function rules to everything else. When it cannot tell a field from a
+//     function that is not a built-in, it reports it; a table whose columns it
+//     does not know is assumed to have the column unless the name is a denied
+//     function or a built-in that takes a row.
 //   - A function that is neither a built-in nor created in Policy.DDL may be
 //     volatile and is reported as nondeterministic; the DDL's declared volatility
 //     (IMMUTABLE, STABLE, default VOLATILE) is trusted.

@@ -30,7 +30,7 @@ func (c *checker) funcCall(fc *pg.FuncCall, s *scope) {
 		nargs += len(fc.AggOrder)
 	}
 	loc := int(fc.Location)
-	c.checkCall(schema, name, strings.Join(parts, "."), nargs, loc, tokenLen(c.src, loc))
+	c.checkCall(schema, name, strings.Join(parts, "."), nargs, loc, tokenLen(c.src, loc), "")
 	// timestamptz('now') and date(x) are casts written as calls.
 	if len(fc.Args) == 1 && !fc.AggStar && len(fc.AggOrder) == 0 && fc.Over == nil {
 		if t, ok := catalog().builtinType(schema, name); ok && catalog().timeLike(t) {
@@ -40,23 +40,24 @@ func (c *checker) funcCall(fc *pg.FuncCall, s *scope) {
 }
 
 // checkCall applies the function rules to one call of schema.name (schema ""
-// when unqualified) with nargs arguments; shown is how the message names it.
-func (c *checker) checkCall(schema, name, shown string, nargs, loc, length int) {
+// when unqualified) with nargs arguments; shown is how the message names it, and
+// via, appended to it, how the statement spells the call when not as name(…).
+func (c *checker) checkCall(schema, name, shown string, nargs, loc, length int, via string) {
 	if reason := builtinDenied(schema, name); reason != "" {
-		c.add(Function, loc, length, fmt.Sprintf("function %s is denied: %s", shown, denyReason(reason)))
+		c.add(Function, loc, length, fmt.Sprintf("function %s is denied: %s%s", shown, denyReason(reason), via))
 		return
 	}
 	if c.pol.denied(schema, name) {
-		c.add(Function, loc, length, fmt.Sprintf("function %s is denied", shown))
+		c.add(Function, loc, length, fmt.Sprintf("function %s is denied%s", shown, via))
 		return
 	}
 	switch volatility(c.pol, schema, name, nargs) {
 	case isVolatile:
-		c.add(Nondeterministic, loc, length, fmt.Sprintf("%s() is volatile: pass the value as an argument", shown))
+		c.add(Nondeterministic, loc, length, fmt.Sprintf("%s() is volatile: pass the value as an argument%s", shown, via))
 	case isClock:
-		c.add(Nondeterministic, loc, length, fmt.Sprintf("%s() changes from one run of the statement to the next: pass the value as an argument", shown))
+		c.add(Nondeterministic, loc, length, fmt.Sprintf("%s() changes from one run of the statement to the next: pass the value as an argument%s", shown, via))
 	case isUnknown:
-		c.add(Nondeterministic, loc, length, fmt.Sprintf("%s() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl", shown))
+		c.add(Nondeterministic, loc, length, fmt.Sprintf("%s() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl%s", shown, via))
 	}
 }
 

@@ -30,6 +30,9 @@ type checker struct {
 	params   []*pg.ParamRef
 	tplRoles map[int]string
 	depth    int
+	toks     []*pg.ScanToken // the scanned text, when a field selection needs it
+	spans    map[*pg.A_Indirection]fieldSpan
+	shapes   map[*pg.A_Indirection]shape
 }
 
 func newChecker(p *Policy) *checker {
@@ -218,6 +221,8 @@ func (c *checker) visit(m proto.Message, s *scope) {
 		c.children(x, s)
 	case *pg.A_Const:
 		c.literal(x)
+	case *pg.A_Indirection:
+		c.indirection(x, s)
 	case *pg.ParamRef:
 		c.params = append(c.params, x)
 	case *pg.LockingClause:
@@ -724,11 +729,11 @@ func (c *checker) colUse(r *relRef, col string, loc int) {
 		return
 	}
 	c.use(r.key, loc).cols[col] = true
-	if grants(r, col) {
-		return
-	}
 	if r.ddlKnown && !slices.Contains(r.ddl, col) && !systemColumns[col] {
 		c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q does not exist in %q (sql.from_ddl)", col, r.display))
+		return
+	}
+	if grants(r, col) {
 		return
 	}
 	c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q of %q is not allowed (%s)", col, r.display, allowedList(r.grant)))
@@ -952,6 +957,9 @@ func (c *checker) qualified(quals []string, col string, star bool, s *scope, loc
 	}
 	if star {
 		c.wholeRow(it, loc, quals[len(quals)-1]+".*")
+		return
+	}
+	if len(quals) == 1 && c.itemField(it, col, loc) {
 		return
 	}
 	if it.rel != nil {

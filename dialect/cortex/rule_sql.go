@@ -84,7 +84,11 @@ by an argument (pg_relation_size, pg_sequence_last_value, …), type input funct
 functions that act on the server, sessions, locks or files (pg_sleep, pg_advisory_lock, …),
 settings (current_setting) and functions that run SQL given as text (query_to_xml, ts_stat).
 The message says which. Extensions that reach outside (dblink, pageinspect) are denied by name,
-and so is any pg_ name that is not a built-in; sql.deny_functions adds more.`,
+and so is any pg_ name that is not a built-in; sql.deny_functions adds more. Every spelling of
+a call counts: PostgreSQL reads (value).name as name(value) unless value is a row with that
+field, and t.name as name(t) unless t has that column, so ('/etc/passwd'::text).pg_read_file
+is a call of pg_read_file. A field selection that dws cannot tell from a call of a function
+that is not built in is refused unless sql.from_ddl gives the value's type.`,
 		Fail: sqlExample("sleep.json", "UPDATE expense SET status = $1 WHERE id = {{expenseId}} AND pg_sleep(10) IS NOT NULL"),
 		Pass: sqlExample("sleep.json", passStatement),
 	},
