@@ -17,10 +17,25 @@ import (
 // type, and hands every call to the function rules. When it cannot tell a field
 // from a call of a function that is no built-in, it refuses (fail closed).
 
+// spelling is how a statement writes a call that is not name(…).
+type spelling uint8
+
 const (
-	viaAttribute = " (PostgreSQL reads (value).%s as %s(value))"
-	viaItem      = " (PostgreSQL reads t.%s as %s(t) when t has no such column)"
+	asCall      spelling = iota // name(…)
+	asAttribute                 // (value).name
+	asColumn                    // t.name
 )
+
+// suffix says, at the end of a message, how PostgreSQL reads the spelling.
+func (sp spelling) suffix(name string) string {
+	switch sp {
+	case asAttribute:
+		return fmt.Sprintf(" (PostgreSQL reads (value).%s as %s(value))", name, name)
+	case asColumn:
+		return fmt.Sprintf(" (PostgreSQL reads t.%s as %s(t) when t has no such column)", name, name)
+	}
+	return ""
+}
 
 type shapeKind uint8
 
@@ -85,7 +100,7 @@ func (c *checker) replay(ind *pg.A_Indirection, s *scope, locs []int) shape {
 // shape of the result.
 func (c *checker) selectField(sh shape, name string, loc int) shape {
 	length := tokenLen(c.src, loc)
-	via := fmt.Sprintf(viaAttribute, name, name)
+	via := asAttribute
 	switch {
 	case sh.kind == shapeRow && slices.Contains(sh.fields, name):
 		return shape{}
@@ -108,29 +123,27 @@ func (c *checker) itemField(it *item, name string, loc int) bool {
 	if it.rel != nil && it.rel.tpl {
 		return false
 	}
-	length := tokenLen(c.src, loc)
-	via := fmt.Sprintf(viaItem, name, name)
 	switch it.has(name) {
 	case hasNo:
 		if it.rel != nil && !c.knownFunction(name, 1) {
 			return false
 		}
-		c.checkCall("", name, name, 1, loc, length, via)
+		c.checkCall("", name, name, 1, loc, tokenLen(c.src, loc), asColumn)
 		return true
 	case hasMaybe:
-		c.maybeCall(name, loc, length, via)
+		c.maybeCall(name, loc, tokenLen(c.src, loc), asColumn)
 	}
 	return false
 }
 
 // maybeCall checks name on the row of a table whose columns dws does not know:
 // name is taken for a column, unless it is denied or a built-in that takes a row.
-func (c *checker) maybeCall(name string, loc, length int, via string) {
+func (c *checker) maybeCall(name string, loc, length int, via spelling) {
 	if builtinDenied("", name) != "" || c.pol.denied("", name) {
 		c.checkCall("", name, name, 1, loc, length, via)
 		return
 	}
-	for _, b := range catalog().overloads(name, 1) {
+	for b := range catalog().overloads(name, 1) {
 		switch b.args[0] {
 		case "record", "anyelement", "any", "anycompatible", "anynonarray", "anycompatiblenonarray":
 			c.checkCall("", name, name, 1, loc, length, via)
@@ -142,7 +155,7 @@ func (c *checker) maybeCall(name string, loc, length int, via string) {
 // knownFunction reports whether name(…) with nargs arguments is a built-in, a
 // function of the DDL, or denied: something dws can judge as a call.
 func (c *checker) knownFunction(name string, nargs int) bool {
-	if len(catalog().overloads(name, nargs)) > 0 || builtinDenied("", name) != "" || c.pol.denied("", name) {
+	if catalog().has(name, nargs) || builtinDenied("", name) != "" || c.pol.denied("", name) {
 		return true
 	}
 	_, ok := c.pol.ddlFunction("", name, nargs)
@@ -154,18 +167,15 @@ func callShape(schema, name string, nargs int) shape {
 	if schema != "" && schema != "pg_catalog" {
 		return shape{}
 	}
-	bs := catalog().overloads(name, nargs)
-	if len(bs) == 0 {
-		return shape{}
-	}
 	var fields []string
-	rows, scalars := 0, 0
-	for i, b := range bs {
+	rows, scalars, n := 0, 0, 0
+	for b := range catalog().overloads(name, nargs) {
+		n++
 		t, ok := catalog().types[b.result]
 		switch {
 		case b.result == "record" && len(b.out) > 0:
 			rows++
-			if i == 0 {
+			if rows == 1 {
 				fields = b.out
 			} else {
 				fields = slices.DeleteFunc(slices.Clone(fields), func(f string) bool { return !slices.Contains(b.out, f) })
@@ -175,9 +185,11 @@ func callShape(schema, name string, nargs int) shape {
 		}
 	}
 	switch {
-	case scalars == len(bs):
+	case n == 0:
+		return shape{}
+	case scalars == n:
 		return shape{kind: shapeScalar}
-	case rows == len(bs):
+	case rows == n:
 		return shape{kind: shapeRow, fields: fields}
 	}
 	return shape{}

@@ -2,6 +2,7 @@ package sqlallow
 
 import (
 	_ "embed"
+	"iter"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,17 +47,18 @@ type catalogData struct {
 
 // catalog is parsed on first use, so a run without SQL does not pay for it.
 var catalog = sync.OnceValue(func() *catalogData {
-	c := &catalogData{funcs: map[string][]*builtin{}, deny: map[string]string{}, types: map[string]builtinType{}}
+	c := &catalogData{funcs: make(map[string][]*builtin, 2700), deny: map[string]string{}, types: make(map[string]builtinType, 500)}
+	all := make([]builtin, 0, strings.Count(catalogFunctions, "\n"))
 	eachRow(catalogFunctions, func(f []string) {
 		if len(f) < 11 {
 			return
 		}
-		b := &builtin{result: f[4], set: f[5] == "1", clock: f[8] == "1"}
+		all = append(all, builtin{result: f[4], set: f[5] == "1", clock: f[8] == "1", variadic: f[3] == "1"})
+		b := &all[len(all)-1]
 		if f[1] != "" {
 			b.args = strings.Split(f[1], ",")
 		}
 		b.defaults, _ = strconv.Atoi(f[2])
-		b.variadic = f[3] == "1"
 		if f[6] != "" {
 			b.kind = f[6][0]
 		}
@@ -80,7 +82,10 @@ var catalog = sync.OnceValue(func() *catalogData {
 	return c
 })
 
+// eachRow calls fn with the tab-separated fields of each line that is not a
+// comment; fn must not keep the slice.
 func eachRow(tsv string, fn func([]string)) {
+	var buf [16]string
 	for len(tsv) > 0 {
 		line := tsv
 		if i := strings.IndexByte(tsv, '\n'); i >= 0 {
@@ -91,7 +96,16 @@ func eachRow(tsv string, fn func([]string)) {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		fn(strings.Split(line, "\t"))
+		f := buf[:0]
+		for len(f) < len(buf) {
+			field, rest, more := strings.Cut(line, "\t")
+			f = append(f, field)
+			if !more {
+				break
+			}
+			line = rest
+		}
+		fn(f)
 	}
 }
 
@@ -129,14 +143,22 @@ func denyReason(code string) string {
 }
 
 // overloads are the built-ins called name that take n arguments.
-func (c *catalogData) overloads(name string, n int) []*builtin {
-	var out []*builtin
-	for _, b := range c.funcs[name] {
-		if b.accepts(n) {
-			out = append(out, b)
+func (c *catalogData) overloads(name string, n int) iter.Seq[*builtin] {
+	return func(yield func(*builtin) bool) {
+		for _, b := range c.funcs[name] {
+			if b.accepts(n) && !yield(b) {
+				return
+			}
 		}
 	}
-	return out
+}
+
+// has reports whether a built-in called name takes n arguments.
+func (c *catalogData) has(name string, n int) bool {
+	for range c.overloads(name, n) {
+		return true
+	}
+	return false
 }
 
 // typeName normalises a type as written in SQL to its pg_type name: the parser

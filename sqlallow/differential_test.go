@@ -270,7 +270,7 @@ func TestDifferential(t *testing.T) {
 			fn := call.name
 			denied := builtinDenied("", fn) != ""
 			changes := false
-			for _, b := range catalog().overloads(fn, call.nargs) {
+			for b := range catalog().overloads(fn, call.nargs) {
 				changes = changes || b.clock
 			}
 			switch {

@@ -30,7 +30,7 @@ func (c *checker) funcCall(fc *pg.FuncCall, s *scope) {
 		nargs += len(fc.AggOrder)
 	}
 	loc := int(fc.Location)
-	c.checkCall(schema, name, strings.Join(parts, "."), nargs, loc, tokenLen(c.src, loc), "")
+	c.checkCall(schema, name, strings.Join(parts, "."), nargs, loc, tokenLen(c.src, loc), asCall)
 	// timestamptz('now') and date(x) are casts written as calls.
 	if len(fc.Args) == 1 && !fc.AggStar && len(fc.AggOrder) == 0 && fc.Over == nil {
 		if t, ok := catalog().builtinType(schema, name); ok && catalog().timeLike(t) {
@@ -41,23 +41,23 @@ func (c *checker) funcCall(fc *pg.FuncCall, s *scope) {
 
 // checkCall applies the function rules to one call of schema.name (schema ""
 // when unqualified) with nargs arguments; shown is how the message names it, and
-// via, appended to it, how the statement spells the call when not as name(…).
-func (c *checker) checkCall(schema, name, shown string, nargs, loc, length int, via string) {
+// sp how the statement spells the call.
+func (c *checker) checkCall(schema, name, shown string, nargs, loc, length int, sp spelling) {
 	if reason := builtinDenied(schema, name); reason != "" {
-		c.add(Function, loc, length, fmt.Sprintf("function %s is denied: %s%s", shown, denyReason(reason), via))
+		c.add(Function, loc, length, fmt.Sprintf("function %s is denied: %s%s", shown, denyReason(reason), sp.suffix(name)))
 		return
 	}
 	if c.pol.denied(schema, name) {
-		c.add(Function, loc, length, fmt.Sprintf("function %s is denied%s", shown, via))
+		c.add(Function, loc, length, fmt.Sprintf("function %s is denied%s", shown, sp.suffix(name)))
 		return
 	}
 	switch volatility(c.pol, schema, name, nargs) {
 	case isVolatile:
-		c.add(Nondeterministic, loc, length, fmt.Sprintf("%s() is volatile: pass the value as an argument%s", shown, via))
+		c.add(Nondeterministic, loc, length, fmt.Sprintf("%s() is volatile: pass the value as an argument%s", shown, sp.suffix(name)))
 	case isClock:
-		c.add(Nondeterministic, loc, length, fmt.Sprintf("%s() changes from one run of the statement to the next: pass the value as an argument%s", shown, via))
+		c.add(Nondeterministic, loc, length, fmt.Sprintf("%s() changes from one run of the statement to the next: pass the value as an argument%s", shown, sp.suffix(name)))
 	case isUnknown:
-		c.add(Nondeterministic, loc, length, fmt.Sprintf("%s() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl%s", shown, via))
+		c.add(Nondeterministic, loc, length, fmt.Sprintf("%s() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl%s", shown, sp.suffix(name)))
 	}
 }
 
@@ -76,16 +76,17 @@ const (
 // resolve argument types.
 func volatility(p *compiled, schema, name string, nargs int) callVolatility {
 	if schema == "" || schema == "pg_catalog" {
-		if bs := catalog().overloads(name, nargs); len(bs) > 0 {
-			v := isRepeatable
-			for _, b := range bs {
-				switch {
-				case b.volatility == 'v':
-					return isVolatile
-				case b.clock:
-					v = isClock
-				}
+		found, v := false, isRepeatable
+		for b := range catalog().overloads(name, nargs) {
+			found = true
+			switch {
+			case b.volatility == 'v':
+				return isVolatile
+			case b.clock:
+				v = isClock
 			}
+		}
+		if found {
 			return v
 		}
 		if name == "unnest" && nargs > 1 {
@@ -238,7 +239,7 @@ func (c *checker) textKind(n *pg.Node, s *scope) (*pg.A_Const, textKindOf) {
 		if schema != "" && schema != "pg_catalog" {
 			return nil, notText
 		}
-		for _, b := range catalog().overloads(name, len(x.Args)) {
+		for b := range catalog().overloads(name, len(x.Args)) {
 			if t, ok := catalog().types[b.result]; ok && t.category == 'S' {
 				return nil, textComputed
 			}
@@ -345,6 +346,10 @@ var (
 // look like a date/time input, so that 'approve now' as text is not refused;
 // cast such a literal to text to say it is text.
 func specialTime(v string, untyped bool) bool {
+	// now, today, tomorrow and yesterday all hold a w or a y.
+	if !strings.ContainsAny(v, "wyWY") {
+		return false
+	}
 	words := strings.FieldsFunc(strings.ToLower(v), func(r rune) bool {
 		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == ',' || r == '{' || r == '}' || r == '[' || r == ']' || r == '(' || r == ')' || r == '"'
 	})

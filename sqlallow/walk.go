@@ -690,9 +690,11 @@ func (c *checker) resolveSchema(name string) string {
 	if strings.HasPrefix(name, "pg_") {
 		return "pg_catalog"
 	}
-	for _, sp := range c.pol.searchPath {
-		if _, ok := c.pol.ddlTable(sp + "." + name); ok {
-			return sp
+	if c.pol.ddl != nil {
+		for _, sp := range c.pol.searchPath {
+			if _, ok := c.pol.ddlTable(sp + "." + name); ok {
+				return sp
+			}
 		}
 	}
 	return c.pol.searchPath[0]
