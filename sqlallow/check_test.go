@@ -459,6 +459,18 @@ func TestDeniedBuiltins(t *testing.T) {
 			t.Errorf("%s\n got:\n%s want:\n%s", tt.sql, got, tt.want)
 		}
 	}
+	// SPEC §4.3 names these as denied by default, and these as nondeterministic.
+	for _, call := range []string{"pg_read_file('x')", "pg_ls_dir('.')", "lo_import('x')", "lo_export(1, 'x')", "dblink('a', 'b')",
+		"pg_sleep(1)", "pg_sleep_for('1s')", "pg_sleep_until('tomorrow')", "set_config('a', 'b', true)", "pg_terminate_backend(1)", "pg_cancel_backend(1)"} {
+		if r := CheckStatement("SELECT "+call, -1, testPolicy()); !hasKind(r, Function) {
+			t.Errorf("%s is not denied: %v", call, r.Findings)
+		}
+	}
+	for _, call := range []string{"now()", "random()", "clock_timestamp()", "gen_random_uuid()", "nextval('s')", "CURRENT_TIMESTAMP"} {
+		if r := CheckStatement("SELECT "+call, -1, testPolicy()); !hasKind(r, Nondeterministic) || hasKind(r, Function) {
+			t.Errorf("%s is not nondeterministic (only): %v", call, r.Findings)
+		}
+	}
 }
 
 // TestNondeterministic: whether a call can give another value on a retry comes
