@@ -43,7 +43,7 @@ const (
 	shapeUnknown  shapeKind = iota // may or may not be a row
 	shapeScalar                    // certainly not a row: a field selection is a call
 	shapeRow                       // a row with exactly fields
-	shapeTableRow                  // the row of a table whose columns dws does not know
+	shapeTableRow                  // a FROM item's row whose fields are not certain, or a column of a table dws does not know
 )
 
 // shape is what dws knows of a value's type, for field selection.
@@ -79,15 +79,10 @@ func (c *checker) replay(ind *pg.A_Indirection, s *scope, locs []int) shape {
 			sh = shape{}
 			continue
 		}
-		if locs == nil {
-			if sh.kind == shapeRow && slices.Contains(sh.fields, str.Sval) {
-				sh = shape{}
-			} else {
-				sh = callShape("", str.Sval, 1)
-			}
-			continue
+		if locs != nil {
+			c.selectField(sh, str.Sval, locs[i])
 		}
-		sh = c.selectField(sh, str.Sval, locs[i])
+		sh = c.nextShape(sh, str.Sval)
 	}
 	if c.shapes == nil {
 		c.shapes = map[*pg.A_Indirection]shape{}
@@ -96,22 +91,29 @@ func (c *checker) replay(ind *pg.A_Indirection, s *scope, locs []int) shape {
 	return sh
 }
 
-// selectField checks one field selection on a value of shape sh and returns the
-// shape of the result.
-func (c *checker) selectField(sh shape, name string, loc int) shape {
+// selectField checks one field selection on a value of shape sh.
+func (c *checker) selectField(sh shape, name string, loc int) {
 	length := tokenLen(c.src, loc)
-	via := asAttribute
 	switch {
 	case sh.kind == shapeRow && slices.Contains(sh.fields, name):
-		return shape{}
 	case sh.kind == shapeTableRow:
-		c.maybeCall(name, loc, length, via)
-		return shape{}
+		c.maybeCall(name, loc, length, asAttribute, false)
 	case sh.kind == shapeUnknown && !c.knownFunction(name, 1):
 		c.add(Nondeterministic, loc, length, fmt.Sprintf("dws cannot tell whether (value).%s reads a field or calls %s(value), which is not a PostgreSQL built-in and may be volatile: give the value's type in sql.from_ddl", name, name))
+	default:
+		c.checkCall("", name, name, 1, loc, length, asAttribute)
+	}
+}
+
+// nextShape is the shape of (value).name for a value of shape sh: a field's type
+// is not known; a call's is its result's.
+func (c *checker) nextShape(sh shape, name string) shape {
+	switch {
+	case sh.kind == shapeRow && slices.Contains(sh.fields, name), sh.kind == shapeTableRow:
+		return shape{}
+	case sh.kind == shapeUnknown && !c.knownFunction(name, 1):
 		return shape{}
 	}
-	c.checkCall("", name, name, 1, loc, length, via)
 	return callShape("", name, 1)
 }
 
@@ -131,14 +133,17 @@ func (c *checker) itemField(it *item, name string, loc int) bool {
 		c.checkCall("", name, name, 1, loc, tokenLen(c.src, loc), asColumn)
 		return true
 	case hasMaybe:
-		c.maybeCall(name, loc, tokenLen(c.src, loc), asColumn)
+		c.maybeCall(name, loc, tokenLen(c.src, loc), asColumn, true)
 	}
 	return false
 }
 
-// maybeCall checks name on the row of a table whose columns dws does not know:
-// name is taken for a column, unless it is denied or a built-in that takes a row.
-func (c *checker) maybeCall(name string, loc, length int, via spelling) {
+// maybeCall checks name selected from a value whose fields dws does not know:
+// name is taken for a field (a column), unless it is denied or a built-in that
+// could take the value: any one-argument built-in, or when the value is certainly
+// a row (rowOnly: t.name, where PostgreSQL requires t to be a FROM item) one that
+// takes a row.
+func (c *checker) maybeCall(name string, loc, length int, via spelling, rowOnly bool) {
 	if builtinDenied("", name) != "" || c.pol.denied("", name) {
 		c.checkCall("", name, name, 1, loc, length, via)
 		return
@@ -146,9 +151,13 @@ func (c *checker) maybeCall(name string, loc, length int, via spelling) {
 	for b := range catalog().overloads(name, 1) {
 		switch b.args[0] {
 		case "record", "anyelement", "any", "anycompatible", "anynonarray", "anycompatiblenonarray":
-			c.checkCall("", name, name, 1, loc, length, via)
-			return
+		default:
+			if rowOnly {
+				continue
+			}
 		}
+		c.checkCall("", name, name, 1, loc, length, via)
+		return
 	}
 }
 
@@ -269,12 +278,24 @@ func (c *checker) columnShape(cr *pg.ColumnRef, s *scope) shape {
 		return c.typeShape(t)
 	}
 	if len(names) == 1 {
-		// As in unqualified: a name that no column certainly has, and that names a
-		// FROM item, is that item's whole row.
+		// PostgreSQL reads a single name as a column when any FROM item has one,
+		// and only then as an item's whole row. A table whose columns dws does not
+		// know may have it: then the item's fields are not certain (an alias can be
+		// chosen to equal a column's name).
+		maybeColumn := false
 		for sc := s; sc != nil; sc = sc.parent {
+			if sc.lateralOnly {
+				continue
+			}
 			for _, it := range sc.items {
-				if it.children == nil && it.has(names[0]) == hasYes {
+				if it.children != nil {
+					continue
+				}
+				switch it.has(names[0]) {
+				case hasYes:
 					return shape{} // a column of unknown type
+				case hasMaybe:
+					maybeColumn = true
 				}
 			}
 		}
@@ -282,9 +303,9 @@ func (c *checker) columnShape(cr *pg.ColumnRef, s *scope) shape {
 			switch {
 			case it.children != nil:
 				return shape{}
-			case it.known:
+			case it.known && !maybeColumn:
 				return shape{kind: shapeRow, fields: it.cols}
-			case it.rel != nil:
+			default:
 				return shape{kind: shapeTableRow}
 			}
 		}

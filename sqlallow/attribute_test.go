@@ -32,9 +32,13 @@ INSERT INTO attr_person VALUES (1, ROW('Main St', 'Springfield'));`
 
 	cases := []struct {
 		stmt   string
-		server string // what the server answers (prefix)
+		server string // what the server answers (prefix), or "ERROR: " and the start of its error
 		kind   Kind   // what dws reports; 0: nothing
 	}{
+		// A single name is a column before it is a FROM item's row: pw is the
+		// column, and the subquery's pg_read_file field is not what is selected.
+		{"SELECT (pw).upper FROM attr_secret, (SELECT 1 AS upper) pw", "HUNTER2", 0},
+		{"SELECT (pw).pg_read_file FROM attr_secret, (SELECT 1 AS pg_read_file) pw", `ERROR: could not open file "hunter2"`, Function},
 		{"SELECT ('x'::text).upper", "X", 0},
 		{"SELECT (4::float8).sqrt", "2", 0},
 		{"SELECT (('select to_tsvector(''simple'', pw) from attr_secret'::text).ts_stat).word", "hunter2", Function},
@@ -57,7 +61,11 @@ INSERT INTO attr_person VALUES (1, ROW('Main St', 'Springfield'));`
 	results, errs := splitNamed(string(out))
 	for i, cs := range cases {
 		key := fmt.Sprint(i)
-		if errs[key] != "" || !strings.HasPrefix(results[key], cs.server) {
+		if want, isErr := strings.CutPrefix(cs.server, "ERROR: "); isErr {
+			if !strings.HasPrefix(errs[key], want) {
+				t.Errorf("server: %s gave %q %s, want the error %q…", cs.stmt, results[key], errs[key], want)
+			}
+		} else if errs[key] != "" || !strings.HasPrefix(results[key], cs.server) {
 			t.Errorf("server: %s gave %q %s, want %q…", cs.stmt, results[key], errs[key], cs.server)
 		}
 		r := CheckStatement(cs.stmt, -1, &pol)

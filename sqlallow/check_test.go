@@ -569,6 +569,8 @@ func TestAttributeCalls(t *testing.T) {
 		{"SELECT a.pg_sleep FROM expense_audit a", nil, "sql-function@7+10: function pg_sleep is denied: it acts on the server, other sessions, locks or files (PostgreSQL reads t.pg_sleep as pg_sleep(t) when t has no such column)\n"},
 		{"SELECT s.ts_stat FROM (SELECT 'select 1'::text AS q) s", nil, "sql-function@7+9: function ts_stat is denied: it runs SQL given as text, or reads every table of a schema or database (PostgreSQL reads t.ts_stat as ts_stat(t) when t has no such column)\n"},
 		{"SELECT p.row_to_json, p.frobnicate FROM person p", &Policy{Allow: map[string][]string{"person": {"*"}}, DDL: ddl}, "sql-column@22+12: column \"frobnicate\" does not exist in \"person\" (sql.from_ddl)\n"},
+		{"SELECT (note).pg_read_file, (note).nextval FROM expense, (SELECT 1 AS pg_read_file, 2 AS nextval) note", nil, "sql-column@8+4: column \"note\" of \"expense\" is not allowed (allowed: amount, id, status)\nsql-function@14+12: function pg_read_file is denied: PostgreSQL lets only superusers and specially granted roles run it (PostgreSQL reads (value).pg_read_file as pg_read_file(value))\nsql-column@29+4: column \"note\" of \"expense\" is not allowed (allowed: amount, id, status)\nsql-nondeterministic@35+7: nextval() is volatile: pass the value as an argument (PostgreSQL reads (value).nextval as nextval(value))\n"},
+		{"SELECT (s).pg_read_file FROM (SELECT 1 AS pg_read_file) s", nil, ""},
 		{"SELECT (x).{{f}} FROM expense_audit x", nil, "sql-function@11+5: {{f}} is used as a function: a template value cannot choose a function; the allow-list cannot check it\n"},
 	}
 	for _, tt := range tests {

@@ -215,6 +215,7 @@ var functionCorpus = []string{
 	`SELECT (id).pg_stat_get_backend_pid FROM expense`,
 	`SELECT e.row_to_json FROM expense e`,
 	`SELECT (ARRAY[note])[1].pg_read_file FROM expense`,
+	`SELECT (note).pg_read_file FROM expense, (SELECT 1 AS pg_read_file) note`,
 	`SELECT * FROM pg_stat_get_activity(NULL)`,
 	`SELECT name FROM pg_show_all_settings()`,
 	`SELECT * FROM pg_hba_file_rules()`,
