@@ -79,24 +79,58 @@ type placeholder struct {
 // which must fit in the five bytes of the shortest placeholder.
 const maxPlaceholders = 1000
 
-func findPlaceholders(s string) []placeholder {
-	var out []placeholder
+// findPlaceholders finds the {{name}} placeholders of s, and every other "{{":
+// a placeholder is "{{", optional spaces, a name (letters, digits, underscores;
+// dots between the parts of a path), optional spaces, "}}". Anything else that
+// opens "{{" is returned in bad: a template engine may replace it whatever it
+// holds, so what PostgreSQL runs would not be what dws parsed.
+func findPlaceholders(s string) (ph []placeholder, bad []int) {
 	for i := 0; i+1 < len(s); i++ {
 		if s[i] != '{' || s[i+1] != '{' {
 			continue
 		}
-		end := strings.Index(s[i+2:], "}}")
-		if end < 0 {
-			break
-		}
-		name := strings.TrimSpace(s[i+2 : i+2+end])
-		if name == "" || strings.ContainsAny(name, "{}\n") {
+		end, name, ok := placeholderAt(s, i)
+		if !ok {
+			bad = append(bad, i)
+			i++
 			continue
 		}
-		out = append(out, placeholder{start: i, end: i + 2 + end + 2, name: name})
-		i += 2 + end + 1
+		ph = append(ph, placeholder{start: i, end: end, name: name})
+		i = end - 1
 	}
-	return out
+	return ph, bad
+}
+
+// placeholderAt reads the placeholder that opens at s[i:] ("{{").
+func placeholderAt(s string, i int) (end int, name string, ok bool) {
+	j := i + 2
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	start := j
+	for {
+		k := j
+		for k < len(s) && (s[k] == '_' || s[k] >= 'a' && s[k] <= 'z' || s[k] >= 'A' && s[k] <= 'Z' || s[k] >= '0' && s[k] <= '9') {
+			k++
+		}
+		if k == j || j == start && s[j] >= '0' && s[j] <= '9' {
+			return 0, "", false // an empty part, or a name that starts with a digit
+		}
+		j = k
+		if j < len(s) && s[j] == '.' {
+			j++
+			continue
+		}
+		break
+	}
+	name = s[start:j]
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	if !strings.HasPrefix(s[j:], "}}") {
+		return 0, "", false
+	}
+	return j + 2, name, true
 }
 
 // substitute replaces each placeholder by a token of exactly its length: a
@@ -146,7 +180,10 @@ func templateIn(name string, ph []placeholder) (int, bool) {
 // which the parser stops is retried as an identifier, so that `FROM {{t}}`
 // parses and is then reported as a name the allow-list cannot check.
 func parseTemplated(s string) (*pg.ParseResult, []placeholder, string, error) {
-	ph := findPlaceholders(s)
+	ph, bad := findPlaceholders(s)
+	if len(bad) > 0 {
+		return nil, ph, s, badPlaceholders(bad)
+	}
 	if len(ph) > maxPlaceholders {
 		ph = ph[:maxPlaceholders]
 	}
@@ -175,12 +212,34 @@ func parseTemplated(s string) (*pg.ParseResult, []placeholder, string, error) {
 	}
 }
 
+// badPlaceholders is the error for text with a "{{" that is not a placeholder.
+type badPlaceholders []int
+
+func (b badPlaceholders) Error() string {
+	return "{{ opens a template placeholder, but what follows is not {{name}}: the template engine may replace it, and PostgreSQL would run other text than dws checked"
+}
+
+// addBad reports each "{{" that is not a placeholder and says whether there was one.
+func (c *checker) addBad(err error) bool {
+	var bad badPlaceholders
+	if !errors.As(err, &bad) {
+		return false
+	}
+	for _, off := range bad {
+		c.add(Syntax, off, 2, bad.Error())
+	}
+	return true
+}
+
 // CheckStatement checks one sql step statement. args is the number of
 // entries in the step's args (-1: unknown, sql-args is not checked).
 func CheckStatement(stmt string, args int, p *Policy) Result {
 	c := newChecker(p)
 	tree, ph, src, err := parseTemplated(stmt)
 	c.src, c.ph = src, ph
+	if c.addBad(err) {
+		return c.result()
+	}
 	if err != nil {
 		se := syntaxError(src, err)
 		c.add(Syntax, se.Offset, 1, se.Message)
@@ -221,6 +280,9 @@ func CheckExpression(expr string, p *Policy) Result {
 	wrapped := exprPrefix + expr + "\n)"
 	tree, ph, src, err := parseTemplated(wrapped)
 	c.src, c.ph, c.shift = src, ph, len(exprPrefix)
+	if c.addBad(err) {
+		return c.result()
+	}
 	if err != nil {
 		if off, ok := strayClose(expr); ok {
 			// The wrapper's own ")" is what the parser trips over; the real

@@ -199,6 +199,42 @@ var handCorpus = []string{
 	`SELECT * FROM expense WHERE id = $1 AND amount > (SELECT salary FROM payroll WHERE id = $2)`,
 }
 
+// functionCorpus calls denied and volatile functions in every spelling, on
+// columns so that the planner folds nothing: EXPLAIN VERBOSE shows each call.
+var functionCorpus = []string{
+	`SELECT (status).upper, (note).md5 FROM expense`,
+	`SELECT (note).ts_stat FROM expense`,
+	`SELECT ((note).ts_stat).word FROM expense`,
+	`SELECT (e.note).pg_read_file FROM expense e`,
+	`SELECT (amount::float8).pg_sleep FROM expense`,
+	`SELECT (note::regclass).nextval FROM expense`,
+	`SELECT (note::regclass).pg_sequence_last_value FROM expense`,
+	`SELECT (note::regclass).pg_relation_size FROM expense`,
+	`SELECT (note).pg_stat_file FROM expense`,
+	`SELECT (owner_id).pg_stat_get_activity FROM expense`,
+	`SELECT (id).pg_stat_get_backend_pid FROM expense`,
+	`SELECT e.row_to_json FROM expense e`,
+	`SELECT (ARRAY[note])[1].pg_read_file FROM expense`,
+	`SELECT (note).pg_read_file FROM expense, (SELECT 1 AS pg_read_file) note`,
+	`SELECT * FROM pg_stat_get_activity(NULL)`,
+	`SELECT name FROM pg_show_all_settings()`,
+	`SELECT * FROM pg_hba_file_rules()`,
+	`SELECT pg_sequence_last_value('seq1')`,
+	`SELECT pg_stat_reset()`,
+	`SELECT note::timestamptz FROM expense`,
+	`SELECT ('n' || note)::timestamptz FROM expense`,
+	`SELECT timestamptz(note), date(note) FROM expense`,
+	`SELECT age(at) FROM expense_audit`,
+	`SELECT age(at, at) FROM expense_audit`,
+	`SELECT clock_timestamp(), statement_timestamp(), timeofday(), now() FROM expense`,
+	`SELECT current_setting(note), set_config(note, note, true) FROM expense`,
+	`SELECT query_to_xml(note, true, true, '') FROM expense`,
+	`SELECT pg_catalog.random() + amount FROM expense`,
+	`SELECT gen_random_uuid(), txid_current(), pg_backend_pid() FROM expense`,
+	`UPDATE expense SET note = (note).pg_read_file WHERE id = 1`,
+	`INSERT INTO expense_audit (expense_id, at) SELECT id, (amount::float8).pg_sleep::text::timestamptz FROM expense`,
+}
+
 // tableRefs are the ways of naming a relation that the generator combines.
 var tableRefs = []string{
 	`expense`, `public.expense`, `"expense"`, `PUBLIC.EXPENSE`, `"public"."expense"`,
@@ -300,7 +336,7 @@ func generatedCorpus() []string {
 func fullCorpus() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, s := range append(append([]string(nil), handCorpus...), generatedCorpus()...) {
+	for _, s := range append(append(append([]string(nil), handCorpus...), functionCorpus...), generatedCorpus()...) {
 		s = strings.TrimSpace(s)
 		if !seen[s] {
 			seen[s] = true

@@ -17,6 +17,10 @@
 //     schema). A reference whose unqualified name starts with "pg_" resolves to
 //     pg_catalog, as PostgreSQL searches pg_catalog before search_path; such a
 //     relation is allowed only when listed as pg_catalog.NAME.
+//   - Policy.DDL allows each table it creates with exactly its columns. A table
+//     the DDL does not qualify is in the first search_path schema, like an
+//     unqualified allow key; names are compared normalised, and an Allow entry
+//     for the same table replaces the DDL's grant (it never adds to it).
 //   - Statement kinds (Policy.Statements) are lower case: select, insert,
 //     update, delete, merge, "select into" (SELECT … INTO creates a table), and
 //     for anything else the command name ("copy", "do", "call", "set",
@@ -26,4 +30,28 @@
 //     "*" or by name.
 //   - A function's body is not inspected: a user-defined function that reads a
 //     table is not seen. The deny-list is the control for functions.
+//   - Which built-in functions exist, which are volatile and which are denied
+//     comes from PostgreSQL's own catalog, embedded (catalog_*.tsv, written by
+//     `go generate` from a real server; see internal/pgcatalog). A call is
+//     matched by name and number of arguments, not types: when overloads of one
+//     arity disagree, the worst counts. An unqualified name is a built-in when
+//     pg_catalog has it (PostgreSQL searches pg_catalog first); a function that
+//     shadows a built-in from another schema is not seen.
+//   - PostgreSQL reads (value).name as the call name(value) unless value is a row
+//     with a field name, and t.name as name(t) unless the FROM item t has a
+//     column name; neither is a function call in the parse tree. dws knows a
+//     value is a row from its type (casts, the DDL's column and composite types,
+//     ROW(…), a built-in's OUT parameters, a FROM item's columns) and applies the
+//     function rules to everything else. When it cannot tell a field from a
+//     function that is not a built-in, it reports it; a table whose columns it
+//     does not know is assumed to have the column unless the name is a denied
+//     function or a built-in that takes a row.
+//   - A function that is neither a built-in nor created in Policy.DDL may be
+//     volatile and is reported as nondeterministic; the DDL's declared volatility
+//     (IMMUTABLE, STABLE, default VOLATILE) is trusted.
+//   - A string literal that reads as a date/time input holding 'now', 'today',
+//     'tomorrow' or 'yesterday' is reported wherever it stands, since an untyped
+//     literal becomes a date wherever one is expected; a cast to text says it is
+//     text. Text the statement computes and casts to a date/time type is reported
+//     too; a parameter is the caller's value, and a column is data.
 package sqlallow

@@ -19,8 +19,11 @@ type Policy struct {
 	// DenyFunctions is added to the built-in deny-list. An entry is a function
 	// name, optionally schema-qualified; a trailing * matches a prefix.
 	DenyFunctions []string
-	// DDL, when set, gives the real columns of tables: "*" expands to them and
-	// only tables that have a column are candidates for an unqualified name.
+	// DDL, when set, allows every table it creates with exactly its columns,
+	// except a table that Allow lists too: the Allow entry wins, whichever way
+	// either spells the name. It also gives the real columns of tables: "*"
+	// expands to them and only tables that have a column are candidates for an
+	// unqualified name.
 	DDL *Schema
 }
 
@@ -33,24 +36,14 @@ func DefaultPolicy() Policy {
 	}
 }
 
-// builtinDeny are functions that reach outside the allowed tables: files,
-// large objects, other databases, server administration, sleeping and locks,
-// and functions that run a query given as text (query_to_xml, ts_stat), which
-// would read any table.
+// builtinDeny are functions of extensions that reach outside the allowed tables:
+// other databases, raw pages and tuples. The built-in deny-list comes from
+// PostgreSQL's catalog (see catalog.go); these are not in it.
 var builtinDeny = []string{
-	"pg_read_file", "pg_read_binary_file", "pg_ls_*", "pg_stat_file", "pg_file_*", "pg_logdir_ls",
-	"lo_*", "loread", "lowrite",
-	"dblink*",
-	"pg_sleep*",
-	"set_config", "current_setting", "pg_reload_conf", "pg_rotate_logfile", "pg_promote",
-	"pg_terminate_backend", "pg_cancel_backend", "pg_log_backend_memory_contexts",
-	"pg_advisory*", "pg_try_advisory*", "pg_notify",
-	"pg_switch_wal", "pg_create_restore_point", "pg_backup_*", "pg_start_backup", "pg_stop_backup",
-	"pg_create_*", "pg_drop_replication_slot", "pg_replication_*", "pg_logical_*", "pg_copy_*",
-	"pg_export_snapshot", "pg_import_system_collations", "pg_wal_replay_*",
-	"query_to_xml*", "cursor_to_xml*", "table_to_xml*", "schema_to_xml*", "database_to_xml*",
-	"ts_stat", "ts_rewrite",
-	"get_raw_page", "heap_page_items", "bt_*", "pg_visibility*", "pgstattuple*",
+	"dblink*", "postgres_fdw_*",
+	"get_raw_page", "page_header", "heap_page_item*", "tuple_data_split", "bt_*", "hash_page_*",
+	"brin_page_*", "brin_metapage_info", "brin_revmap_data", "gin_*", "fsm_page_contents",
+	"pgstat*", "pgrowlocks",
 }
 
 var builtinExact, builtinPrefix = func() (map[string]bool, []string) {
@@ -71,19 +64,6 @@ func addDeny(exact map[string]bool, prefix *[]string, list []string) {
 	}
 }
 
-// volatile functions give a different answer on each run: a sql step must get
-// such a value as an argument so that a retry repeats the same statement.
-var volatile = map[string]bool{
-	"now": true, "random": true, "random_normal": true, "setseed": true,
-	"clock_timestamp": true, "statement_timestamp": true, "transaction_timestamp": true,
-	"timeofday": true, "gen_random_uuid": true, "uuid_generate_v1": true,
-	"uuid_generate_v1mc": true, "uuid_generate_v4": true,
-	"nextval": true, "setval": true, "currval": true, "lastval": true,
-	"txid_current": true, "txid_current_if_assigned": true,
-	"pg_current_xact_id": true, "pg_current_xact_id_if_assigned": true,
-	"pg_backend_pid": true,
-}
-
 var systemColumns = map[string]bool{
 	"ctid": true, "xmin": true, "xmax": true, "cmin": true, "cmax": true, "tableoid": true,
 }
@@ -96,7 +76,8 @@ type grant struct {
 }
 
 type compiled struct {
-	allow      map[string]*grant // schema.name → grant
+	allow      map[string]*grant // schema.name → grant, from Policy.Allow
+	ddlGrants  map[string]*grant // grants made from the DDL, on first use
 	searchPath []string
 	statements map[string]bool
 	denyExact  map[string]bool // name or schema.name
@@ -157,6 +138,144 @@ func compile(p *Policy) *compiled {
 	}
 	c.ddl = p.DDL
 	return c
+}
+
+// ddlFind maps schema.name, as a statement means it, to the key under which the
+// DDL keeps that object: an object the DDL does not qualify is in the first
+// search_path schema. bare reports whether the DDL has key and left it unqualified.
+func (c *compiled) ddlFind(key string, bare func(string) (isBare, ok bool)) (string, bool) {
+	if b, ok := bare(key); ok && !b {
+		return key, true
+	}
+	schema, name := splitKey(key)
+	if schema == c.searchPath[0] {
+		if b, ok := bare("public." + name); ok && b {
+			return "public." + name, true
+		}
+	}
+	return "", false
+}
+
+// ddlTable returns the DDL key and the columns of the relation schema.name.
+func (c *compiled) ddlTable(key string) ([]string, bool) {
+	k, ok := c.ddlTableKey(key)
+	if !ok {
+		return nil, false
+	}
+	return c.ddl.Tables[k], true
+}
+
+func (c *compiled) ddlTableKey(key string) (string, bool) {
+	if c.ddl == nil {
+		return "", false
+	}
+	return c.ddlFind(key, func(k string) (bool, bool) {
+		if _, ok := c.ddl.Tables[k]; !ok {
+			return false, false
+		}
+		return c.ddl.bare[k], true
+	})
+}
+
+// ddlColumnType is the type the DDL gives column col of the relation schema.name.
+func (c *compiled) ddlColumnType(key, col string) (typeRef, bool) {
+	k, ok := c.ddlTableKey(key)
+	if !ok {
+		return typeRef{}, false
+	}
+	t, ok := c.ddl.colTypes[k][col]
+	return t, ok
+}
+
+// ddlType finds a type the DDL creates, as a statement names it: a composite type,
+// a domain, an enum, or a table (every table is also a composite type).
+func (c *compiled) ddlType(ref typeRef) (*ddlType, bool) {
+	if c.ddl == nil {
+		return nil, false
+	}
+	find := func(key string) (*ddlType, bool) {
+		if k, ok := c.ddlFind(key, func(k string) (bool, bool) {
+			t, ok := c.ddl.types[k]
+			return ok && t.bare, ok
+		}); ok {
+			return c.ddl.types[k], true
+		}
+		if cols, ok := c.ddlTable(key); ok {
+			k, _ := c.ddlTableKey(key)
+			return &ddlType{fields: cols, fieldTypes: c.ddl.colTypes[k]}, true
+		}
+		return nil, false
+	}
+	if ref.schema != "" {
+		return find(ref.schema + "." + ref.name)
+	}
+	for _, sp := range c.searchPath {
+		if t, ok := find(sp + "." + ref.name); ok {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// ddlFunction finds a function the DDL creates that takes nargs arguments.
+func (c *compiled) ddlFunction(schema, name string, nargs int) (ddlFunc, bool) {
+	if c.ddl == nil {
+		return ddlFunc{}, false
+	}
+	find := func(key string) (ddlFunc, bool) {
+		k, ok := c.ddlFind(key, func(k string) (bool, bool) {
+			fs, ok := c.ddl.funcs[k]
+			return ok && fs[0].bare, ok
+		})
+		if !ok {
+			return ddlFunc{}, false
+		}
+		for _, f := range c.ddl.funcs[k] {
+			if f.accepts(nargs) {
+				return f, true
+			}
+		}
+		return ddlFunc{}, false
+	}
+	if schema != "" {
+		return find(schema + "." + name)
+	}
+	for _, sp := range c.searchPath {
+		if f, ok := find(sp + "." + name); ok {
+			return f, true
+		}
+	}
+	return ddlFunc{}, false
+}
+
+// grantFor is the grant of the relation schema.name: its Allow entry, else the
+// DDL's columns, else nil (not allowed).
+func (c *compiled) grantFor(key string) *grant {
+	if g := c.allow[key]; g != nil {
+		return g
+	}
+	if g, ok := c.ddlGrants[key]; ok {
+		return g
+	}
+	cols, ok := c.ddlTable(key)
+	if !ok {
+		return nil
+	}
+	g := &grant{cols: make(map[string]bool, len(cols)), list: strings.Join(sortedCopy(cols), ", ")}
+	for _, col := range cols {
+		g.cols[col] = true
+	}
+	if c.ddlGrants == nil {
+		c.ddlGrants = map[string]*grant{}
+	}
+	c.ddlGrants[key] = g
+	return g
+}
+
+func sortedCopy(list []string) []string {
+	out := append([]string(nil), list...)
+	sort.Strings(out)
+	return out
 }
 
 // normRelation turns an allow key into schema.name.
@@ -247,22 +366,4 @@ func (c *compiled) denied(schema, name string) bool {
 		}
 	}
 	return false
-}
-
-// quoteIdent writes an identifier so that splitName reads it back unchanged.
-func quoteIdent(s string) string {
-	plain := s != ""
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		lower := ch >= 'a' && ch <= 'z' || ch == '_'
-		later := i > 0 && (ch >= '0' && ch <= '9' || ch == '$')
-		if !lower && !later {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }

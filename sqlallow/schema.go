@@ -4,55 +4,124 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
 )
 
-// Schema is the set of tables a DDL script creates, with their columns in
-// order. Relations are keyed schema.name; an unqualified table is in public.
+// Schema is what a DDL script creates: tables with their columns in order (and
+// the columns' types), composite types, domains and functions. Relations are keyed
+// schema.name; an unqualified name is keyed in public here, and a Policy places
+// it in the first schema of its SearchPath, as running the script with that
+// search_path would.
 type Schema struct {
-	Tables map[string][]string
+	Tables   map[string][]string
+	bare     map[string]bool               // keys of Tables the script does not qualify
+	colTypes map[string]map[string]typeRef // table → column → type
+	types    map[string]*ddlType
+	funcs    map[string][]ddlFunc
 }
 
-// FromDDL reads CREATE TABLE (including INHERITS and PARTITION OF) and
-// ALTER TABLE … ADD/DROP COLUMN statements; other statements are ignored.
-// A syntax error is returned as a *SyntaxError with its byte offset.
+// typeRef is a type as a statement or the DDL names it.
+type typeRef struct {
+	schema, name string
+	array        bool
+}
+
+func typeRefOf(tn *pg.TypeName) typeRef {
+	if tn == nil {
+		return typeRef{}
+	}
+	schema, name := typeName(stringList(tn.Names))
+	switch name {
+	case "serial", "serial4":
+		name = "int4"
+	case "bigserial", "serial8":
+		name = "int8"
+	case "smallserial", "serial2":
+		name = "int2"
+	}
+	return typeRef{schema: schema, name: name, array: len(tn.ArrayBounds) > 0}
+}
+
+// ddlType is a type the DDL creates: a composite type (fields), a domain (base)
+// or an enum.
+type ddlType struct {
+	fields     []string
+	fieldTypes map[string]typeRef
+	base       *typeRef
+	bare       bool
+}
+
+// ddlFunc is one function the DDL creates, with the volatility it declares.
+type ddlFunc struct {
+	nargs, defaults int
+	variadic        bool
+	volatility      byte // i, s or v (PostgreSQL's default)
+	bare            bool
+}
+
+func (f ddlFunc) accepts(n int) bool {
+	if f.variadic && n >= f.nargs {
+		return true
+	}
+	return n <= f.nargs && n >= f.nargs-f.defaults
+}
+
+// FromDDL reads CREATE TABLE (including INHERITS, LIKE and PARTITION OF), ALTER
+// TABLE … ADD/DROP COLUMN, CREATE TYPE … AS (…), CREATE DOMAIN and CREATE
+// FUNCTION statements; other statements are ignored. A syntax error is returned
+// as a *SyntaxError with its byte offset.
 func FromDDL(ddl string) (*Schema, error) {
 	tree, err := pg.Parse(ddl)
 	if err != nil {
 		return nil, syntaxError(ddl, err)
 	}
-	s := &Schema{Tables: map[string][]string{}}
-	key := func(rv *pg.RangeVar) string {
-		schema := rv.Schemaname
+	s := &Schema{Tables: map[string][]string{}, bare: map[string]bool{}, colTypes: map[string]map[string]typeRef{},
+		types: map[string]*ddlType{}, funcs: map[string][]ddlFunc{}}
+	key := func(schema, name string) string {
 		if schema == "" {
 			schema = "public"
 		}
-		return schema + "." + rv.Relname
+		return schema + "." + name
 	}
+	rel := func(rv *pg.RangeVar) string { return key(rv.Schemaname, rv.Relname) }
 	for _, raw := range tree.Stmts {
 		switch st := raw.Stmt.Node.(type) {
 		case *pg.Node_CreateStmt:
 			cs := st.CreateStmt
 			var cols []string
+			types := map[string]typeRef{}
+			copyFrom := func(from string) {
+				cols = appendNew(cols, s.Tables[from]...)
+				for c, t := range s.colTypes[from] {
+					types[c] = t
+				}
+			}
 			for _, inh := range cs.InhRelations {
 				if rv := inh.GetRangeVar(); rv != nil {
-					cols = appendNew(cols, s.Tables[key(rv)]...)
+					copyFrom(rel(rv))
 				}
 			}
 			for _, e := range cs.TableElts {
 				if cd := e.GetColumnDef(); cd != nil {
 					cols = appendNew(cols, cd.Colname)
+					if cd.TypeName != nil {
+						types[cd.Colname] = typeRefOf(cd.TypeName)
+					}
 				}
 				// LIKE copies the source table's columns, in place.
 				if like := e.GetTableLikeClause(); like != nil && like.Relation != nil {
-					cols = appendNew(cols, s.Tables[key(like.Relation)]...)
+					copyFrom(rel(like.Relation))
 				}
 			}
-			s.Tables[key(cs.Relation)] = cols
+			k := rel(cs.Relation)
+			s.Tables[k] = cols
+			s.colTypes[k] = types
+			s.bare[k] = cs.Relation.Schemaname == ""
 		case *pg.Node_AlterTableStmt:
-			k := key(st.AlterTableStmt.Relation)
+			k := rel(st.AlterTableStmt.Relation)
 			cols, ok := s.Tables[k]
 			if !ok {
 				continue
@@ -66,6 +135,9 @@ func FromDDL(ddl string) (*Schema, error) {
 				case pg.AlterTableType_AT_AddColumn:
 					if cd := cmd.Def.GetColumnDef(); cd != nil {
 						cols = appendNew(cols, cd.Colname)
+						if cd.TypeName != nil {
+							s.colTypes[k][cd.Colname] = typeRefOf(cd.TypeName)
+						}
 					}
 				case pg.AlterTableType_AT_DropColumn:
 					for i, n := range cols {
@@ -74,9 +146,65 @@ func FromDDL(ddl string) (*Schema, error) {
 							break
 						}
 					}
+					delete(s.colTypes[k], cmd.Name)
 				}
 			}
 			s.Tables[k] = cols
+		case *pg.Node_CompositeTypeStmt:
+			ct := st.CompositeTypeStmt
+			if ct.Typevar == nil {
+				continue
+			}
+			t := &ddlType{fieldTypes: map[string]typeRef{}, bare: ct.Typevar.Schemaname == ""}
+			for _, e := range ct.Coldeflist {
+				if cd := e.GetColumnDef(); cd != nil {
+					t.fields = append(t.fields, cd.Colname)
+					t.fieldTypes[cd.Colname] = typeRefOf(cd.TypeName)
+				}
+			}
+			s.types[rel(ct.Typevar)] = t
+		case *pg.Node_CreateDomainStmt:
+			schema, name := typeName(stringList(st.CreateDomainStmt.Domainname))
+			base := typeRefOf(st.CreateDomainStmt.TypeName)
+			s.types[key(schema, name)] = &ddlType{base: &base, bare: schema == ""}
+		case *pg.Node_CreateEnumStmt:
+			schema, name := typeName(stringList(st.CreateEnumStmt.TypeName))
+			s.types[key(schema, name)] = &ddlType{bare: schema == ""}
+		case *pg.Node_CreateFunctionStmt:
+			cf := st.CreateFunctionStmt
+			if cf.IsProcedure {
+				continue
+			}
+			schema, name := typeName(stringList(cf.Funcname))
+			f := ddlFunc{volatility: 'v', bare: schema == ""}
+			for _, p := range cf.Parameters {
+				fp := p.GetFunctionParameter()
+				if fp == nil {
+					continue
+				}
+				switch fp.Mode {
+				case pg.FunctionParameterMode_FUNC_PARAM_OUT, pg.FunctionParameterMode_FUNC_PARAM_TABLE:
+					continue
+				case pg.FunctionParameterMode_FUNC_PARAM_VARIADIC:
+					f.variadic = true
+				}
+				f.nargs++
+				if fp.Defexpr != nil {
+					f.defaults++
+				}
+			}
+			for _, o := range cf.Options {
+				if d := o.GetDefElem(); d != nil && d.Defname == "volatility" {
+					switch d.Arg.GetString_().GetSval() {
+					case "immutable":
+						f.volatility = 'i'
+					case "stable":
+						f.volatility = 's'
+					}
+				}
+			}
+			k := key(schema, name)
+			s.funcs[k] = append(s.funcs[k], f)
 		}
 	}
 	return s, nil
@@ -93,21 +221,6 @@ outer:
 		list = append(list, a)
 	}
 	return list
-}
-
-// Allow is an allow-list granting every table of the schema with exactly the columns
-// the DDL gives it, so a column the table does not have is a finding, not a pass.
-func (s *Schema) Allow() map[string][]string {
-	m := make(map[string][]string, len(s.Tables))
-	for k, cols := range s.Tables {
-		schema, name := splitKey(k)
-		quoted := make([]string, len(cols))
-		for i, c := range cols {
-			quoted[i] = quoteIdent(c)
-		}
-		m[quoteIdent(schema)+"."+quoteIdent(name)] = quoted
-	}
-	return m
 }
 
 func splitKey(k string) (schema, name string) {
@@ -129,7 +242,8 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.Off
 
 func syntaxError(src string, err error) *SyntaxError {
 	if pe := (*pgparser.Error)(nil); errors.As(err, &pe) {
-		return &SyntaxError{Offset: charToByte(src, pe.Cursorpos-1), Message: pe.Message}
+		// The parser quotes the offending bytes, which need not be UTF-8.
+		return &SyntaxError{Offset: charToByte(src, pe.Cursorpos-1), Message: strings.ToValidUTF8(pe.Message, "\uFFFD")}
 	}
 	return &SyntaxError{Message: err.Error()}
 }

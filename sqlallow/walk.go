@@ -30,6 +30,9 @@ type checker struct {
 	params   []*pg.ParamRef
 	tplRoles map[int]string
 	depth    int
+	toks     []*pg.ScanToken // the scanned text, when a field selection needs it
+	spans    map[*pg.A_Indirection]fieldSpan
+	shapes   map[*pg.A_Indirection]shape
 }
 
 func newChecker(p *Policy) *checker {
@@ -204,13 +207,22 @@ func (c *checker) visit(m proto.Message, s *scope) {
 	case *pg.ColumnRef:
 		c.columnRef(x, s)
 	case *pg.FuncCall:
-		c.funcCall(x)
+		c.funcCall(x, s)
 		c.children(x, s)
 	case *pg.SQLValueFunction:
 		c.valueFunction(x)
 	case *pg.TypeCast:
-		c.typeCast(x)
+		c.typeCast(x, s)
+		if x.Arg.GetAConst() != nil {
+			// The cast says what the literal is; typeCast has checked it.
+			c.visit(x.TypeName, s)
+			return
+		}
 		c.children(x, s)
+	case *pg.A_Const:
+		c.literal(x)
+	case *pg.A_Indirection:
+		c.indirection(x, s)
 	case *pg.ParamRef:
 		c.params = append(c.params, x)
 	case *pg.LockingClause:
@@ -662,10 +674,8 @@ func (c *checker) relation(rv *pg.RangeVar, _ string) *relRef {
 		schema = c.resolveSchema(rv.Relname)
 	}
 	key := schema + "." + rv.Relname
-	r := &relRef{key: key, display: display, grant: c.pol.allow[key]}
-	if c.pol.ddl != nil {
-		r.ddl, r.ddlKnown = c.pol.ddl.Tables[key]
-	}
+	r := &relRef{key: key, display: display, grant: c.pol.grantFor(key)}
+	r.ddl, r.ddlKnown = c.pol.ddlTable(key)
 	c.use(key, loc)
 	switch {
 	case c.expr:
@@ -682,7 +692,7 @@ func (c *checker) resolveSchema(name string) string {
 	}
 	if c.pol.ddl != nil {
 		for _, sp := range c.pol.searchPath {
-			if _, ok := c.pol.ddl.Tables[sp+"."+name]; ok {
+			if _, ok := c.pol.ddlTable(sp + "." + name); ok {
 				return sp
 			}
 		}
@@ -721,11 +731,11 @@ func (c *checker) colUse(r *relRef, col string, loc int) {
 		return
 	}
 	c.use(r.key, loc).cols[col] = true
-	if grants(r, col) {
-		return
-	}
 	if r.ddlKnown && !slices.Contains(r.ddl, col) && !systemColumns[col] {
 		c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q does not exist in %q (sql.from_ddl)", col, r.display))
+		return
+	}
+	if grants(r, col) {
 		return
 	}
 	c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q of %q is not allowed (%s)", col, r.display, allowedList(r.grant)))
@@ -951,6 +961,9 @@ func (c *checker) qualified(quals []string, col string, star bool, s *scope, loc
 		c.wholeRow(it, loc, quals[len(quals)-1]+".*")
 		return
 	}
+	if len(quals) == 1 && c.itemField(it, col, loc) {
+		return
+	}
 	if it.rel != nil {
 		rc := it.realCol(col)
 		if rc == "*" {
@@ -968,73 +981,5 @@ func (c *checker) qualified(quals []string, col string, star bool, s *scope, loc
 			}
 		}
 		c.resolveAmong(col, cands, loc)
-	}
-}
-
-func (c *checker) funcCall(fc *pg.FuncCall) {
-	parts := stringList(fc.Funcname)
-	if len(parts) == 0 {
-		return
-	}
-	name := parts[len(parts)-1]
-	schema := ""
-	if len(parts) > 1 {
-		schema = parts[len(parts)-2]
-	}
-	for _, p := range parts {
-		if i, ok := templateIn(p, c.ph); ok {
-			c.tplRoles[i] = "function"
-			return
-		}
-	}
-	loc := int(fc.Location)
-	full := strings.Join(parts, ".")
-	if c.pol.denied(schema, name) {
-		c.add(Function, loc, tokenLen(c.src, loc), fmt.Sprintf("function %s is denied", full))
-		return
-	}
-	if volatile[name] && (schema == "" || schema == "pg_catalog") {
-		c.add(Nondeterministic, loc, tokenLen(c.src, loc), fmt.Sprintf("%s() is volatile: pass the value as an argument", name))
-	}
-}
-
-var valueFunctionNames = map[pg.SQLValueFunctionOp]string{
-	pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE:        "CURRENT_DATE",
-	pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME:        "CURRENT_TIME",
-	pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:      "CURRENT_TIME",
-	pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP:   "CURRENT_TIMESTAMP",
-	pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N: "CURRENT_TIMESTAMP",
-	pg.SQLValueFunctionOp_SVFOP_LOCALTIME:           "LOCALTIME",
-	pg.SQLValueFunctionOp_SVFOP_LOCALTIME_N:         "LOCALTIME",
-	pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP:      "LOCALTIMESTAMP",
-	pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:    "LOCALTIMESTAMP",
-}
-
-func (c *checker) valueFunction(v *pg.SQLValueFunction) {
-	if name, ok := valueFunctionNames[v.Op]; ok {
-		loc := int(v.Location)
-		c.add(Nondeterministic, loc, wordLen(c.src, loc), name+" is volatile: pass the value as an argument")
-	}
-}
-
-// typeCast catches 'now'::timestamp and friends: the literal is read when the
-// statement runs.
-func (c *checker) typeCast(tc *pg.TypeCast) {
-	k := tc.Arg.GetAConst()
-	if k == nil || k.GetSval() == nil || tc.TypeName == nil {
-		return
-	}
-	v := strings.ToLower(strings.TrimSpace(k.GetSval().Sval))
-	if v != "now" && v != "today" && v != "tomorrow" && v != "yesterday" {
-		return
-	}
-	names := stringList(tc.TypeName.Names)
-	if len(names) == 0 {
-		return
-	}
-	t := names[len(names)-1]
-	if strings.Contains(t, "time") || t == "date" {
-		loc := int(k.Location)
-		c.add(Nondeterministic, loc, tokenLen(c.src, loc), fmt.Sprintf("'%s' is read when the statement runs: pass the value as an argument", v))
 	}
 }

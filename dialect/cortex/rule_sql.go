@@ -37,7 +37,9 @@ var sqlRules = []lint.Rule{
 		Doc: `Statements are parsed by PostgreSQL's own parser (libpg_query), so what dws accepts is
 what the database accepts. The finding points at the character the parser stopped at,
 inside the JSON or YAML string. {{name}} placeholders are replaced by parameters of the same
-length first, so positions stay true.`,
+length first, so positions stay true. A "{{" that does not open a {{name}} placeholder (a
+name, dots between path parts, spaces around) is refused where it starts: the template
+engine may replace it whatever it holds, so PostgreSQL would run other text than dws checked.`,
 		Fail: sqlExample("syntax.json", "UPDATE expense SET status = $1 WHER id = {{expenseId}}"),
 		Pass: sqlExample("syntax.json", passStatement),
 	},
@@ -73,9 +75,20 @@ candidate grants it; qualify it to say which one you mean.`,
 	{
 		ID: "sql-function", Severity: lint.Error, Dialect: ID, Inline: lint.InlineIfConfigured,
 		Summary: "the statement calls a function on the deny-list",
-		Doc: `Some built-in functions reach outside the allowed tables or the statement itself: files
-(pg_read_file), large objects, other databases (dblink), server administration, sleeping, and
-functions that run SQL given as text. They are denied by default; sql.deny_functions adds more.`,
+		Doc: `Some built-in functions reach outside the allowed tables or the statement itself. The
+built-in deny-list is derived from PostgreSQL's own catalog (embedded in dws, from PostgreSQL
+15): functions only superusers may run (pg_read_file, pg_ls_dir, …), the functions behind the
+system views that the allow-list refuses as tables (pg_stat_get_activity, pg_show_all_settings,
+…), statistics and control functions, functions that read a relation or catalog object named
+by an argument (pg_relation_size, pg_sequence_last_value, …), type input functions, volatile
+functions that act on the server, sessions, locks or files (pg_sleep, pg_advisory_lock, …),
+settings (current_setting) and functions that run SQL given as text (query_to_xml, ts_stat).
+The message says which. Extensions that reach outside (dblink, pageinspect) are denied by name,
+and so is any pg_ name that is not a built-in; sql.deny_functions adds more. Every spelling of
+a call counts: PostgreSQL reads (value).name as name(value) unless value is a row with that
+field, and t.name as name(t) unless t has that column, so ('/etc/passwd'::text).pg_read_file
+is a call of pg_read_file. A field selection that dws cannot tell from a call of a function
+that is not built in is refused unless sql.from_ddl gives the value's type.`,
 		Fail: sqlExample("sleep.json", "UPDATE expense SET status = $1 WHERE id = {{expenseId}} AND pg_sleep(10) IS NOT NULL"),
 		Pass: sqlExample("sleep.json", passStatement),
 	},
@@ -84,7 +97,13 @@ functions that run SQL given as text. They are denied by default; sql.deny_funct
 		Summary: "the statement calls a volatile function instead of taking the value as an arg",
 		Doc: `A Cortex sql step must be deterministic so that a retry repeats exactly the same change:
 now(), random(), CURRENT_TIMESTAMP, gen_random_uuid(), nextval() and friends give a different
-value on every run. Compute the value once and pass it in args.`,
+value on every run. Compute the value once and pass it in args. What is volatile comes from
+PostgreSQL's own catalog (provolatile), plus the stable functions that read the clock, the
+transaction or the backend (now(), age(ts), pg_backend_pid(), …). A function that is not a
+built-in may be volatile: declare it IMMUTABLE or STABLE in the sql.from_ddl script to use it.
+Date/time input reads 'now', 'today', 'tomorrow' and 'yesterday' when the statement runs, so
+those literals are refused wherever a date or time can be read (cast them to text if they are
+text), and so is text the statement computes and casts to a date/time type.`,
 		Fail: sqlExample("now.json", "UPDATE expense SET status = $1, amount = amount WHERE id = {{expenseId}} AND now() > '2025-01-01'"),
 		Pass: sqlExample("now.json", passStatement),
 	},

@@ -93,14 +93,7 @@ func parseSQLSettings(n *source.Node, dir string) (any, error) {
 				Msg: fmt.Sprintf("sql: unknown key %q (want allow, search_path, statements, deny_functions, from_ddl)", m.Key)}
 		}
 	}
-	if p.DDL != nil {
-		// from_ddl allows every table and column the DDL creates, besides what allow lists.
-		for rel, cols := range p.DDL.Allow() {
-			if _, listed := p.Allow[rel]; !listed {
-				p.Allow[rel] = cols
-			}
-		}
-	}
+	// from_ddl allows what the DDL creates; sqlallow merges it with allow, whose entries win.
 	return &sqlSettings{policy: p}, nil
 }
 

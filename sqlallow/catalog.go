@@ -1,0 +1,199 @@
+package sqlallow
+
+import (
+	_ "embed"
+	"iter"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The built-in functions and types of PostgreSQL, as its own catalog lists them
+// (pg_proc, pg_type of a scratch cluster). The generator writes the server
+// version into the files' headers.
+//
+//go:generate go run ./internal/pgcatalog .
+
+//go:embed catalog_functions.tsv
+var catalogFunctions string
+
+//go:embed catalog_types.tsv
+var catalogTypes string
+
+// builtin is one overload of a pg_catalog function.
+type builtin struct {
+	args       []string // argument type names (pg_type.typname)
+	defaults   int
+	variadic   bool
+	result     string
+	set        bool
+	kind       byte // f function, a aggregate, w window
+	volatility byte // i immutable, s stable, v volatile
+	clock      bool // a retry can give another value: volatile, or reads the clock, transaction or backend
+	out        []string
+}
+
+type builtinType struct {
+	typtype  byte // b base, c composite, d domain, e enum, p pseudo, r range, m multirange
+	category byte // pg_type.typcategory: S string, D date/time, A array, …
+	elem     string
+}
+
+type catalogData struct {
+	funcs map[string][]*builtin
+	deny  map[string]string // function name → reason code
+	types map[string]builtinType
+}
+
+// catalog is parsed on first use, so a run without SQL does not pay for it.
+var catalog = sync.OnceValue(func() *catalogData {
+	c := &catalogData{funcs: make(map[string][]*builtin, 2700), deny: map[string]string{}, types: make(map[string]builtinType, 500)}
+	all := make([]builtin, 0, strings.Count(catalogFunctions, "\n"))
+	eachRow(catalogFunctions, func(f []string) {
+		if len(f) < 11 {
+			return
+		}
+		all = append(all, builtin{result: f[4], set: f[5] == "1", clock: f[8] == "1", variadic: f[3] == "1"})
+		b := &all[len(all)-1]
+		if f[1] != "" {
+			b.args = strings.Split(f[1], ",")
+		}
+		b.defaults, _ = strconv.Atoi(f[2])
+		if f[6] != "" {
+			b.kind = f[6][0]
+		}
+		if f[7] != "" {
+			b.volatility = f[7][0]
+		}
+		if f[10] != "" {
+			b.out = strings.Split(f[10], ",")
+		}
+		c.funcs[f[0]] = append(c.funcs[f[0]], b)
+		if f[9] != "" {
+			c.deny[f[0]] = f[9]
+		}
+	})
+	eachRow(catalogTypes, func(f []string) {
+		if len(f) < 4 || f[1] == "" || f[2] == "" {
+			return
+		}
+		c.types[f[0]] = builtinType{typtype: f[1][0], category: f[2][0], elem: f[3]}
+	})
+	return c
+})
+
+// eachRow calls fn with the tab-separated fields of each line that is not a
+// comment; fn must not keep the slice.
+func eachRow(tsv string, fn func([]string)) {
+	var buf [16]string
+	for len(tsv) > 0 {
+		line := tsv
+		if i := strings.IndexByte(tsv, '\n'); i >= 0 {
+			line, tsv = tsv[:i], tsv[i+1:]
+		} else {
+			tsv = ""
+		}
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		f := buf[:0]
+		for len(f) < len(buf) {
+			field, rest, more := strings.Cut(line, "\t")
+			f = append(f, field)
+			if !more {
+				break
+			}
+			line = rest
+		}
+		fn(f)
+	}
+}
+
+// accepts reports whether the overload can be called with n arguments.
+func (b *builtin) accepts(n int) bool {
+	if b.variadic && n >= len(b.args) {
+		return true
+	}
+	return n <= len(b.args) && n >= len(b.args)-b.defaults
+}
+
+// denyReason says why a denied built-in is denied, for the message.
+func denyReason(code string) string {
+	switch {
+	case code == "sql":
+		return "it runs SQL given as text, or reads every table of a schema or database"
+	case code == "settings":
+		return "it reads or changes server settings"
+	case code == "superuser":
+		return "PostgreSQL lets only superusers and specially granted roles run it"
+	case strings.HasPrefix(code, "view:"):
+		return "it is what the system view " + strings.TrimPrefix(code, "view:") + " reads"
+	case code == "stats":
+		return "it reads or resets server statistics"
+	case code == "relation":
+		return "it reads or changes the relation or catalog object that its argument names"
+	case code == "typeio":
+		return "it is a type's input or output function"
+	case code == "volatile":
+		return "it acts on the server, other sessions, locks or files"
+	case code == "pg_":
+		return "pg_ names belong to PostgreSQL, and this is not one of its built-in functions"
+	}
+	return code
+}
+
+// overloads are the built-ins called name that take n arguments.
+func (c *catalogData) overloads(name string, n int) iter.Seq[*builtin] {
+	return func(yield func(*builtin) bool) {
+		for _, b := range c.funcs[name] {
+			if b.accepts(n) && !yield(b) {
+				return
+			}
+		}
+	}
+}
+
+// has reports whether a built-in called name takes n arguments.
+func (c *catalogData) has(name string, n int) bool {
+	for range c.overloads(name, n) {
+		return true
+	}
+	return false
+}
+
+// typeName normalises a type as written in SQL to its pg_type name: the parser
+// already turns int, varchar, timestamp with time zone, … into pg_catalog.int4,
+// pg_catalog.varchar, pg_catalog.timestamptz.
+func typeName(names []string) (schema, name string) {
+	switch len(names) {
+	case 0:
+		return "", ""
+	case 1:
+		return "", names[0]
+	}
+	return names[len(names)-2], names[len(names)-1]
+}
+
+// builtinType looks up a built-in type by the name a statement gives it.
+func (c *catalogData) builtinType(schema, name string) (builtinType, bool) {
+	if schema != "" && schema != "pg_catalog" {
+		return builtinType{}, false
+	}
+	t, ok := c.types[name]
+	return t, ok
+}
+
+// timeLike reports a date/time type whose text input reads special values such as
+// 'now' when the statement runs: date, time, timetz, timestamp, timestamptz, and
+// arrays, ranges and multiranges of them.
+func (c *catalogData) timeLike(t builtinType) bool {
+	if t.category == 'D' {
+		return true
+	}
+	if t.elem != "" {
+		if e, ok := c.types[t.elem]; ok {
+			return e.category == 'D'
+		}
+	}
+	return false
+}

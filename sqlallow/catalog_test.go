@@ -1,0 +1,67 @@
+package sqlallow
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestCatalogMatchesServer: every built-in function and type of the embedded
+// catalog is on the scratch server with the same arguments, result and
+// volatility. It fails when the server is another PostgreSQL than the catalog was
+// generated from: run `go generate ./sqlallow` there.
+func TestCatalogMatchesServer(t *testing.T) {
+	c := startCluster(t)
+	out, _, err := c.psql("dws", `SELECT format('%s|%s|%s|%s|%s|%s|%s|%s', p.proname,
+  array_to_string(ARRAY(SELECT ty.typname FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY a(o, i) JOIN pg_type ty ON ty.oid = a.o ORDER BY a.i), ','),
+  p.pronargdefaults, (p.provariadic <> 0)::int, rt.typname, p.proretset::int, p.prokind, p.provolatile)
+FROM pg_proc p JOIN pg_type rt ON rt.oid = p.prorettype WHERE p.pronamespace = 'pg_catalog'::regnamespace`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		server[line] = true
+	}
+	cat := catalog()
+	var missing []string
+	n := 0
+	for name, list := range cat.funcs {
+		for _, b := range list {
+			n++
+			key := fmt.Sprintf("%s|%s|%d|%d|%s|%d|%c|%c", name, strings.Join(b.args, ","), b.defaults, bool01(b.variadic), b.result, bool01(b.set), b.kind, b.volatility)
+			if !server[key] {
+				missing = append(missing, key)
+			}
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("%d of %d embedded functions differ from the server's pg_proc (regenerate: go generate ./sqlallow), e.g.:\n%s", len(missing), n, strings.Join(missing[:min(len(missing), 20)], "\n"))
+	}
+	if n < 3000 || len(server) < n {
+		t.Errorf("embedded catalog has %d functions, server %d", n, len(server))
+	}
+
+	out, _, err = c.psql("dws", `SELECT format('%s|%s|%s', typname, typtype, typcategory) FROM pg_type WHERE typnamespace = 'pg_catalog'::regnamespace`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		types[line] = true
+	}
+	for name, ty := range cat.types {
+		if key := fmt.Sprintf("%s|%c|%c", name, ty.typtype, ty.category); !types[key] {
+			t.Errorf("embedded type %s is not the server's", key)
+		}
+	}
+}
+
+func bool01(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
