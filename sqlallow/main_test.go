@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/dwsdev/dws/sqlallow/internal/scratchpg"
+	"github.com/dwsdev/dws/internal/scratchpg"
 )
 
 // cluster is the scratch PostgreSQL server of the server-backed tests, started

@@ -40,7 +40,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dwsdev/dws/sqlallow/internal/scratchpg"
+	"github.com/dwsdev/dws/internal/scratchpg"
 	pg "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
