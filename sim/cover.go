@@ -92,6 +92,10 @@ func (r *Result) quickCover(maxPaths int) {
 		}
 	}
 	covered := make([]bool, len(sp.edges))
+	// A state's way in and way out are the same for every path through it: once marked
+	// covered, they need no second walk, so marking costs each state once.
+	inDone := make([]bool, n)
+	outDone := make([]bool, n)
 	for i, ms := range sp.moves {
 		if !seen[i] {
 			continue
@@ -100,38 +104,49 @@ func (r *Result) quickCover(maxPaths int) {
 			if !sp.takeable(r.live, i, mv) || covered[mv.edge] || sp.edges[mv.edge] == (Edge{}) {
 				continue
 			}
-			// In: the moves from the start to state i.
-			var in []int
-			for j := i; j != 0; j = via[j][0] {
-				in = append(in, j)
-			}
-			p := Path{}
-			for x := len(in) - 1; x >= 0; x-- {
-				step := via[in[x]]
-				p.Steps = append(p.Steps, sp.edges[sp.moves[step[0]][step[1]].edge])
-				covered[sp.moves[step[0]][step[1]].edge] = true
-			}
-			take := func(state, k int) (int, bool) {
-				m := sp.moves[state][k]
-				if e := sp.edges[m.edge]; e != (Edge{}) {
-					p.Steps = append(p.Steps, e)
-				}
-				covered[m.edge] = true
-				if m.next < 0 {
-					p.Status = m.status
-					return 0, true
-				}
-				return m.next, false
-			}
-			state, done := take(i, k)
-			for !done {
-				state, done = take(state, out[state])
+			if len(r.Cover) < maxPaths {
+				r.Cover = append(r.Cover, r.quickPath(i, k, via, out))
 			}
 			r.CoverSize++
-			if len(r.Cover) < maxPaths {
-				r.Cover = append(r.Cover, p)
+			for j := i; j != 0 && !inDone[j]; j = via[j][0] {
+				inDone[j] = true
+				covered[sp.moves[via[j][0]][via[j][1]].edge] = true
+			}
+			covered[mv.edge] = true
+			for state := mv.next; state >= 0 && !outDone[state]; {
+				outDone[state] = true
+				m := sp.moves[state][out[state]]
+				covered[m.edge] = true
+				state = m.next
 			}
 		}
+	}
+}
+
+// quickPath is the path through move k of state i: the way in, the move, the way out.
+func (r *Result) quickPath(i, k int, via [][2]int, out []int) Path {
+	sp := r.sp
+	var in []int
+	for j := i; j != 0; j = via[j][0] {
+		in = append(in, j)
+	}
+	p := Path{}
+	add := func(m move) {
+		if e := sp.edges[m.edge]; e != (Edge{}) {
+			p.Steps = append(p.Steps, e)
+		}
+	}
+	for x := len(in) - 1; x >= 0; x-- {
+		add(sp.moves[via[in[x]][0]][via[in[x]][1]])
+	}
+	m := sp.moves[i][k]
+	for {
+		add(m)
+		if m.next < 0 {
+			p.Status = m.status
+			return p
+		}
+		m = sp.moves[m.next][out[m.next]]
 	}
 }
 

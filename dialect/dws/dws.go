@@ -63,12 +63,13 @@ func workflowDialect() *lint.Dialect {
 	return &lint.Dialect{
 		ID: WorkflowID,
 		// A document with top-level phases, transitions and entry_phase.
-		Detect: func(doc *source.Document) bool { return hasAll(doc, "phases", "transitions", "entry_phase") },
-		Decode: func(doc *source.Document) any { return decodeWorkflow(doc.Root) },
-		Graphs: workflowGraphs,
+		Detect:   func(doc *source.Document) bool { return hasAll(doc, "phases", "transitions", "entry_phase") },
+		Decode:   func(doc *source.Document) any { return decodeWorkflow(doc.Root) },
+		Graphs:   workflowGraphs,
+		Simulate: simulateWorkflow,
 		Rules: []*lint.Rule{&loopBound, &loopTarget, &join, &parallelStructure, &condition, &duration,
 			&timeoutExceeds, &missingVerificationGate, &gateOrder, &failureEdge, &budget, &hook,
-			&selectionStrategy, &subWorkflow},
+			&selectionStrategy, &subWorkflow, &infeasibleBranch, &joinUnsatisfiable, &loopExhausted},
 	}
 }
 

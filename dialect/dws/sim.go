@@ -1,0 +1,482 @@
+package dws
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/sim"
+)
+
+// Run-time semantics of a dws-workflow (SPEC §8.1), and the decisions where SPEC leaves
+// a choice open:
+//   - A phase is a choice point: pass, fail, and one outcome per failure route the
+//     transitions leaving it declare (on_verification_fail only when the phase has a
+//     verification gate, on_timeout, on_escalation). fail with no route ends the run
+//     failed (sim-unhandled-failure).
+//   - After a phase passes: first each delegation from it is one choice point (ok or
+//     fail; fail ends the run failed); then a loop from it decides again (back to its
+//     to) or exit; then the phase's routing: a conditional picks one branch or the
+//     default, a parallel transition forks, a sequential or handoff transition goes on,
+//     and a phase with none of these ends the run succeeded. A loop's condition is not
+//     evaluated: again and exit are both free, so every number of turns is a path.
+//   - A loop can turn max_iterations times; global_constraints.max_iterations bounds the
+//     turns of all loops together. When a run wants another turn past a bound, the
+//     loop's on_exhaustion decides: escalate ends the run escalated, abort aborted,
+//     proceed_with_warning exits the loop (sim-loop-exhausted); past the global bound
+//     the run also gets sim-max-iterations.
+//   - A parallel transition runs its branch phases one after another in branch order,
+//     each passing or failing (their own transitions are not followed inside the fork):
+//     the branches' outcomes are consecutive choice points of one path. Then the join
+//     proceeds to join.to when its strategy is met (all: every branch passed; any: one
+//     did; n_of_m: min_branches did), else the run takes the parallel transition's first
+//     failure route, or ends failed. A join that can never proceed (n_of_m asking for
+//     more branches than there are) is sim-join-unsatisfiable.
+//   - A conditional's branches are tried in order over the phase's stub output: for each
+//     branch and the default dws looks for an output that selects it; one that no
+//     output selects (an earlier branch shadows it) is dead: sim-infeasible-branch.
+//   - Several sequential or handoff transitions from one phase are a choice among them.
+
+// wstate is where a run is: the phase and what happens next there, the loop turns
+// taken (see turnsOf) and in all, and the fork being run.
+type wstate struct {
+	at     int // phase index
+	stage  uint8
+	turns  string
+	global int
+	// fork, branch, passed: the parallel transition being run, the next branch and
+	// how many branches passed so far.
+	fork, branch, passed int
+}
+
+const (
+	stageRun      uint8 = iota // the phase runs: pass, fail, failure routes
+	stageDelegate              // the next delegation from the phase (branch holds which)
+	stageLoop                  // a loop from the phase: again or exit
+	stageRoute                 // the phase's routing
+	stageFork                  // a branch of a parallel transition runs
+)
+
+type wmachine struct {
+	w      *workflow
+	index  map[string]int
+	from   map[int][]*transition // transitions leaving each phase, in order
+	loops  map[*transition]int   // loop transition -> its counter
+	global int                   // global_constraints.max_iterations, 0 when none
+	dead   map[*transition]map[int]string
+	forks  []*transition
+	start  int
+	// live[k] holds, for loop k, the phases from which its from phase can be reached:
+	// elsewhere its turns no longer matter, and are forgotten, so that a long workflow
+	// of many loops has few states.
+	live [][]uint64
+}
+
+func newWMachine(w *workflow) (*wmachine, bool) {
+	m := &wmachine{w: w, index: map[string]int{}, from: map[int][]*transition{}, loops: map[*transition]int{},
+		dead: map[*transition]map[int]string{}}
+	for i, p := range w.phases {
+		if p.id != "" {
+			if _, dup := m.index[p.id]; !dup {
+				m.index[p.id] = i
+			}
+		}
+	}
+	entry, _ := w.root.Get("entry_phase").Str()
+	start, ok := m.index[entry]
+	if !ok {
+		return nil, false
+	}
+	m.start = start
+	for _, t := range w.transitions {
+		i, ok := m.index[t.from]
+		if !ok {
+			continue
+		}
+		m.from[i] = append(m.from[i], t)
+		switch t.typ {
+		case "loop":
+			m.loops[t] = len(m.loops)
+		case "parallel":
+			m.forks = append(m.forks, t)
+		}
+	}
+	if g, ok := number(w.global.Get("max_iterations")); ok {
+		m.global = int(g)
+	}
+	m.liveSets()
+	return m, true
+}
+
+// liveSets computes, for every loop, the phases from which its from phase is reachable.
+func (m *wmachine) liveSets() {
+	n := len(m.w.phases)
+	back := make([][]int, n)
+	for _, e := range m.w.edges() {
+		from, ok1 := m.index[e.from]
+		to, ok2 := m.index[e.to]
+		if ok1 && ok2 {
+			back[to] = append(back[to], from)
+		}
+	}
+	m.live = make([][]uint64, len(m.loops))
+	for t, k := range m.loops {
+		set := make([]uint64, (n+63)/64)
+		start := m.index[t.from]
+		set[start/64] |= 1 << (start % 64)
+		queue := []int{start}
+		for len(queue) > 0 {
+			v := queue[0]
+			queue = queue[1:]
+			for _, u := range back[v] {
+				if set[u/64]&(1<<(u%64)) == 0 {
+					set[u/64] |= 1 << (u % 64)
+					queue = append(queue, u)
+				}
+			}
+		}
+		m.live[k] = set
+	}
+}
+
+func (m *wmachine) Start() wstate {
+	return wstate{at: m.start, fork: -1}
+}
+
+// The turns of the loops a run has taken are kept as three bytes per loop with turns:
+// the loop's number (two bytes) and its turns, in loop order. Loops without turns take
+// no room, so a workflow of a thousand loops has small states.
+
+func turnsOf(turns string, k int) int {
+	for j := 0; j+3 <= len(turns); j += 3 {
+		if int(turns[j])<<8|int(turns[j+1]) == k {
+			return int(turns[j+2])
+		}
+	}
+	return 0
+}
+
+func withTurns(turns string, k, n int) string {
+	entry := string([]byte{byte(k >> 8), byte(k), byte(n)})
+	for j := 0; j+3 <= len(turns); j += 3 {
+		switch at := int(turns[j])<<8 | int(turns[j+1]); {
+		case at == k:
+			return turns[:j] + entry + turns[j+3:]
+		case at > k:
+			return turns[:j] + entry + turns[j:]
+		}
+	}
+	return turns + entry
+}
+
+func (m *wmachine) id(i int) string { return m.w.phases[i].id }
+
+// go moves to a phase, to run it.
+func (m *wmachine) goTo(s wstate, target string) (wstate, bool) {
+	i, ok := m.index[target]
+	if !ok {
+		return s, false
+	}
+	s.at, s.stage, s.fork, s.branch, s.passed = i, stageRun, -1, 0, 0
+	// Forget the turns of loops this phase can no longer reach.
+	for j := 0; j+3 <= len(s.turns); {
+		k := int(s.turns[j])<<8 | int(s.turns[j+1])
+		if m.live[k][i/64]&(1<<(i%64)) == 0 {
+			s.turns = s.turns[:j] + s.turns[j+3:]
+			continue
+		}
+		j += 3
+	}
+	return s, true
+}
+
+func (m *wmachine) of(i int, typ string) []*transition {
+	var out []*transition
+	for _, t := range m.from[i] {
+		if t.typ == typ {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (m *wmachine) Moves(s wstate) []sim.Move[wstate] {
+	switch s.stage {
+	case stageRun:
+		return m.run(s)
+	case stageDelegate:
+		return m.delegate(s)
+	case stageLoop:
+		return m.loop(s)
+	case stageRoute:
+		return m.route(s)
+	}
+	return m.forkBranch(s)
+}
+
+// failureRoutes are the failure outcomes transitions from phase i declare.
+func (m *wmachine) failureRoutes(i int) []sim.Move[wstate] {
+	var out []sim.Move[wstate]
+	seen := map[string]bool{}
+	for _, t := range m.from[i] {
+		for _, key := range failureFields {
+			if key == "on_verification_fail" && !m.w.phases[i].hasVerificationGate() {
+				continue
+			}
+			to, ok := t.node.Get(key).Str()
+			if !ok || seen[key] {
+				continue
+			}
+			seen[key] = true
+			if _, known := m.index[to]; !known {
+				continue
+			}
+			out = append(out, sim.Move[wstate]{Edge: sim.Edge{Node: m.id(i), Outcome: key}, To: to})
+		}
+	}
+	return out
+}
+
+func (m *wmachine) run(s wstate) []sim.Move[wstate] {
+	id := m.id(s.at)
+	pass := s
+	pass.stage, pass.branch = stageDelegate, 0
+	out := []sim.Move[wstate]{{Edge: sim.Edge{Node: id, Outcome: "pass"}, Next: pass}}
+	routes := m.failureRoutes(s.at)
+	if len(routes) == 0 {
+		out = append(out, sim.Move[wstate]{Edge: sim.Edge{Node: id, Outcome: "fail"}, End: true,
+			Status: sim.Failed, Finding: "sim-unhandled-failure"})
+		return out
+	}
+	out = append(out, sim.Move[wstate]{Edge: sim.Edge{Node: id, Outcome: "fail"}, End: true, Status: sim.Failed})
+	for _, r := range routes {
+		r.Next, _ = m.goTo(s, r.To)
+		out = append(out, r)
+	}
+	return out
+}
+
+func (m *wmachine) delegate(s wstate) []sim.Move[wstate] {
+	ds := m.of(s.at, "delegation")
+	if s.branch >= len(ds) {
+		s.stage = stageLoop
+		return m.loop(s)
+	}
+	ok := s
+	ok.branch++
+	name := "delegation"
+	if len(ds) > 1 {
+		name += " " + strconv.Itoa(s.branch+1)
+	}
+	return []sim.Move[wstate]{
+		{Edge: sim.Edge{Node: m.id(s.at), Outcome: name + " ok"}, Next: ok},
+		{Edge: sim.Edge{Node: m.id(s.at), Outcome: name + " fail"}, End: true, Status: sim.Failed, Finding: "sim-unhandled-failure"},
+	}
+}
+
+func (m *wmachine) loop(s wstate) []sim.Move[wstate] {
+	ls := m.of(s.at, "loop")
+	exit := s
+	exit.stage = stageRoute
+	if len(ls) == 0 {
+		return m.route(exit)
+	}
+	t := ls[0]
+	id := m.id(s.at)
+	out := []sim.Move[wstate]{{Edge: sim.Edge{Node: id, Outcome: "exit"}, Next: exit}}
+	k := m.loops[t]
+	limit := 0
+	if n, ok := number(t.node.Get("max_iterations")); ok {
+		limit = int(n)
+	}
+	to, _ := t.node.Get("to").Str()
+	turns := turnsOf(s.turns, k)
+	switch {
+	case turns < limit && (m.global == 0 || s.global < m.global):
+		again, ok := m.goTo(s, to)
+		if !ok {
+			return out
+		}
+		again.turns, again.global = withTurns(again.turns, k, turns+1), s.global+1
+		out = append(out, sim.Move[wstate]{Edge: sim.Edge{Node: id, Outcome: "again"}, To: to, Next: again})
+	default:
+		// Another turn is wanted but not allowed: on_exhaustion decides.
+		finding := "sim-loop-exhausted"
+		if turns < limit {
+			finding = "sim-max-iterations"
+		}
+		mv := sim.Move[wstate]{Edge: sim.Edge{Node: id, Outcome: "exhausted"}, Finding: finding}
+		switch action, _ := t.node.Get("on_exhaustion").Str(); action {
+		case "escalate":
+			mv.End, mv.Status = true, sim.Escalated
+		case "abort":
+			mv.End, mv.Status = true, sim.Aborted
+		default: // proceed_with_warning
+			mv.Next = exit
+		}
+		out = append(out, mv)
+	}
+	return out
+}
+
+func (m *wmachine) route(s wstate) []sim.Move[wstate] {
+	id := m.id(s.at)
+	var out []sim.Move[wstate]
+	for _, t := range m.from[s.at] {
+		switch t.typ {
+		case "conditional":
+			dead := m.dead[t]
+			for j, b := range items(t.node.Get("branches")) {
+				to, _ := b.Get("to").Str()
+				mv := sim.Move[wstate]{Edge: sim.Edge{Node: id, Outcome: "branch " + strconv.Itoa(j+1)}, To: to}
+				if why, ok := dead[j]; ok {
+					mv.Dead, mv.Why = true, why
+				}
+				var ok bool
+				if mv.Next, ok = m.goTo(s, to); ok || mv.Dead {
+					out = append(out, mv)
+				}
+			}
+			if to, ok := t.node.Get("default").Str(); ok {
+				mv := sim.Move[wstate]{Edge: sim.Edge{Node: id, Outcome: "default"}, To: to}
+				if why, ok := dead[-1]; ok {
+					mv.Dead, mv.Why = true, why
+				}
+				if mv.Next, ok = m.goTo(s, to); ok || mv.Dead {
+					out = append(out, mv)
+				}
+			}
+		case "sequential", "handoff":
+			to, _ := t.node.Get("to").Str()
+			if next, ok := m.goTo(s, to); ok {
+				out = append(out, sim.Move[wstate]{Edge: sim.Edge{Node: id, Outcome: t.typ + " " + to}, To: to, Next: next})
+			}
+		case "parallel":
+			for f, ft := range m.forks {
+				if ft == t {
+					next := s
+					next.stage, next.fork, next.branch, next.passed = stageFork, f, 0, 0
+					out = append(out, sim.Move[wstate]{Edge: sim.Edge{Node: id, Outcome: "fork"}, Next: next})
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return []sim.Move[wstate]{{Edge: sim.Edge{Node: id, Outcome: "done"}, End: true, Status: sim.Succeeded}}
+	}
+	return out
+}
+
+// forkBranch runs the next branch of the fork, or the join once every branch ran.
+func (m *wmachine) forkBranch(s wstate) []sim.Move[wstate] {
+	t := m.forks[s.fork]
+	var branches []string
+	for _, b := range items(t.node.Get("branches")) {
+		if id, ok := b.Str(); ok && !slices.Contains(branches, id) {
+			if _, known := m.index[id]; known {
+				branches = append(branches, id)
+			}
+		}
+	}
+	if s.branch < len(branches) {
+		b := branches[s.branch]
+		pass, fail := s, s
+		pass.branch, pass.passed = s.branch+1, s.passed+1
+		fail.branch = s.branch + 1
+		return []sim.Move[wstate]{
+			{Edge: sim.Edge{Node: b, Outcome: "pass"}, Next: pass},
+			{Edge: sim.Edge{Node: b, Outcome: "fail"}, Next: fail},
+		}
+	}
+	join := t.node.Get("join")
+	need := len(items(t.node.Get("branches")))
+	switch strategy, _ := join.Get("strategy").Str(); strategy {
+	case "any":
+		need = 1
+	case "n_of_m":
+		if n, ok := number(join.Get("min_branches")); ok {
+			need = int(n)
+		}
+	}
+	to, _ := join.Get("to").Str()
+	if s.passed >= need {
+		if next, ok := m.goTo(s, to); ok {
+			return []sim.Move[wstate]{{Edge: sim.Edge{Node: m.id(s.at), Outcome: "join"}, To: to, Next: next}}
+		}
+		return []sim.Move[wstate]{{Edge: sim.Edge{Node: m.id(s.at), Outcome: "join"}, End: true, Status: sim.Succeeded}}
+	}
+	for _, key := range failureFields {
+		if target, ok := t.node.Get(key).Str(); ok {
+			if next, ok := m.goTo(s, target); ok {
+				return []sim.Move[wstate]{{Edge: sim.Edge{Node: m.id(s.at), Outcome: "join " + key}, To: target, Next: next}}
+			}
+		}
+	}
+	return []sim.Move[wstate]{{Edge: sim.Edge{Node: m.id(s.at), Outcome: "join failed"}, End: true, Status: sim.Failed,
+		Finding: "sim-unhandled-failure"}}
+}
+
+// simulateWorkflow is dws-workflow's simulation part.
+func simulateWorkflow(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, error) {
+	w := workflowModel(p)
+	m, ok := newWMachine(w)
+	if !ok {
+		return nil, nil
+	}
+	judgeConditionals(p, m)
+	judgeJoins(p, m)
+	r, err := sim.Explore[wstate](m, opts, maxPaths, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range r.Findings() {
+		i := m.index[f.Node]
+		ptr := w.phases[i].ptr + "/id"
+		var msg string
+		switch f.Rule {
+		case "sim-unhandled-failure":
+			msg = fmt.Sprintf("phase %s can fail with nothing to handle it: the run ends failed", quote(f.Node))
+		case "sim-loop-exhausted":
+			msg = fmt.Sprintf("the loop from phase %s can run out of iterations; on_exhaustion decides what happens", quote(f.Node))
+		case "sim-max-iterations":
+			msg = fmt.Sprintf("a run can reach global_constraints.max_iterations in the loop from phase %s", quote(f.Node))
+		}
+		p.Report(f.Rule, ptr, msg)
+	}
+	return []sim.Definition{{Result: r}}, nil
+}
+
+// judgeJoins reports joins that can never proceed: more branches must pass than there
+// are distinct branch phases (a phase named twice runs once). A min_branches above the
+// number of branches written is the join rule's finding, not this one.
+func judgeJoins(p *lint.Pass, m *wmachine) {
+	for _, t := range m.forks {
+		join := t.node.Get("join")
+		strategy, _ := join.Get("strategy").Str()
+		written := items(t.node.Get("branches"))
+		distinct := map[string]bool{}
+		for _, b := range written {
+			if id, ok := b.Str(); ok {
+				if _, known := m.index[id]; known {
+					distinct[id] = true
+				}
+			}
+		}
+		need := len(written)
+		switch strategy {
+		case "any":
+			need = 1
+		case "n_of_m":
+			n, ok := number(join.Get("min_branches"))
+			if !ok || int(n) > len(written) {
+				continue
+			}
+			need = int(n)
+		}
+		if need > len(distinct) {
+			p.Report("sim-join-unsatisfiable", t.ptr+"/join", fmt.Sprintf(
+				"the join needs %d branches to pass, and only %d distinct phases run: it can never proceed", need, len(distinct)))
+		}
+	}
+}

@@ -1,0 +1,93 @@
+package dws
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dwsdev/dws/sim"
+	"github.com/dwsdev/dws/source"
+)
+
+func machineOf(t testing.TB, text string) *wmachine {
+	t.Helper()
+	doc, err := source.Parse("w.json", []byte(text), source.JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := newWMachine(decodeWorkflow(doc.Root))
+	if !ok {
+		t.Fatal("no entry phase")
+	}
+	return m
+}
+
+// The loop decisions: a loop of max_iterations 2 turns at most twice; a third wanted
+// turn is on_exhaustion's (escalate ends the run escalated).
+func TestLoopCounts(t *testing.T) {
+	m := machineOf(t, workflowExample(`"max_iterations": 3,`, `"max_iterations": 2,`))
+	r, err := sim.Explore[wstate](m, sim.Options{}, 100, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Counted by hand: each of three rounds (0, 1 and 2 turns taken) ends in a draft
+	// failure, a review failure or an exit (succeeded): 9 paths; then the run that wants
+	// a third turn is escalated: 10 in all.
+	want := map[sim.Status]int64{sim.Succeeded: 3, sim.Failed: 6, sim.Escalated: 1}
+	for s, n := range want {
+		if got := r.Counts.Of(s).Int64(); got != n {
+			t.Errorf("%s: %d paths, want %d", s, got, n)
+		}
+	}
+}
+
+// A shadowed branch is dead, with the proof; the others stay.
+func TestShadowedBranch(t *testing.T) {
+	text := workflowExample(`{ "type": "sequential", "from": "draft", "to": "review" }`,
+		`{ "type": "conditional", "from": "draft", "branches": [
+      { "condition": { "field": "$.output.score", "operator": "gt", "value": 5 }, "to": "review" },
+      { "condition": { "field": "$.output.score", "operator": "gt", "value": 10 }, "to": "review" },
+      { "condition": { "field": "$.output.score", "operator": "lt", "value": 0 }, "to": "review" } ], "default": "review" }`)
+	doc, err := source.Parse("w.json", []byte(text), source.JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := decodeWorkflow(doc.Root)
+	var conds []cond
+	for _, b := range items(w.transitions[0].node.Get("branches")) {
+		c, _ := condOf(b.Get("condition"))
+		conds = append(conds, c)
+	}
+	if len(conds) != 3 {
+		t.Fatal("three branches")
+	}
+	// Run the same judgement the simulation runs, without a file to report on.
+	dead := deadBranches(w.transitions[0], conds)
+	if _, ok := dead[1]; !ok || len(dead) != 1 {
+		t.Errorf("dead branches %v; want only branch 2 (gt 10 after gt 5)", dead)
+	}
+}
+
+// BenchmarkSimulate counts and covers a generated workflow of 10,000 phases in a chain,
+// every tenth with a bounded loop back.
+func BenchmarkSimulate(b *testing.B) {
+	const n = 10000
+	var phases, transitions []string
+	for i := range n {
+		phases = append(phases, fmt.Sprintf(`{"id": "p%d"}`, i))
+		if i+1 < n {
+			transitions = append(transitions, fmt.Sprintf(`{"type": "sequential", "from": "p%d", "to": "p%d"}`, i, i+1))
+		}
+		if i%10 == 9 {
+			transitions = append(transitions, fmt.Sprintf(`{"type": "loop", "from": "p%d", "to": "p%d", "max_iterations": 2, "on_exhaustion": "proceed_with_warning"}`, i, i-9))
+		}
+	}
+	text := `{"entry_phase": "p0", "global_constraints": {"max_iterations": 3}, "phases": [` + strings.Join(phases, ",") +
+		`], "transitions": [` + strings.Join(transitions, ",") + `]}`
+	m := machineOf(b, text)
+	for b.Loop() {
+		if _, err := sim.Explore[wstate](m, sim.Options{}, 100, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
