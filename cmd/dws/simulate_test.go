@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -55,5 +56,52 @@ func TestSimulateFixtures(t *testing.T) {
 	}
 	if count < 3 {
 		t.Fatalf("only %d simulation fixtures", count)
+	}
+}
+
+// Every dialect's bundled ok fixtures simulate: each definition gets a count, a cover
+// and no failure of the simulator (a job spec is simulated on its manifest).
+func TestSimulateOkFixtures(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(wd, "..", ".."))
+	var files []string
+	for _, pattern := range []string{"fixtures/*/ok/*.json", "fixtures/*/ok/*.yaml", "fixtures/*/ok/*/jobspec.json"} {
+		m, _ := filepath.Glob(pattern)
+		files = append(files, m...)
+	}
+	dialects := map[string]bool{}
+	for _, f := range files {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"dws", "simulate", "--format", "json", f}, nil, &stdout, &stderr)
+		var rep struct {
+			Definitions []struct {
+				Dialect   string            `json:"dialect"`
+				Simulated bool              `json:"simulated"`
+				Skipped   string            `json:"skipped"`
+				Paths     map[string]string `json:"paths"`
+				CoverSize int               `json:"cover_size"`
+			} `json:"definitions"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || code > exitFindings {
+			t.Fatalf("%s: exit %d, %v, stderr %s", f, code, err, stderr.String())
+		}
+		for _, d := range rep.Definitions {
+			if d.Skipped == "dialect dws-contract is not simulated" || d.Skipped == "dialect dws-worker is not simulated" ||
+				d.Skipped == "dialect dws-team is not simulated" || d.Skipped == "dialect dws-task is not simulated" {
+				continue // not definitions of a run: the job spec's tasks are simulated on its manifest
+			}
+			if !d.Simulated || d.Paths["total"] == "0" || d.CoverSize == 0 {
+				t.Errorf("%s: %+v", f, d)
+			}
+			dialects[d.Dialect] = true
+		}
+	}
+	for _, want := range []string{"cortex", "direclaw", "ensemble", "dws-workflow", "dws-jobspec"} {
+		if !dialects[want] {
+			t.Errorf("no %s fixture was simulated", want)
+		}
 	}
 }

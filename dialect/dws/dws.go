@@ -135,7 +135,8 @@ func jobSpec() *lint.Dialect {
 		Detect: func(doc *source.Document) bool {
 			return filepath.Base(filepath.FromSlash(doc.Path)) == ManifestName
 		},
-		Bundle: &lint.Bundle{Root: bundleRoot, Files: bundleFiles, Check: checkBundle},
+		Bundle:   &lint.Bundle{Root: bundleRoot, Files: bundleFiles, Check: checkBundle},
+		Simulate: simulateTasks,
 	}
 }
 

@@ -2,9 +2,12 @@ package dws
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/sim"
 	"github.com/dwsdev/dws/source"
 )
@@ -89,5 +92,36 @@ func BenchmarkSimulate(b *testing.B) {
 		if _, err := sim.Explore[wstate](m, sim.Options{}, 100, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Task dependencies: a hard or output dependency that failed skips the task; a soft one
+// does not. a; b hard on a; c soft on a: 6 runs, 1 succeeded.
+func TestTaskDependencies(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("jobspec.json", `{"name": "j", "version": "1.0.0"}`)
+	write("tasks/a.json", `{"task_id": "a"}`)
+	write("tasks/b.json", `{"task_id": "b", "dependencies": [{"task_id": "a", "type": "hard"}]}`)
+	write("tasks/c.json", `{"task_id": "c", "dependencies": [{"task_id": "a", "type": "soft"}]}`)
+	reg := lint.NewRegistry(Dialects()...)
+	l := &lint.Linter{Registry: reg, Config: lint.DefaultConfig(dir), Simulation: &lint.SimulationOptions{MaxPaths: 100}}
+	res := l.Run([]lint.Input{{Path: filepath.Join(dir, "jobspec.json")}})
+	sm := res.Files[0].Simulation
+	if sm == nil || len(sm.Definitions) != 1 {
+		t.Fatalf("not simulated: %+v", sm)
+	}
+	r := sm.Definitions[0].Result
+	if r.Counts.Total().Int64() != 6 || r.Counts.Of(sim.Succeeded).Int64() != 1 {
+		t.Errorf("%v paths, %v succeeded; want 6 and 1", r.Counts.Total(), r.Counts.Of(sim.Succeeded))
 	}
 }
