@@ -294,25 +294,7 @@ func (c *compiler) boolExpr(b *pg.BoolExpr) (*node, error) {
 	case pg.BoolExprType_AND_EXPR, pg.BoolExprType_OR_EXPR:
 		// Left to right, stopping at the first false (AND) or true (OR): a later
 		// argument's error is not raised, as PostgreSQL does not raise it either.
-		stop := b.Boolop == pg.BoolExprType_OR_EXPR
-		return &node{typ: Bool, eval: func() (Value, error) {
-			null := false
-			for _, a := range args {
-				v, err := a.eval()
-				if err != nil {
-					return Value{}, err
-				}
-				if v.Null {
-					null = true
-				} else if v.B == stop {
-					return Value{Type: Bool, B: stop}, nil
-				}
-			}
-			if null {
-				return Value{Type: Bool, Null: true}, nil
-			}
-			return Value{Type: Bool, B: !stop}, nil
-		}}, nil
+		return logical(b.Boolop == pg.BoolExprType_OR_EXPR, args...), nil
 	}
 	return nil, unsupported("boolean operator", b.Location)
 }

@@ -206,7 +206,7 @@ func ours(expr string, ctx map[string]any) (string, bool) {
 }
 
 func TestDifferential(t *testing.T) {
-	c := startCluster(t)
+	c := server.Get(t)
 	g := &gen{r: rand.New(rand.NewPCG(2026, 11))}
 	type tc struct {
 		expr, server string
@@ -237,7 +237,7 @@ func TestDifferential(t *testing.T) {
 		fmt.Fprintf(&q, "(%d, '%s')", i, strings.ReplaceAll(k.server, "'", "''"))
 	}
 	q.WriteString(") v(i, e) ORDER BY i;\n")
-	out, stderr, err := c.psql("dws", q.String())
+	out, stderr, err := c.Psql("dws", q.String())
 	if err != nil || len(stderr) > 0 {
 		t.Fatalf("psql: %v %s", err, stderr)
 	}

@@ -90,15 +90,7 @@ func Witness(conds []Condition, fixed map[string]any, domains map[string]Domain)
 		if ctx := try(pick); ctx != nil {
 			return ctx, true, false
 		}
-		// The next combination, in mixed radix.
-		k := 0
-		for ; k < len(pick); k++ {
-			if pick[k]++; pick[k] < len(cands[k]) {
-				break
-			}
-			pick[k] = 0
-		}
-		if k == len(pick) {
+		if !next(pick, cands) {
 			break // every combination tried
 		}
 	}
@@ -471,18 +463,23 @@ func ErrorWitness(e *Expr, domains map[string]Domain) (ctx map[string]any, err e
 		if _, err := e.Eval(ctx); err != nil && asSQLError(err, &se) {
 			return ctx, se, true
 		}
-		k := 0
-		for ; k < len(pick); k++ {
-			if pick[k]++; pick[k] < len(cands[k]) {
-				break
-			}
-			pick[k] = 0
-		}
-		if k == len(pick) {
+		if !next(pick, cands) {
 			break
 		}
 	}
 	return nil, nil, false
+}
+
+// next advances pick to the next combination of candidates, in mixed radix; false once
+// every combination has been taken.
+func next(pick []int, cands [][]any) bool {
+	for k := range pick {
+		if pick[k]++; pick[k] < len(cands[k]) {
+			return true
+		}
+		pick[k] = 0
+	}
+	return false
 }
 
 func asSQLError(err error, target **SQLError) bool {

@@ -3,74 +3,30 @@ package sqlallow
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"os/signal"
-	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/dwsdev/dws/internal/scratchpg"
 )
 
-// cluster is the scratch PostgreSQL server of the server-backed tests, started
-// on first use and stopped by TestMain.
+// cluster is the scratch PostgreSQL server of the server-backed tests.
 type cluster struct{ *scratchpg.Cluster }
 
-var (
-	pgOnce    sync.Once
-	pgCluster *cluster
-	pgErr     error
-	pgMu      sync.Mutex
-)
-
-func TestMain(m *testing.M) {
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-sig
-		stopCluster()
-		os.Exit(1)
-	}()
-	code := m.Run()
-	stopCluster()
-	os.Exit(code)
-}
-
-func stopCluster() {
-	pgMu.Lock()
-	defer pgMu.Unlock()
-	if pgCluster == nil {
-		return
-	}
-	pgCluster.Stop()
-	pgCluster = nil
-}
-
-// startCluster makes the scratch cluster; the test fails without it.
-func startCluster(t *testing.T) *cluster {
-	t.Helper()
-	pgOnce.Do(func() { pgErr = doStart() })
-	if pgErr != nil {
-		t.Fatal(pgErr)
-	}
-	return pgCluster
-}
-
-func doStart() error {
-	sc, err := scratchpg.Start()
-	if err != nil {
+var server = scratchpg.NewShared(func(c *scratchpg.Cluster) error {
+	if _, _, err := c.Psql("postgres", "CREATE DATABASE dws"); err != nil {
 		return err
 	}
-	pgMu.Lock()
-	pgCluster = &cluster{sc}
-	pgMu.Unlock()
-	if _, _, err := sc.Psql("postgres", "CREATE DATABASE dws"); err != nil {
-		return err
-	}
-	if _, stderr, err := sc.Psql("dws", testDDL); err != nil || bytes.Contains(stderr, []byte("ERROR")) {
+	if _, stderr, err := c.Psql("dws", testDDL); err != nil || bytes.Contains(stderr, []byte("ERROR")) {
 		return fmt.Errorf("creating test tables: %w %s", err, stderr)
 	}
 	return nil
+})
+
+func TestMain(m *testing.M) { server.Main(m) }
+
+// startCluster returns the scratch cluster; the test fails without it, never skips.
+func startCluster(t *testing.T) *cluster {
+	t.Helper()
+	return &cluster{server.Get(t)}
 }
 
 // psql runs a script in one psql process and returns stdout and stderr.
