@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/sim"
@@ -65,8 +66,10 @@ type wmachine struct {
 	loops  map[*transition]int   // loop transition -> its counter
 	global int                   // global_constraints.max_iterations, 0 when none
 	dead   map[*transition]map[int]string
-	forks  []*transition
-	start  int
+	// outputs holds, per conditional, a stub output of its phase selecting each branch.
+	outputs map[*transition]map[int]map[string]candidate
+	forks   []*transition
+	start   int
 	// live[k] holds, for loop k, the phases from which its from phase can be reached:
 	// elsewhere its turns no longer matter, and are forgotten, so that a long workflow
 	// of many loops has few states.
@@ -75,7 +78,7 @@ type wmachine struct {
 
 func newWMachine(w *workflow) (*wmachine, bool) {
 	m := &wmachine{w: w, index: map[string]int{}, from: map[int][]*transition{}, loops: map[*transition]int{},
-		dead: map[*transition]map[int]string{}}
+		dead: map[*transition]map[int]string{}, outputs: map[*transition]map[int]map[string]candidate{}}
 	for i, p := range w.phases {
 		if p.id != "" {
 			if _, dup := m.index[p.id]; !dup {
@@ -430,6 +433,7 @@ func simulateWorkflow(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Defin
 	if err != nil {
 		return nil, err
 	}
+	m.stubOutputs(r)
 	for _, f := range r.Findings() {
 		i := m.index[f.Node]
 		ptr := w.phases[i].ptr + "/id"
@@ -445,6 +449,41 @@ func simulateWorkflow(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Defin
 		p.Report(f.Rule, ptr, msg)
 	}
 	return []sim.Definition{{Result: r}}, nil
+}
+
+// stubOutputs gives each covering path through a conditional the stub output of the
+// phase that selects the branch the path takes: {"triage": {"output": {"severity": …}}}.
+func (m *wmachine) stubOutputs(r *sim.Result) {
+	for k := range r.Cover {
+		p := &r.Cover[k]
+		for _, st := range p.Steps {
+			i, ok := m.index[st.Node]
+			if !ok {
+				continue
+			}
+			branch := -2
+			switch {
+			case st.Outcome == "default":
+				branch = -1
+			case strings.HasPrefix(st.Outcome, "branch "):
+				n, err := strconv.Atoi(strings.TrimPrefix(st.Outcome, "branch "))
+				if err == nil {
+					branch = n - 1
+				}
+			}
+			if branch == -2 {
+				continue
+			}
+			for _, t := range m.of(i, "conditional") {
+				if out, ok := m.outputs[t][branch]; ok {
+					if p.Context == nil {
+						p.Context = map[string]any{}
+					}
+					p.Context[st.Node] = stubOutput(out)
+				}
+			}
+		}
+	}
 }
 
 // judgeJoins reports joins that can never proceed: more branches must pass than there

@@ -1,6 +1,7 @@
 package dws
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -210,13 +211,15 @@ func judgeConditionals(p *lint.Pass, m *wmachine) {
 		if len(dead) > 0 {
 			m.dead[t] = dead
 		}
+		m.outputs[t], _ = branchOutputs(t, conds)
 	}
 }
 
-// deadBranches are the branches of a conditional (and -1 for the default) that no output
-// selects, each with the proof; none when the search is not exhaustive.
-func deadBranches(t *transition, conds []cond) map[int]string {
-	// The fields and their candidate values.
+// branchOutputs searches, for each branch of a conditional (and -1 for the default), a
+// stub output that selects it. dead lists the ones none selects, with the proof; it is
+// empty when the search is not exhaustive (contains, matches) or too large, and the
+// choices stay free.
+func branchOutputs(t *transition, conds []cond) (outputs map[int]map[string]candidate, dead map[int]string) {
 	byField := map[string][]cond{}
 	var fields []string
 	for _, c := range conds {
@@ -234,50 +237,86 @@ func deadBranches(t *transition, conds []cond) map[int]string {
 		exact = exact && e
 		total *= len(cands[i])
 	}
+	outputs = map[int]map[string]candidate{}
 	if total > 4096 {
-		return nil
+		return outputs, nil
 	}
-	selects := func(want int) bool {
-		pick := make([]int, len(fields))
-		for {
-			out := map[string]candidate{}
-			for i, f := range fields {
-				out[f] = cands[i][pick[i]]
+	pick := make([]int, len(fields))
+	for {
+		out := map[string]candidate{}
+		for i, f := range fields {
+			out[f] = cands[i][pick[i]]
+		}
+		chosen := -1
+		for j, c := range conds {
+			if v := out[c.field]; c.holds(v.v, v.present) {
+				chosen = j
+				break
 			}
-			chosen := -1
-			for j, c := range conds {
-				v := out[c.field]
-				if c.holds(v.v, v.present) {
-					chosen = j
-					break
-				}
+		}
+		if _, have := outputs[chosen]; !have {
+			outputs[chosen] = out
+		}
+		k := 0
+		for ; k < len(pick); k++ {
+			if pick[k]++; pick[k] < len(cands[k]) {
+				break
 			}
-			if chosen == want {
-				return true
-			}
-			k := 0
-			for ; k < len(pick); k++ {
-				if pick[k]++; pick[k] < len(cands[k]) {
-					break
-				}
-				pick[k] = 0
-			}
-			if k == len(pick) {
-				return false
-			}
+			pick[k] = 0
+		}
+		if k == len(pick) {
+			break
 		}
 	}
 	if !exact {
-		return nil
+		return outputs, nil
 	}
-	dead := map[int]string{}
+	dead = map[int]string{}
 	for j := range conds {
-		if !selects(j) {
+		if _, ok := outputs[j]; !ok {
 			dead[j] = fmt.Sprintf("no stub output of phase %s meets branch %d's condition and fails every earlier one", quote(t.from), j+1)
 		}
 	}
-	if _, hasDefault := t.node.Get("default").Str(); hasDefault && !selects(-1) {
-		dead[-1] = "every stub output meets some branch's condition"
+	if _, hasDefault := t.node.Get("default").Str(); hasDefault {
+		if _, ok := outputs[-1]; !ok {
+			dead[-1] = "every stub output meets some branch's condition"
+		}
 	}
+	return outputs, dead
+}
+
+// deadBranches are the branches no stub output selects (see branchOutputs).
+func deadBranches(t *transition, conds []cond) map[int]string {
+	_, dead := branchOutputs(t, conds)
 	return dead
+}
+
+// stubOutput writes a found output as the phase's stub answer: each field a JSONPath
+// such as $.output.score, set in a nested object; a field that is absent is left out.
+func stubOutput(out map[string]candidate) map[string]any {
+	root := map[string]any{}
+	for field, c := range out {
+		if !c.present {
+			continue
+		}
+		v := c.v
+		if n, ok := v.(jsonNumber); ok {
+			v = json.Number(n)
+		}
+		path := strings.Split(strings.TrimPrefix(strings.TrimPrefix(field, "$"), "."), ".")
+		at := root
+		for i, key := range path {
+			if i == len(path)-1 {
+				at[key] = v
+				break
+			}
+			next, ok := at[key].(map[string]any)
+			if !ok {
+				next = map[string]any{}
+				at[key] = next
+			}
+			at = next
+		}
+	}
+	return root
 }
