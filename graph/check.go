@@ -41,6 +41,10 @@ type Options struct {
 	MaxNodes int
 	// Noun names a node in messages: "step", "phase", "task". Default "node".
 	Noun string
+	// CyclesOnly reports nothing but cycles: for a second graph over nodes whose
+	// names, edges and reachability another check already judges (an ensemble's
+	// tasks, ordered by their context lists).
+	CyclesOnly bool
 }
 
 // Kind is what a finding is about. The caller decides which rule reports each
@@ -102,6 +106,12 @@ func Check(g *Graph, opts Options) []Finding {
 	noun := opts.Noun
 	if noun == "" {
 		noun = "node"
+	}
+	if opts.CyclesOnly {
+		if opts.Cycles == AllowAll {
+			return nil
+		}
+		return g.cycles(opts.Cycles == AllowBounded, noun)
 	}
 	n := len(g.Nodes)
 	var out []Finding

@@ -3,6 +3,7 @@ package graph
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -226,6 +227,16 @@ func TestCheck(t *testing.T) {
 					{Pointer: "/steps/2", Message: `"c" is part of the cycle`},
 					{Pointer: "/steps/3", Message: `"b" is part of the cycle`},
 				},
+			}},
+		},
+		{
+			name:  "cycles only: an unreachable cycle without exits is one cycle finding",
+			nodes: "a b",
+			edges: []string{"a.context=b", "b.context=a", "a.context=missing"},
+			opts:  Options{MultiRoot: true, CyclesOnly: true, Noun: "task"},
+			want: []Finding{{
+				Kind: Cycle, Pointer: "/steps/0", Message: `tasks "a" and "b" form a cycle`,
+				Related: []Related{{Pointer: "/steps/1", Message: `"b" is part of the cycle`}},
 			}},
 		},
 		{
@@ -579,5 +590,25 @@ func TestBigCycle(t *testing.T) {
 	got = Check(g, Options{Entry: "start", EntryPointer: "/entry", Cycles: AllowAll})
 	if len(got) != n || got[0].Kind != Unreachable {
 		t.Errorf("island: %d findings, want %d unreachable", len(got), n)
+	}
+}
+
+func TestCycleEdges(t *testing.T) {
+	g := New("/tasks")
+	for _, id := range []string{"a", "b", "c", "d"} {
+		g.AddNode(Node{ID: id, Pointer: "/tasks/" + id})
+	}
+	a, _ := g.Lookup("a")
+	b, _ := g.Lookup("b")
+	c, _ := g.Lookup("c")
+	d, _ := g.Lookup("d")
+	g.AddEdge(a, "b", "context", "", false) // a⇄b is a cycle
+	g.AddEdge(b, "a", "context", "", false)
+	g.AddEdge(b, "c", "context", "", false) // leaves the cycle
+	g.AddEdge(d, "d", "context", "", false) // self-loop
+	g.AddEdge(c, "nowhere", "context", "", false)
+	want := []bool{true, true, false, true, false}
+	if got := g.CycleEdges(); !slices.Equal(got, want) {
+		t.Errorf("CycleEdges() = %v, want %v", got, want)
 	}
 }

@@ -78,6 +78,19 @@ func (g *Graph) components(skip func(e int) bool) (comp []int, count int, selfLo
 	return comp, count, selfLoop
 }
 
+// CycleEdges reports, for each edge of g, whether it lies on a cycle: its two ends
+// are one node or in one strongly connected component. A rule that judges single
+// edges uses it to leave the edges of a cycle to the cycle finding.
+func (g *Graph) CycleEdges() []bool {
+	g.Resolve()
+	comp, _, _ := g.components(func(int) bool { return false })
+	on := make([]bool, len(g.Edges))
+	for i, e := range g.Edges {
+		on[i] = e.To >= 0 && comp[e.From] == comp[e.To]
+	}
+	return on
+}
+
 // cycles reports each strongly connected component that holds a cycle once, at
 // its member defined first, naming the members in definition order.
 func (g *Graph) cycles(allowBounded bool, noun string) []Finding {

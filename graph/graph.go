@@ -35,6 +35,7 @@ const (
 	Blocked     EdgeKind = "blocked"
 	Failed      EdgeKind = "failed"
 	Next        EdgeKind = "next"
+	Context     EdgeKind = "context"
 )
 
 // Node is one step, phase or task.

@@ -18,6 +18,10 @@
 //   - With both phases and tasks (ensemble-mix), the flat tasks are checked as one more
 //     implicit phase for names and context order, never for cross-phase-context.
 //   - context entries may be written "$name"; the "$" is dropped before resolving.
+//   - Tasks whose context entries name each other, within a phase or across phases, in
+//     any workflow, are one cycle finding naming every member (a task naming itself is a
+//     cycle of one). The cycle owns those entries: context-order and cross-phase-context
+//     judge only the entries on no cycle, so each fact is reported once.
 //
 // Simulation (SPEC §8.1; dws simulate): each phase that starts is completed or failed
 // (its tasks, run by its workflow, either all finished or one failed past its retries).
@@ -56,6 +60,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dwsdev/dws/graph"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
 )
@@ -95,6 +100,8 @@ type ensemble struct {
 	// byName holds the first phase of each name, byTask the first task of each name.
 	byName map[string]*phase
 	byTask map[string]*task
+	// tasks is the graph of the tasks' context lists (taskGraph); nil without tasks.
+	tasks *graph.Graph
 }
 
 type phase struct {
@@ -125,6 +132,9 @@ type task struct {
 type ref struct {
 	name string
 	ptr  string
+	// onCycle marks a context entry on a cycle of the task graph: the cycle finding
+	// owns it, and no rule judges it again.
+	onCycle bool
 }
 
 func decode(doc *source.Document) *ensemble {
@@ -166,6 +176,9 @@ func decode(doc *source.Document) *ensemble {
 				e.byTask[t.name] = t
 			}
 		}
+	}
+	if len(e.byTask) > 0 {
+		e.tasks = taskGraph(e)
 	}
 	return e
 }

@@ -11,9 +11,10 @@ var contextOrder = lint.Rule{
 	Summary: "under SEQUENTIAL, a task's context names a task that comes later in its phase",
 	Doc: `A SEQUENTIAL phase (or flat task list) runs its tasks one after another in the order they
 are written, so a task can only read the output of tasks above it. A context entry naming
-a later task, the task itself, or its phase's review task (which runs after the phase)
-reads an output that does not exist yet. Reorder the tasks, or make the phase PARALLEL so
-that context decides the order.`,
+a later task, or its phase's review task (which runs after the phase), reads an output
+that does not exist yet. Reorder the tasks, or make the phase PARALLEL so that context
+decides the order. Tasks whose context lists name each other (or a task naming itself)
+wait for each other under any workflow: that is one cycle finding, not this rule's.`,
 	Fail: lint.Example{Name: "kitchen.yaml", Text: kitchen(
 		"      - { name: prep-steak, description: Season the steak }\n      - { name: cook-steak, description: Sear the steak, context: [prep-steak] }\n",
 		"      - { name: cook-steak, description: Sear the steak, context: [prep-steak] }\n      - { name: prep-steak, description: Season the steak }\n")},
@@ -29,13 +30,10 @@ func checkContextOrder(f *lint.File, e *ensemble) {
 		for _, t := range p.tasks {
 			for _, c := range t.context {
 				dep, ok := e.byTask[c.name]
-				if !ok || dep.phase != p {
-					continue
+				if !ok || dep.phase != p || c.onCycle {
+					continue // a task naming itself, or on a cycle, is the cycle finding's
 				}
-				switch {
-				case dep == t:
-					f.Report("context-order", c.ptr, fmt.Sprintf("task %q names itself in its context", t.name))
-				case dep.pos > t.pos:
+				if dep.pos > t.pos {
 					f.Report("context-order", c.ptr, fmt.Sprintf(
 						"task %q reads task %q, which runs after it in %s: its output does not exist yet",
 						t.name, dep.name, where(p)), f.Related(dep.ptr, "the later task is here"))

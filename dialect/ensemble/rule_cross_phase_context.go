@@ -26,8 +26,8 @@ func checkCrossPhaseContext(f *lint.File, e *ensemble) {
 			home := e.home(t)
 			for _, c := range t.context {
 				dep, ok := e.byTask[c.name]
-				if !ok || dep.phase.implicit {
-					continue // dangling-edge or ensemble-mix says what is wrong
+				if !ok || dep.phase.implicit || c.onCycle {
+					continue // dangling-edge, ensemble-mix or cycle says what is wrong
 				}
 				other := e.home(dep)
 				if other == home {
