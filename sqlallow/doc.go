@@ -26,6 +26,11 @@
 //     for anything else the command name ("copy", "do", "call", "set",
 //     "create table", "drop", "explain", "lock", …; see Kind). A data-modifying
 //     statement inside a CTE must be an allowed kind too.
+//   - The relation a statement creates (SELECT … INTO, CREATE TABLE [AS], CREATE
+//     [MATERIALIZED] VIEW, CREATE SEQUENCE) is not one it reads or writes, so it is
+//     never a Table finding: whether a step may create relations at all is the
+//     statement kind's, one fact with one finding. Everything such a statement
+//     reads (its query, INHERITS parents) is checked as usual.
 //   - System columns (ctid, xmin, …) are columns like any other: granted by
 //     "*" or by name.
 //   - A function's body is not inspected: a user-defined function that reads a

@@ -227,6 +227,17 @@ func (c *checker) visit(m proto.Message, s *scope) {
 		c.params = append(c.params, x)
 	case *pg.LockingClause:
 		// FOR UPDATE OF names FROM items, not relations.
+	case *pg.IntoClause:
+		// The relation a statement creates (SELECT … INTO, CREATE TABLE AS, CREATE
+		// MATERIALIZED VIEW) is not one it reads or writes: whether the step may
+		// create relations at all is the statement kind's, so sql-table says nothing.
+		c.children(x, s, "rel")
+	case *pg.CreateStmt:
+		c.children(x, s, "relation") // INHERITS parents are read, and still checked
+	case *pg.ViewStmt:
+		c.children(x, s, "view")
+	case *pg.CreateSeqStmt:
+		c.children(x, s, "sequence")
 	case *pg.RangeSubselect, *pg.RangeFunction, *pg.JoinExpr, *pg.RangeTableSample, *pg.RangeTableFunc:
 		if s == nil {
 			s = &scope{}

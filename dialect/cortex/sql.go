@@ -143,13 +143,16 @@ func checkSQL(f *lint.File, steps []step) {
 		res  sqlallow.Result
 	}
 	var jobs []*job
+	// An empty statement or expression is the schema's finding (minLength 1): it is one
+	// fact, reported once. Blanks, a lone ";" or only a comment pass the schema and are
+	// sql-statement or branch-expression findings.
 	for _, s := range steps {
 		if s.params == nil {
 			continue
 		}
 		switch s.typ {
 		case "sql":
-			if n := s.params.Get("statement"); n != nil && n.Kind == source.String {
+			if n := s.params.Get("statement"); n != nil && n.Kind == source.String && n.Text != "" {
 				args := -1
 				if a := s.params.Get("args"); a != nil && a.Kind == source.Array {
 					args = len(a.Items)
@@ -157,7 +160,7 @@ func checkSQL(f *lint.File, steps []step) {
 				jobs = append(jobs, &job{node: n, ptr: s.ptr + "/params/statement", args: args})
 			}
 		case "branch":
-			if n := s.params.Get("expression"); n != nil && n.Kind == source.String {
+			if n := s.params.Get("expression"); n != nil && n.Kind == source.String && n.Text != "" {
 				jobs = append(jobs, &job{node: n, ptr: s.ptr + "/params/expression", expr: true})
 			}
 		}
