@@ -100,7 +100,12 @@ const namesInMessage = 8
 
 // Check resolves the edges of g and returns its findings, ordered by rule
 // (duplicate-id, dangling-edge, entry, unreachable, cycle, dead-end,
-// step-limit) and within a rule by definition order.
+// step-limit) and within a rule by definition order. Each fact is one finding:
+// a node that can reach a forbidden cycle or a dangling edge is no dead end, and
+// with MultiRoot a
+// node a forbidden cycle reaches is not unreachable; the cycle finding says
+// why. With one entry, a cycle the entry never reaches is still unreachable too:
+// breaking the cycle would not make it run.
 func Check(g *Graph, opts Options) []Finding {
 	g.Resolve()
 	noun := opts.Noun
@@ -111,7 +116,8 @@ func Check(g *Graph, opts Options) []Finding {
 		if opts.Cycles == AllowAll {
 			return nil
 		}
-		return g.cycles(opts.Cycles == AllowBounded, noun)
+		out, _ := g.cycles(opts.Cycles == AllowBounded, noun)
+		return out
 	}
 	n := len(g.Nodes)
 	var out []Finding
@@ -189,8 +195,25 @@ func Check(g *Graph, opts Options) []Finding {
 		}
 	}
 
+	// A cycle the options forbid is one finding, and it owns what follows from it:
+	// a node that can reach a reported cycle is not a dead end (the cycle is why the
+	// run never finishes), and with several roots a node that a cycle reaches is not
+	// unreachable (its members wait for each other, which is why nothing starts).
+	var cycles []Finding
+	onCycle := make([]bool, n)
+	if opts.Cycles != AllowAll {
+		cycles, onCycle = g.cycles(opts.Cycles == AllowBounded, noun)
+	}
+
 	var reached []bool
 	if known {
+		if opts.MultiRoot {
+			for i := range n {
+				if onCycle[i] {
+					roots = append(roots, i)
+				}
+			}
+		}
 		reached = g.forward(roots)
 		var unreachable []Finding
 		for i, node := range g.Nodes {
@@ -225,12 +248,18 @@ func Check(g *Graph, opts Options) []Finding {
 		out = append(out, unreachable...)
 	}
 
-	if opts.Cycles != AllowAll {
-		out = append(out, g.cycles(opts.Cycles == AllowBounded, noun)...)
-	}
+	out = append(out, cycles...)
 
 	if known && !opts.NoExits {
-		live := g.backward(indeg)
+		// Where a dangling edge leads is unknown: dangling-edge is that node's
+		// finding, not dead-end.
+		owned := onCycle
+		for _, e := range g.Edges {
+			if e.To < 0 && e.From >= 0 && e.From < n {
+				owned[e.From] = true // onCycle is not read again
+			}
+		}
+		live := g.backward(indeg, owned)
 		for i, node := range g.Nodes {
 			if reached[i] && !live[i] {
 				out = append(out, Finding{
@@ -274,9 +303,9 @@ func (g *Graph) forward(roots []int) []bool {
 	return seen
 }
 
-// backward marks the nodes from which an exit can be reached, bounded edges
-// included: leaving a bounded loop is how a run gets out of it.
-func (g *Graph) backward(indeg []int) []bool {
+// backward marks the nodes from which an exit or a node of from can be reached,
+// bounded edges included: leaving a bounded loop is how a run gets out of it.
+func (g *Graph) backward(indeg []int, from []bool) []bool {
 	n := len(g.Nodes)
 	off := make([]int, n+1)
 	for i := range n {
@@ -294,7 +323,7 @@ func (g *Graph) backward(indeg []int) []bool {
 	live := make([]bool, n)
 	queue := make([]int, 0, n)
 	for i, node := range g.Nodes {
-		if node.Exit {
+		if node.Exit || from[i] {
 			live[i] = true
 			queue = append(queue, i)
 		}

@@ -92,8 +92,9 @@ func (g *Graph) CycleEdges() []bool {
 }
 
 // cycles reports each strongly connected component that holds a cycle once, at
-// its member defined first, naming the members in definition order.
-func (g *Graph) cycles(allowBounded bool, noun string) []Finding {
+// its member defined first, naming the members in definition order; onCycle
+// marks the members of every cycle reported.
+func (g *Graph) cycles(allowBounded bool, noun string) (out []Finding, onCycle []bool) {
 	skip := func(int) bool { return false }
 	if allowBounded {
 		skip = func(e int) bool { return g.Edges[e].Bounded }
@@ -118,7 +119,7 @@ func (g *Graph) cycles(allowBounded bool, noun string) []Finding {
 		next[c]++
 	}
 
-	var out []Finding
+	onCycle = make([]bool, len(comp))
 	done := make([]bool, count)
 	for i, c := range comp {
 		if done[c] {
@@ -130,8 +131,11 @@ func (g *Graph) cycles(allowBounded bool, noun string) []Finding {
 			continue
 		}
 		out = append(out, g.cycleFinding(m, noun))
+		for _, v := range m {
+			onCycle[v] = true
+		}
 	}
-	return out
+	return out, onCycle
 }
 
 func (g *Graph) cycleFinding(members []int, noun string) Finding {

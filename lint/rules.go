@@ -1,5 +1,7 @@
 package lint
 
+import "strings"
+
 // A minimal Cortex document most core-rule examples grow from; Cortex is the dialect
 // every dws binary has.
 const helloCortex = `{
@@ -174,17 +176,12 @@ every other member listed, whichever edge closes it.`,
 		ID: "dead-end", Severity: Error,
 		Summary: "a reachable node from which no exit can be reached",
 		Doc: `A run that enters such a node can never finish: every route out of it leads back into a
-loop. Give the loop a way out (a null edge in Cortex, a phase without outgoing transitions in
-DWS, a step that routes nowhere in DireClaw).`,
-		Fail: Example{Name: "trap.json", Text: `{
-  "schemaVersion": "1.0", "name": "trap", "version": "v1.0",
-  "steps": [
-    { "id": "ping", "type": "sleep", "params": { "seconds": 1 }, "onSuccess": "pong", "onFailure": "pong" },
-    { "id": "pong", "type": "sleep", "params": { "seconds": 1 }, "onSuccess": "ping", "onFailure": "ping" }
-  ]
-}
-`},
-		Pass: Example{Name: "hello.json", Text: helloCortex},
+loop. Give the loop a way out (a phase without outgoing transitions in DWS, a step that routes
+nowhere in DireClaw). A node that can reach a forbidden cycle, or whose edge names nothing, is
+not also a dead end: the cycle or dangling-edge finding says why.`,
+		Fail: Example{Name: "orchestrator.yaml", Text: strings.NewReplacer(
+			"on_blocked: give-up", "next: check", "on_approve: publish", "on_approve: draft").Replace(iterationExample("draft"))},
+		Pass: Example{Name: "orchestrator.yaml", Text: iterationExample("give-up")},
 	},
 	{
 		ID: "number-precision", Severity: Warning,
