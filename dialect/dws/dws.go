@@ -19,7 +19,10 @@
 //   - A transition whose from names no phase is dangling-edge at from; its edges are
 //     dropped.
 //   - missing-verification-gate, gate-order and failure-edge look at the phase's own
-//     verification_gate; a sub-workflow phase is no exception.
+//     verification_gate; a sub-workflow phase is no exception. A phase written to
+//     expect a gate (an approval gate placed after_verification, a transition leaving
+//     it on_verification_fail) has its missing gate reported there, by gate-order or
+//     failure-edge, and not also by missing-verification-gate (unless those are off).
 //   - A phase whose sub_workflow is its own workflow is sub-workflow in any file; names
 //     and cycles across workflows need the job spec.
 //   - Durations follow RFC 3339 Appendix A exactly (no fractions, no skipped units such

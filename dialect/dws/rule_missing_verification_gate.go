@@ -21,8 +21,25 @@ the next phase builds on it. Add a verification_gate, or turn the rule off in .d
 }
 
 func checkMissingVerificationGate(f *lint.File, w *workflow) {
+	// A phase that places its approval gate after_verification, or that a transition
+	// leaves on_verification_fail, was written expecting a gate: gate-order and
+	// failure-edge report the missing gate there, where it breaks something.
+	owned := map[string]bool{}
+	if f.On("failure-edge") {
+		for _, t := range w.transitions {
+			if t.node.Member("on_verification_fail") != nil {
+				owned[t.from] = true
+			}
+		}
+	}
 	for _, p := range w.phases {
 		if p.node.Kind != source.Object || p.hasVerificationGate() {
+			continue
+		}
+		if pl, _ := p.node.Get("approval_gate").Get("placement").Str(); pl == "after_verification" && f.On("gate-order") {
+			continue
+		}
+		if p.id != "" && owned[p.id] && w.byID[p.id] == p {
 			continue
 		}
 		ptr := p.ptr + "/id"
