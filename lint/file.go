@@ -84,11 +84,11 @@ func (f *File) severity(rule string) Severity {
 	return r.Severity
 }
 
-// on reports whether any of rules is not turned off for this file.
 // On reports whether rule is on for this file. A rule that leaves a fact to a more
 // specific rule asks it, so that the fact is still reported once when that rule is off.
 func (f *File) On(rule string) bool { return f.on(rule) }
 
+// on reports whether any of rules is not turned off for this file.
 func (f *File) on(rules ...string) bool {
 	for _, id := range rules {
 		if f.severity(id) != Off {
