@@ -328,12 +328,21 @@ func (r *run) check(f *File, in Input) (sum string) {
 	if err != nil {
 		f.ReportAt("schema", "", fileStart, err.Error())
 	}
+	rejected := map[string]bool{}
 	for _, fl := range failures {
 		if fl.Key {
 			f.ReportKey("schema", fl.Pointer, fl.Message)
 		} else {
 			f.Report("schema", fl.Pointer, fl.Message)
+			rejected[fl.Pointer] = true
 		}
+	}
+	// A number the schema rejects must change anyway: its imprecision is not a second
+	// finding.
+	if len(rejected) > 0 {
+		f.diags = slices.DeleteFunc(f.diags, func(d Diagnostic) bool {
+			return d.Rule == "number-precision" && rejected[d.Pointer]
+		})
 	}
 	// Stage 5: graph.
 	if d.Graphs != nil && f.on(graphRuleIDs...) {
