@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -68,4 +70,61 @@ func reorder(commands []*cli.Command, args []string) []string {
 func isBool(f cli.Flag) bool {
 	_, ok := f.(*cli.BoolFlag)
 	return ok
+}
+
+// route turns what a user types into what urfave/cli understands, before it runs: `dws
+// help COMMAND` is `dws COMMAND --help`, `dws --version` (or -v) is `dws version`, and
+// an unknown command is a usage error naming the nearest command, never "No help topic".
+func route(commands []*cli.Command, args []string) ([]string, error) {
+	i := 1
+	version := false
+	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" {
+		if args[i] == "--version" || args[i] == "-v" || args[i] == "-version" {
+			version = true
+		}
+		i++
+	}
+	if i >= len(args) {
+		if version {
+			return []string{args[0], "version"}, nil
+		}
+		return args, nil
+	}
+	known := commandNames(commands)
+	word := args[i]
+	if word == "help" {
+		if i+1 >= len(args) {
+			return []string{args[0], "--help"}, nil
+		}
+		topic := args[i+1]
+		if find(commands, topic) == nil {
+			return nil, usageError{fmt.Errorf("no help for %q: it is not a dws command%s (commands: %s)",
+				topic, suggest.DidYouMean(topic, known), strings.Join(known, ", "))}
+		}
+		return []string{args[0], topic, "--help"}, nil
+	}
+	if find(commands, word) == nil {
+		return nil, usageError{fmt.Errorf("unknown command %q%s (commands: %s; dws --help says more)",
+			word, suggest.DidYouMean(word, known), strings.Join(known, ", "))}
+	}
+	return args, nil
+}
+
+func find(commands []*cli.Command, name string) *cli.Command {
+	for _, c := range commands {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
+}
+
+func commandNames(commands []*cli.Command) []string {
+	names := make([]string, 0, len(commands))
+	for _, c := range commands {
+		if !c.Hidden {
+			names = append(names, c.Name)
+		}
+	}
+	return names
 }

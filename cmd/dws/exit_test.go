@@ -62,3 +62,14 @@ func TestReorder(t *testing.T) {
 		}
 	}
 }
+
+// An unknown command or help topic is a usage error (2), with the nearest command.
+func TestUnknownCommandExit(t *testing.T) {
+	for _, args := range [][]string{{"dws", "validat"}, {"dws", "help", "validat"}} {
+		var stdout, stderr bytes.Buffer
+		code := runCommands(commands(), args, nil, &stdout, &stderr)
+		if code != exitUsage || !strings.Contains(stderr.String(), `did you mean "validate"?`) || stdout.Len() != 0 {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want 2 and a suggestion", args, code, stderr.String(), stdout.String())
+		}
+	}
+}

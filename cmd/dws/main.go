@@ -92,7 +92,7 @@ func runCommands(cmds []*cli.Command, args []string, stdin io.Reader, stdout, st
 	}()
 	app := &cli.App{
 		Name:      "dws",
-		Usage:     "validate, lint, checksum, draw and simulate workflow definitions",
+		Usage:     "validate, lint, checksum and simulate workflow definitions",
 		Reader:    stdin,
 		Writer:    stdout,
 		ErrWriter: stderr,
@@ -100,7 +100,9 @@ func runCommands(cmds []*cli.Command, args []string, stdin io.Reader, stdout, st
 		ExitErrHandler:  func(*cli.Context, error) {},
 		HideHelpCommand: true,
 		Commands:        cmds,
-		OnUsageError:    func(_ *cli.Context, err error, _ bool) error { return usageError{err} },
+		// route answers --version before the app runs; the flag is here for the help.
+		Flags:        []cli.Flag{&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print the version, as dws version does"}},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageError{err} },
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = app.OnUsageError
@@ -118,7 +120,10 @@ func runCommands(cmds []*cli.Command, args []string, stdin io.Reader, stdout, st
 			return failedTo(name, err)
 		}
 	}
-	err := app.Run(reorder(app.Commands, args))
+	args, err := route(app.Commands, args)
+	if err == nil {
+		err = app.Run(reorder(app.Commands, args))
+	}
 	var ec exitCode
 	var ue usageError
 	var f failure

@@ -1,0 +1,58 @@
+// Package suggest finds the known name a user most likely meant: the "did you mean"
+// of an unknown command, rule id or step name.
+package suggest
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Nearest returns the name of known closest to word by edit distance (insertions,
+// deletions, substitutions and swaps of neighbours each count one), when it is close
+// enough to be a slip: at most 2 edits, and fewer than half of word's letters.
+// Comparison ignores case. Among equally close names the first in known wins.
+func Nearest(word string, known []string) (string, bool) {
+	w := strings.ToLower(word)
+	best, bestD := "", -1
+	for _, k := range known {
+		d := distance(w, strings.ToLower(k))
+		if d <= 2 && 2*d < len([]rune(w)) && (bestD < 0 || d < bestD) {
+			best, bestD = k, d
+		}
+	}
+	return best, bestD >= 0
+}
+
+// DidYouMean is `; did you mean "NAME"?` for the nearest known name, else "".
+func DidYouMean(word string, known []string) string {
+	if s, ok := Nearest(word, known); ok {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return ""
+}
+
+// distance is the optimal string alignment distance between a and b, by rune.
+func distance(a, b string) int {
+	s, t := []rune(a), []rune(b)
+	prev2 := make([]int, len(t)+1)
+	prev := make([]int, len(t)+1)
+	cur := make([]int, len(t)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(s); i++ {
+		cur[0] = i
+		for j := 1; j <= len(t); j++ {
+			cost := 1
+			if s[i-1] == t[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(t)]
+}
