@@ -23,6 +23,8 @@ type File struct {
 	reg   *Registry
 	diags []Diagnostic
 	stdin bool
+	// own is set when the file turns out to be one dws wrote (a baseline).
+	own bool
 	// heavy is set while the file holds the run's lock for large files.
 	heavy bool
 	// only, while a check runs, lists the rules it may report; by names the check.

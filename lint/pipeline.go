@@ -84,6 +84,8 @@ type FileResult struct {
 	Extra bool `json:"-"`
 	// inline are the file's dws:ignore comments, read while its document was whole.
 	inline []inlineIgnore
+	// own marks a file dws itself wrote (a baseline): it is not checked or counted.
+	own bool
 	// Simulation is set when the run simulated the file (Linter.Simulation).
 	Simulation *Simulation `json:"-"`
 }
@@ -154,6 +156,7 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 		}
 	})
 	r.crossFile(inputs, homes, files, results)
+	results = slices.DeleteFunc(results, func(fr FileResult) bool { return fr.own })
 	for _, p := range problems {
 		results = append(results, FileResult{Path: p.File, Diagnostics: []Diagnostic{p}})
 	}
@@ -233,6 +236,7 @@ func (r *run) file(in Input, keep bool) (f *File, res FileResult) {
 		}
 	}()
 	res.Checksum = r.check(f, in)
+	res.own = f.own
 	if r.Simulation != nil && !in.Context {
 		res.Simulation = r.simulate(f)
 	}
@@ -299,6 +303,10 @@ func (r *run) check(f *File, in Input) (sum string) {
 		return ""
 	}
 	f.Doc = doc
+	if r.Linter.Dialect == "" && IsBaseline(doc.Root) {
+		f.own = true // a baseline dws wrote is never a definition, whatever its name
+		return ""
+	}
 	value := doc.Root.Value()
 	// The document's own properties: no dialect needed.
 	numberPrecision(f, doc.Root, nil)

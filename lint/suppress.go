@@ -43,6 +43,16 @@ type BaselineEntry struct {
 	Pointer string `json:"pointer"`
 }
 
+// IsBaseline reports whether root has the shape of a baseline file dws writes: an
+// object with exactly the members version (a number) and findings (an array).
+func IsBaseline(root *source.Node) bool {
+	if root == nil || root.Kind != source.Object || len(root.Members) != 2 {
+		return false
+	}
+	v, fs := root.Get("version"), root.Get("findings")
+	return v != nil && v.Kind == source.Number && fs != nil && fs.Kind == source.Array
+}
+
 type baselineFile struct {
 	Version  int             `json:"version"`
 	Findings []BaselineEntry `json:"findings"`

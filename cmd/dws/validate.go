@@ -135,7 +135,15 @@ func validate(c *cli.Context) error {
 		if err := lint.WriteBaseline(writeBaseline, res); err != nil {
 			return failedTo("recording the baseline", err)
 		}
-		fmt.Fprintf(c.App.ErrWriter, "dws: recorded %d findings in %s\n", len(res.Diagnostics()), writeBaseline)
+		n := len(res.Diagnostics())
+		noun := "findings"
+		if n == 1 {
+			noun = "finding"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "dws: recorded %d %s in %s\n", n, noun, writeBaseline)
+		if abs, err := filepath.Abs(writeBaseline); err == nil && abs != s.cfg.Baseline {
+			fmt.Fprintln(c.App.ErrWriter, baselineHint(s.cfg, abs))
+		}
 		return nil
 	}
 
@@ -187,4 +195,22 @@ func relativeDir(dir string) string {
 		return rel
 	}
 	return dir
+}
+
+// baselineHint tells the user that the baseline just written is not the one the config
+// reads, and what to write so that dws validate uses it.
+func baselineHint(cfg *lint.Config, abs string) string {
+	rel, err := filepath.Rel(cfg.Dir, abs)
+	if err != nil {
+		rel = abs
+	}
+	rel = filepath.ToSlash(rel)
+	switch {
+	case cfg.Path == "":
+		return fmt.Sprintf("dws: no %s reads it yet: run dws init, then set \"baseline: %s\" in it", lint.ConfigName, rel)
+	case cfg.Baseline == "":
+		return fmt.Sprintf("dws: %s has no baseline: key, so dws validate does not read it yet: add \"baseline: %s\"", filepath.ToSlash(relativeDir(cfg.Path)), rel)
+	default:
+		return fmt.Sprintf("dws: %s reads another baseline; set \"baseline: %s\" to use this one", filepath.ToSlash(relativeDir(cfg.Path)), rel)
+	}
 }
