@@ -303,7 +303,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 		return ""
 	}
 	f.Doc = doc
-	if r.Linter.Dialect == "" && IsBaseline(doc.Root) {
+	if r.Dialect == "" && IsBaseline(doc.Root) {
 		f.own = true // a baseline dws wrote is never a definition, whatever its name
 		return ""
 	}
