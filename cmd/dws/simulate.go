@@ -100,7 +100,8 @@ func simulate(c *cli.Context) error {
 	} else if err := report.WriteSimulation(c.App.Writer, format, res, opts); err != nil {
 		return failedTo("writing the report", err)
 	}
-	return exitCode(exitStatus(res, failOn, -1))
+	code, _ := exitStatus(res, failOn, -1)
+	return exitCode(code)
 }
 
 // startContext reads --context: a JSON or YAML object whose members are the variables

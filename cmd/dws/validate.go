@@ -79,6 +79,13 @@ func validate(c *cli.Context) error {
 	if c.Int("jobs") < 1 {
 		return usagef("--jobs: want at least 1")
 	}
+	maxWarnings := c.Int("max-warnings")
+	if maxWarnings < -1 {
+		return usagef("--max-warnings: %d is not a count; want 0 or more, or -1 for no limit", maxWarnings)
+	}
+	if c.IsSet("stdin-filename") && !slices.Contains(c.Args().Slice(), "-") {
+		return usagef("--stdin-filename names standard input, but no - argument reads it (dws validate --stdin-filename %s -)", c.String("stdin-filename"))
+	}
 	s, err := loadSetup(c.String("config"))
 	if err != nil {
 		return err
@@ -155,11 +162,16 @@ func validate(c *cli.Context) error {
 	if err := w.Write(c.App.Writer, res); err != nil {
 		return failedTo("writing the report", err)
 	}
-	return exitCode(exitStatus(res, failOn, c.Int("max-warnings")))
+	code, warnings := exitStatus(res, failOn, maxWarnings)
+	if maxWarnings >= 0 && warnings > maxWarnings {
+		// On standard error: standard output is the report, which may be JSON or SARIF.
+		fmt.Fprintf(c.App.ErrWriter, "dws: too many warnings (%d, maximum %d)\n", warnings, maxWarnings)
+	}
+	return exitCode(code)
 }
 
-func exitStatus(res *lint.Result, failOn lint.Severity, maxWarnings int) int {
-	warnings := 0
+// exitStatus is the exit code of a run, and how many warnings it has.
+func exitStatus(res *lint.Result, failOn lint.Severity, maxWarnings int) (code, warnings int) {
 	failed := false
 	for _, d := range res.Diagnostics() {
 		if d.Severity >= failOn {
@@ -170,9 +182,9 @@ func exitStatus(res *lint.Result, failOn lint.Severity, maxWarnings int) int {
 		}
 	}
 	if failed || (maxWarnings >= 0 && warnings > maxWarnings) {
-		return exitFindings
+		return exitFindings, warnings
 	}
-	return exitOK
+	return exitOK, warnings
 }
 
 // colorWanted is true only on a terminal, and never with NO_COLOR or --no-color.
