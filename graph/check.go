@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/source"
 )
 
@@ -135,15 +136,24 @@ func Check(g *Graph, opts Options) []Finding {
 		})
 	}
 
+	var ids []string
+	hints := 0
 	for _, e := range g.Edges {
 		if e.To >= 0 || e.From < 0 || e.From >= n {
 			continue
 		}
-		out = append(out, Finding{
-			Kind:    DanglingEdge,
-			Pointer: e.Pointer,
-			Message: fmt.Sprintf("%s names %q, which is not a %s", field(e.Pointer, "an edge"), e.Target, noun),
-		})
+		msg := fmt.Sprintf("%s names %q, which is not a %s", field(e.Pointer, "an edge"), e.Target, noun)
+		if ids == nil {
+			ids = make([]string, n)
+			for i, node := range g.Nodes {
+				ids[i] = node.ID
+			}
+		}
+		if hints < maxHints {
+			hints++
+			msg += suggest.Hint(e.Target, ids, plural(noun))
+		}
+		out = append(out, Finding{Kind: DanglingEdge, Pointer: e.Pointer, Message: msg})
 	}
 
 	indeg := make([]int, n)
@@ -389,3 +399,7 @@ func plural(noun string) string {
 	}
 	return noun + "s"
 }
+
+// maxHints bounds the dangling edges that get a "did you mean": finding the nearest of
+// n ids costs O(n) distances, and a generated file may have thousands of bad edges.
+const maxHints = 64

@@ -95,8 +95,8 @@ func TestCheck(t *testing.T) {
 			nodes: "a b!",
 			edges: []string{"a.onSuccess=nope", "a.onFailure=nope"},
 			want: []Finding{
-				{Kind: DanglingEdge, Pointer: "/steps/0/onSuccess", Message: `"onSuccess" names "nope", which is not a step`},
-				{Kind: DanglingEdge, Pointer: "/steps/0/onFailure", Message: `"onFailure" names "nope", which is not a step`},
+				{Kind: DanglingEdge, Pointer: "/steps/0/onSuccess", Message: `"onSuccess" names "nope", which is not a step (steps: "a", "b")`},
+				{Kind: DanglingEdge, Pointer: "/steps/0/onFailure", Message: `"onFailure" names "nope", which is not a step (steps: "a", "b")`},
 				{
 					Kind: Entry, Pointer: "/steps/1", Message: `step "b" has no incoming edge: it is a second entry and never runs`,
 					Related: []Related{{Pointer: "/steps/0", Message: `the entry is "a"`}},
@@ -109,7 +109,7 @@ func TestCheck(t *testing.T) {
 			nodes: "a b!",
 			edges: []string{"a.onSuccess=b", "a.onFailure=nope"},
 			want: []Finding{
-				{Kind: DanglingEdge, Pointer: "/steps/0/onFailure", Message: `"onFailure" names "nope", which is not a step`},
+				{Kind: DanglingEdge, Pointer: "/steps/0/onFailure", Message: `"onFailure" names "nope", which is not a step (steps: "a", "b")`},
 			},
 		},
 		{
@@ -352,7 +352,7 @@ func TestCheck(t *testing.T) {
 			edges: []string{"t1.dependencies/0=t9"},
 			opts:  Options{MultiRoot: true, NoExits: true, Noun: "task"},
 			want: []Finding{
-				{Kind: DanglingEdge, Pointer: "/steps/0/dependencies/0", Message: `"dependencies" names "t9", which is not a task`},
+				{Kind: DanglingEdge, Pointer: "/steps/0/dependencies/0", Message: `"dependencies" names "t9", which is not a task (tasks: "t1", "t2")`},
 			},
 		},
 		{
@@ -388,7 +388,7 @@ func TestCheck(t *testing.T) {
 					Kind: DuplicateID, Pointer: "/steps/5/id", Message: `step "a" is defined twice`,
 					Related: []Related{{Pointer: "/steps/0/id", Message: "first defined here"}},
 				},
-				{Kind: DanglingEdge, Pointer: "/steps/0/fail", Message: `"fail" names "zz", which is not a step`},
+				{Kind: DanglingEdge, Pointer: "/steps/0/fail", Message: `"fail" names "zz", which is not a step (steps: "a", "b", "c", "d", "e", "f")`},
 				{
 					Kind: Entry, Pointer: "/steps/2", Message: `step "c" has no incoming edge: it is a second entry and never runs`,
 					Related: []Related{{Pointer: "/steps/0", Message: `the entry is "a"`}},
@@ -606,5 +606,25 @@ func TestCycleEdges(t *testing.T) {
 	want := []bool{true, true, false, true, false}
 	if got := g.CycleEdges(); !slices.Equal(got, want) {
 		t.Errorf("CycleEdges() = %v, want %v", got, want)
+	}
+}
+
+// A dangling edge names the id it is likely a slip of; with many nodes and no near one,
+// nothing is added.
+func TestDanglingHint(t *testing.T) {
+	g := New("/steps")
+	for i := range 10 {
+		g.AddNode(Node{ID: fmt.Sprintf("step-%d", i), Exit: true})
+	}
+	g.AddNode(Node{ID: "manager-approve", Exit: true})
+	g.AddEdge(0, "manager-aprove", Success, "/steps/0/onSuccess", false)
+	g.AddEdge(1, "nowhere-at-all", Success, "/steps/1/onSuccess", false)
+	got := Check(g, Options{MultiRoot: true})
+	want := []string{
+		`"onSuccess" names "manager-aprove", which is not a node; did you mean "manager-approve"?`,
+		`"onSuccess" names "nowhere-at-all", which is not a node`,
+	}
+	if len(got) != 2 || got[0].Message != want[0] || got[1].Message != want[1] {
+		t.Errorf("Check: %+v\nwant messages %q", got, want)
 	}
 }

@@ -356,7 +356,7 @@ func parseRules(c *configParse, _ string, v *source.Node) error {
 	}
 	for _, m := range v.Members {
 		if _, ok := c.reg.Lookup(m.Key); !ok {
-			return &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("rules: unknown rule id %q (dws rules lists them)", m.Key)}
+			return &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("rules: unknown rule id %q (%s)", m.Key, c.reg.Unknown(m.Key))}
 		}
 		sev, err := ParseSeverity(Scalar(m.Value))
 		if err != nil || m.Value.Kind != source.String {
@@ -397,7 +397,7 @@ func parseIgnores(c *configParse, _ string, v *source.Node) error {
 				}
 				for _, id := range ids {
 					if _, ok := c.reg.Lookup(id); !ok {
-						return ConfigErrorAt(n, "ignore.rules: unknown rule id %q", id)
+						return ConfigErrorAt(n, "ignore.rules: unknown rule id %q (%s)", id, c.reg.Unknown(id))
 					}
 					if Unsuppressible(id) {
 						return ConfigErrorAt(n, "ignore.rules: %s cannot be ignored: a file that was not checked must not pass (exclude it instead)", id)

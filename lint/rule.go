@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/dwsdev/dws/internal/suggest"
 )
 
 // Rule is one check: a stable id, its default severity and the documentation that
@@ -123,6 +125,19 @@ func NewRegistry(dialects ...*Dialect) *Registry {
 
 // Rules lists every rule, core rules first, then by dialect and id.
 func (r *Registry) Rules() []Rule { return r.rules }
+
+// Unknown describes an id that names no rule: the nearest rule id when it looks like a
+// slip of one, and where the list is.
+func (r *Registry) Unknown(id string) string {
+	ids := make([]string, len(r.rules))
+	for i, rule := range r.rules {
+		ids[i] = rule.ID
+	}
+	if near, ok := suggest.Nearest(id, ids); ok {
+		return fmt.Sprintf("did you mean %q? dws rules lists them", near)
+	}
+	return "dws rules lists them"
+}
 
 // Lookup finds a rule by id.
 func (r *Registry) Lookup(id string) (Rule, bool) {

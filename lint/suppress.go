@@ -310,7 +310,7 @@ func (l *Linter) inlineIgnores(doc *source.Document) []inlineIgnore {
 		}
 		for _, r := range in.rules {
 			if _, known := l.Registry.Lookup(r); !known && in.problem == "" {
-				in.problem = fmt.Sprintf("dws:ignore names %q, which is not a rule (dws rules lists them)", r)
+				in.problem = fmt.Sprintf("dws:ignore names %q, which is not a rule (%s)", r, l.Registry.Unknown(r))
 			} else if Unsuppressible(r) && in.problem == "" {
 				in.problem = fmt.Sprintf("dws:ignore cannot suppress %s: a file that was not checked must not pass", r)
 			} else if rule, _ := l.Registry.Lookup(r); in.problem == "" {

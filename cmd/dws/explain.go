@@ -24,7 +24,7 @@ func explainCommand() *cli.Command {
 			}
 			r, ok := s.reg.Lookup(c.Args().First())
 			if !ok {
-				return usagef("explain: unknown rule %q (dws rules lists them)", c.Args().First())
+				return usagef("explain: unknown rule %q (%s)", c.Args().First(), s.reg.Unknown(c.Args().First()))
 			}
 			writeExplanation(c.App.Writer, r)
 			return nil

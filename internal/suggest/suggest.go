@@ -4,17 +4,27 @@ package suggest
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Nearest returns the name of known closest to word by edit distance (insertions,
 // deletions, substitutions and swaps of neighbours each count one), when it is close
 // enough to be a slip: at most 2 edits, and fewer than half of word's letters.
-// Comparison ignores case. Among equally close names the first in known wins.
+// Comparison ignores case. Among equally close names the first in known wins. A UUID or
+// a number is never a slip: one that differs in a digit is another id, not a typo.
 func Nearest(word string, known []string) (string, bool) {
+	if generated(word) {
+		return "", false
+	}
 	w := strings.ToLower(word)
+	wn := utf8.RuneCountInString(w)
 	best, bestD := "", -1
 	for _, k := range known {
+		if kn := utf8.RuneCountInString(k); kn > wn+2 || kn < wn-2 {
+			continue // more than 2 edits apart, without computing the distance
+		}
 		d := distance(w, strings.ToLower(k))
 		if d <= 2 && 2*d < len([]rune(w)) && (bestD < 0 || d < bestD) {
 			best, bestD = k, d
@@ -27,6 +37,23 @@ func Nearest(word string, known []string) (string, bool) {
 func DidYouMean(word string, known []string) string {
 	if s, ok := Nearest(word, known); ok {
 		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return ""
+}
+
+// Hint is what helps with a reference to word that names none of known: `; did you
+// mean "NAME"?` when it is a slip of one, else, when known are few (at most 6), the list
+// of them under the given plural noun (` (steps: "a", "b")`), else "".
+func Hint(word string, known []string, plural string) string {
+	if near, ok := Nearest(word, known); ok {
+		return fmt.Sprintf("; did you mean %q?", near)
+	}
+	if len(known) > 0 && len(known) <= 6 {
+		quoted := make([]string, len(known))
+		for i, k := range known {
+			quoted[i] = strconv.Quote(k)
+		}
+		return fmt.Sprintf(" (%s: %s)", plural, strings.Join(quoted, ", "))
 	}
 	return ""
 }
@@ -55,4 +82,28 @@ func distance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(t)]
+}
+
+// generated reports ids no one types by hand: UUIDs and numbers.
+func generated(word string) bool {
+	if word == "" {
+		return false
+	}
+	if strings.Trim(word, "0123456789") == "" {
+		return true
+	}
+	if len(word) != 36 {
+		return false
+	}
+	for i, c := range word {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case !strings.ContainsRune("0123456789abcdefABCDEF", c):
+			return false
+		}
+	}
+	return true
 }

@@ -22,6 +22,8 @@ func TestNearest(t *testing.T) {
 		{"x", commands, "", false},     // one letter is no slip of anything
 		{"lint", commands, "", false},  // init is 2 edits from a 4-letter word: too far
 		{"", commands, "", false},
+		{"00000000-0000-4000-8000-000000000009", []string{"00000000-0000-4000-8000-000000000001"}, "", false},
+		{"1234", []string{"1235"}, "", false},
 	}
 	for _, tt := range tests {
 		got, ok := Nearest(tt.word, tt.known)
