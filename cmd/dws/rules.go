@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/dwsdev/dws/lint"
 	"github.com/urfave/cli/v2"
 )
 
@@ -30,7 +31,7 @@ func rulesCommand() *cli.Command {
 				}
 				out := []rule{}
 				for _, r := range s.reg.Rules() {
-					out = append(out, rule{r.ID, r.Severity.String(), r.Dialect, r.Summary})
+					out = append(out, rule{r.ID, r.Severity.String(), dialectOf(r), r.Summary})
 				}
 				enc := json.NewEncoder(c.App.Writer)
 				enc.SetIndent("", "  ")
@@ -39,10 +40,7 @@ func rulesCommand() *cli.Command {
 				tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "RULE\tSEVERITY\tDIALECT\tSUMMARY")
 				for _, r := range s.reg.Rules() {
-					d := r.Dialect
-					if d == "" {
-						d = "all"
-					}
+					d := dialectOf(r)
 					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, d, r.Summary)
 				}
 				return tw.Flush()
@@ -50,4 +48,12 @@ func rulesCommand() *cli.Command {
 			return usagef("--format: %q is not text or json", c.String("format"))
 		},
 	}
+}
+
+// dialectOf is the dialect a rule belongs to, "all" for a core rule, in every format.
+func dialectOf(r lint.Rule) string {
+	if r.Dialect == "" {
+		return "all"
+	}
+	return r.Dialect
 }

@@ -21,6 +21,15 @@ func validateCommand() *cli.Command {
 		Name:      "validate",
 		Usage:     "run the validate pipeline on files and directories",
 		ArgsUsage: "[PATH…]  (files, directories, or - for standard input; none = the config's include)",
+		Description: `Reads each definition, detects its dialect, and runs every stage on it: parse, schema,
+graph, the dialect's rules, SQL allow-listing and the checksum. Directories are walked
+through the config's include and exclude globs. Findings are printed in --format.
+
+Exit codes:
+  0  nothing at or above --fail-on, and no more warnings than --max-warnings
+  1  findings (an unreadable or malformed file is a finding)
+  2  usage or configuration error, or a directory in which nothing is checked
+  3  dws failed (an internal error, or it could not write a file)`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.Formats, ", ")},
 			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
