@@ -11,7 +11,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-const initConfig = `# dws configuration (SPEC §14). Paths and globs are relative to this file.
+const initConfig = `# dws configuration, written by dws init. Paths and globs are relative to this file.
+# Every key is optional; the README ("Configuration") describes each one, and
+# dws explain RULE describes a rule.
 version: 1
 
 # What a bare "dws validate" and a directory walk take.
@@ -31,8 +33,17 @@ limits: { max_bytes: 65536, max_steps: 100 }
 # ignore:
 #   - { path: "workflows/vendor/*.json", rules: [http-idempotency-key], pointer: /steps/3, reason: "vendor API has no idempotency" }
 
-# Findings recorded by "dws validate --write-baseline .dws-baseline.json".
+# Findings recorded by "dws validate --write-baseline .dws-baseline.json" and hidden
+# from then on; new findings still fail.
 # baseline: .dws-baseline.json
+
+# Checksums recorded by "dws checksum --write dws.lock FILES": a changed file is then
+# checksum-mismatch, an unlisted one checksum-missing.
+# lock: dws.lock
+
+# Let "# dws:ignore" comments waive sql-table, sql-column and sql-function (off: only
+# this file can waive what guards the database).
+# inline_security_waivers: false
 `
 
 func initCommand() *cli.Command {

@@ -37,6 +37,17 @@ func Dialect() *lint.Dialect {
 		ConfigDoc: `# Cortex: the prompt-template registry ai steps are checked against, and the
 # variables a run starts with (turns on template-variable).
 # cortex: { prompt_templates: prompt_templates.yaml, context: [expenseId, amount] }
+
+# SQL allow-list for sql steps and branch expressions. Without a sql: section no table
+# is allowed, and every table a statement reads or writes is an error. List tables with their
+# columns ("*" for all), or let from_ddl allow each table of a CREATE TABLE script with
+# exactly its columns (an allow entry for the same table wins).
+# sql:
+#   allow: { expense: [id, amount, status], expense_audit: ["*"] }
+#   from_ddl: db/schema.sql
+#   search_path: [public]
+#   statements: [select, insert, update, delete]
+#   deny_functions: [my_admin_fn]
 `,
 	}
 }
