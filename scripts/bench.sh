@@ -81,7 +81,13 @@ go test -run '^$' -bench 'BenchmarkCheck|BenchmarkCountPaths' -benchtime 3x ./gr
 go run ./bench/gen -out "$work/big" -n 1 -steps 3000
 printf 'version: 1\nlimits: { max_steps: 5000, max_bytes: 4194304 }\ncortex: { prompt_templates: ../prompt_templates.yaml }\nsql: { from_ddl: ../schema.sql }\n' > "$work/big/.dws.yaml"
 big_ms=$(cd "$work/big" && RUNS=5 cold "$dws" validate flow-00000.json)
-echo "3,000-step definition, validate (median of 5): ${big_ms} ms (budget 100 ms)"
+missed=()
+verdict() { # verdict VALUE BUDGET: "met" or "MISSED"; the caller records a miss
+  if awk -v v="$1" -v b="$2" 'BEGIN { exit !(v <= b) }'; then echo "met"; else echo "MISSED"; fi
+}
+big_verdict=$(verdict "$big_ms" 100)
+[[ $big_verdict == MISSED ]] && missed+=("3,000-step validate: ${big_ms} ms (budget 100 ms)")
+echo "3,000-step definition, validate (median of 5): ${big_ms} ms (budget 100 ms: ${big_verdict})"
 
 echo "== memory: 4 MiB files (a JSON array of two million zeros), parsed (limits.max_bytes 4 MiB), --jobs 2"
 python3 - "$work/large" <<'PY'
@@ -101,5 +107,15 @@ PY
 for count in 1 8 32; do
   (cd "$work/large/$count" && /usr/bin/time -f '%M %e' -o "$work/rss" "$dws" validate --jobs 2 . >/dev/null 2>&1 || true
    read -r kb secs < <(tail -n 1 "$work/rss")
-   awk -v n="$count" -v kb="$kb" -v s="$secs" 'BEGIN { printf "%2d large files: peak RSS %6.0f MB, %6.2f s (goal: 8 under 1024 MB, flat in N)\n", n, kb / 1024, s }')
+   awk -v n="$count" -v kb="$kb" -v s="$secs" 'BEGIN { printf "%2d large files: peak RSS %6.0f MB, %6.2f s (goal: 8 under 1024 MB, flat in N)\n", n, kb / 1024, s }'
+   echo "$kb" > "$work/rss-$count")
 done
+rss8=$(( $(cat "$work/rss-8") / 1024 ))
+[[ $(verdict "$rss8" 1024) == MISSED ]] && missed+=("8 large files, peak RSS: ${rss8} MB (budget 1024 MB)")
+
+echo "== budgets"
+if ((${#missed[@]} == 0)); then
+  echo "all met: 3,000-step validate under 100 ms, 8 large files under 1024 MB"
+else
+  for m in "${missed[@]}"; do echo "MISSED $m"; done
+fi
