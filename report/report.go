@@ -6,6 +6,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/dwsdev/dws/lint"
 )
@@ -23,6 +24,15 @@ type Options struct {
 	Version string
 	// Registry describes the rules, for the formats that carry rule metadata.
 	Registry *lint.Registry
+	// Invocation is how the run went, for the formats that record it (SARIF); nil
+	// leaves it out, so that the output stays byte-stable.
+	Invocation *Invocation
+}
+
+// Invocation is one run of dws: its exit code and when it started and ended.
+type Invocation struct {
+	ExitCode   int
+	Start, End time.Time
 }
 
 // Formats lists the format names New accepts.

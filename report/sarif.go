@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/dwsdev/dws/lint"
 )
@@ -26,6 +27,8 @@ type sarifWriter struct{ opts Options }
 const (
 	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
 	sarifSrcRoot = "%SRCROOT%"
+	// sarifInformationURI is dws's home; a rule's helpUri is /rules/ID under it.
+	sarifInformationURI = "https://dws.dev"
 	// sarifFingerprint names the partial fingerprint: the baseline's key (SPEC §5), so
 	// a finding keeps its identity when lines move. Bump /v1 if the inputs change.
 	sarifFingerprint = "dwsFindingKey/v1"
@@ -43,6 +46,16 @@ type sarifRun struct {
 	// SARIF's default is UTF-16 code units.
 	ColumnKind string        `json:"columnKind"`
 	Results    []sarifResult `json:"results"`
+	// Invocations says how the run ended, when the caller knows (Options.Invocation).
+	Invocations []sarifInvocation `json:"invocations,omitempty"`
+}
+
+type sarifInvocation struct {
+	// ExecutionSuccessful is true when dws ran to the end, findings or not.
+	ExecutionSuccessful bool   `json:"executionSuccessful"`
+	ExitCode            int    `json:"exitCode"`
+	StartTimeUTC        string `json:"startTimeUtc"`
+	EndTimeUTC          string `json:"endTimeUtc"`
 }
 
 type sarifTool struct {
@@ -60,6 +73,8 @@ type sarifRule struct {
 	ID                   string               `json:"id"`
 	ShortDescription     *sarifText           `json:"shortDescription,omitempty"`
 	FullDescription      *sarifText           `json:"fullDescription,omitempty"`
+	Help                 *sarifHelp           `json:"help,omitempty"`
+	HelpURI              string               `json:"helpUri,omitempty"`
 	DefaultConfiguration sarifConfiguration   `json:"defaultConfiguration"`
 	Properties           *sarifRuleProperties `json:"properties,omitempty"`
 }
@@ -77,6 +92,13 @@ type sarifRuleProperties struct {
 
 type sarifText struct {
 	Text string `json:"text"`
+}
+
+// sarifHelp is what code scanning shows under a finding: the rule's documentation and
+// its failing and passing examples.
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown"`
 }
 
 type sarifResult struct {
@@ -123,7 +145,7 @@ func (s *sarifWriter) Write(w io.Writer, res *lint.Result) error {
 	driver := sarifDriver{
 		Name:           "dws",
 		Version:        s.opts.Version,
-		InformationURI: "https://dws.dev",
+		InformationURI: sarifInformationURI,
 		Rules:          []sarifRule{},
 	}
 	index := map[string]int{}
@@ -139,6 +161,15 @@ func (s *sarifWriter) Write(w io.Writer, res *lint.Result) error {
 			results = append(results, sarifResultOf(d, index))
 		}
 	}
+	var invocations []sarifInvocation
+	if inv := s.opts.Invocation; inv != nil {
+		invocations = []sarifInvocation{{
+			ExecutionSuccessful: true,
+			ExitCode:            inv.ExitCode,
+			StartTimeUTC:        inv.Start.UTC().Format(time.RFC3339Nano),
+			EndTimeUTC:          inv.End.UTC().Format(time.RFC3339Nano),
+		}}
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -146,9 +177,10 @@ func (s *sarifWriter) Write(w io.Writer, res *lint.Result) error {
 		Schema:  sarifSchema,
 		Version: "2.1.0",
 		Runs: []sarifRun{{
-			Tool:       sarifTool{Driver: driver},
-			ColumnKind: "unicodeCodePoints",
-			Results:    results,
+			Tool:        sarifTool{Driver: driver},
+			ColumnKind:  "unicodeCodePoints",
+			Results:     results,
+			Invocations: invocations,
 		}},
 	})
 }
@@ -164,6 +196,8 @@ func sarifRuleOf(r lint.Rule) sarifRule {
 	}
 	if r.Doc != "" {
 		sr.FullDescription = &sarifText{Text: r.Doc}
+		sr.Help = sarifHelpOf(r)
+		sr.HelpURI = sarifInformationURI + "/rules/" + r.ID
 	}
 	if r.Dialect != "" {
 		sr.Properties = &sarifRuleProperties{Dialect: r.Dialect}
@@ -273,4 +307,28 @@ func findingKey(d lint.Diagnostic) string {
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+func sarifHelpOf(r lint.Rule) *sarifHelp {
+	text := r.Doc + "\n\nRun dws explain " + r.ID + " for a failing and a passing example."
+	var md strings.Builder
+	md.WriteString(r.Doc)
+	for _, ex := range []struct {
+		label string
+		e     lint.Example
+	}{{"Fails", r.Fail}, {"Passes", r.Pass}} {
+		if ex.e.Text == "" {
+			continue
+		}
+		fence := "```"
+		for strings.Contains(ex.e.Text, fence) {
+			fence += "`"
+		}
+		lang := "yaml"
+		if strings.HasSuffix(ex.e.Name, ".json") {
+			lang = "json"
+		}
+		md.WriteString("\n\n" + ex.label + " (`" + ex.e.Name + "`):\n\n" + fence + lang + "\n" + strings.TrimRight(ex.e.Text, "\n") + "\n" + fence)
+	}
+	return &sarifHelp{Text: text, Markdown: md.String()}
 }

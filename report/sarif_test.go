@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -434,5 +436,67 @@ func TestSARIFSchemaRejects(t *testing.T) {
 				t.Errorf("the schema accepted a log with %s", name)
 			}
 		})
+	}
+}
+
+// Every rule carries help (text and markdown with its examples) and a helpUri, which
+// GitHub code scanning shows; an invocation records the exit code and the run's times.
+// Both stay valid against the official schema.
+func TestSARIFHelpAndInvocation(t *testing.T) {
+	schema := sarifSchema(t)
+	start := time.Date(2026, 11, 23, 1, 2, 3, 4000, time.UTC)
+	w, err := report.New("sarif", report.Options{Version: "1.2.3", Registry: registry(),
+		Invocation: &report.Invocation{ExitCode: 1, Start: start, End: start.Add(1500 * time.Millisecond)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := w.Write(&buf, handResult()); err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, schema, buf.Bytes())
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID      string `json:"id"`
+						HelpURI string `json:"helpUri"`
+						Help    struct {
+							Text     string `json:"text"`
+							Markdown string `json:"markdown"`
+						} `json:"help"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Invocations []struct {
+				ExecutionSuccessful bool   `json:"executionSuccessful"`
+				ExitCode            int    `json:"exitCode"`
+				Start               string `json:"startTimeUtc"`
+				End                 string `json:"endTimeUtc"`
+			} `json:"invocations"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	if len(run.Invocations) != 1 || !run.Invocations[0].ExecutionSuccessful || run.Invocations[0].ExitCode != 1 ||
+		run.Invocations[0].Start != "2026-11-23T01:02:03.000004Z" || run.Invocations[0].End != "2026-11-23T01:02:04.500004Z" {
+		t.Errorf("invocations = %+v", run.Invocations)
+	}
+	for _, r := range run.Tool.Driver.Rules {
+		if r.HelpURI != "https://dws.dev/rules/"+r.ID || !strings.Contains(r.Help.Text, "dws explain "+r.ID) {
+			t.Errorf("rule %s: helpUri %q, help %q", r.ID, r.HelpURI, r.Help.Text)
+		}
+		rule, _ := registry().Lookup(r.ID)
+		if (rule.Fail.Text != "") != strings.Contains(r.Help.Markdown, "Fails (`") ||
+			(rule.Pass.Text != "") != strings.Contains(r.Help.Markdown, "Passes (`") {
+			t.Errorf("rule %s: help.markdown lacks its examples:\n%s", r.ID, r.Help.Markdown)
+		}
+	}
+	// Without an invocation the output is byte-stable: no times.
+	if out := writeSARIF(t, registry(), handResult()); bytes.Contains(out, []byte("invocations")) {
+		t.Error("invocations written without Options.Invocation")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/dwsdev/dws/dialect"
@@ -77,6 +78,7 @@ func loadSetup(configFlag string) (*setup, error) {
 }
 
 func validate(c *cli.Context) error {
+	start := time.Now()
 	format := c.String("format")
 	if !slices.Contains(report.Formats, format) {
 		return usagef("--format: %q is not one of %s", format, strings.Join(report.Formats, ", "))
@@ -163,15 +165,16 @@ func validate(c *cli.Context) error {
 		return nil
 	}
 
+	code, warnings := exitStatus(res, failOn, maxWarnings)
 	w, _ := report.New(format, report.Options{
-		Color:    colorWanted(c, c.App.Writer),
-		Version:  version(),
-		Registry: s.reg,
+		Color:      colorWanted(c, c.App.Writer),
+		Version:    version(),
+		Registry:   s.reg,
+		Invocation: &report.Invocation{ExitCode: code, Start: start, End: time.Now()},
 	})
 	if err := w.Write(c.App.Writer, res); err != nil {
 		return failedTo("writing the report", err)
 	}
-	code, warnings := exitStatus(res, failOn, maxWarnings)
 	if maxWarnings >= 0 && warnings > maxWarnings {
 		// On standard error: standard output is the report, which may be JSON or SARIF.
 		fmt.Fprintf(c.App.ErrWriter, "dws: too many warnings (%d, maximum %d)\n", warnings, maxWarnings)
