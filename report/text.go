@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/dwsdev/dws/lint"
 	"github.com/mattn/go-runewidth"
+	"github.com/muesli/termenv"
 )
 
 // text is the compiler-style report: a header line per finding, the source line with a
@@ -41,16 +42,20 @@ func newStyles(color bool) styles {
 	if !color {
 		return styles{}
 	}
+	// The caller decided colour is wanted (a terminal, --color always, FORCE_COLOR):
+	// the 16 ANSI colours every terminal has, without lipgloss guessing again.
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI)
 	p := func(s lipgloss.Style) paint { return paint{&s} }
 	return styles{
-		err:    p(lipgloss.NewStyle().Foreground(lipgloss.Color("9")).Bold(true)),
-		warn:   p(lipgloss.NewStyle().Foreground(lipgloss.Color("11")).Bold(true)),
-		info:   p(lipgloss.NewStyle().Foreground(lipgloss.Color("12")).Bold(true)),
-		note:   p(lipgloss.NewStyle().Foreground(lipgloss.Color("14"))),
-		rule:   p(lipgloss.NewStyle().Faint(true)),
-		caret:  p(lipgloss.NewStyle().Foreground(lipgloss.Color("10")).Bold(true)),
-		gutter: p(lipgloss.NewStyle().Faint(true)),
-		bold:   p(lipgloss.NewStyle().Bold(true)),
+		err:    p(r.NewStyle().Foreground(lipgloss.Color("9")).Bold(true)),
+		warn:   p(r.NewStyle().Foreground(lipgloss.Color("11")).Bold(true)),
+		info:   p(r.NewStyle().Foreground(lipgloss.Color("12")).Bold(true)),
+		note:   p(r.NewStyle().Foreground(lipgloss.Color("14"))),
+		rule:   p(r.NewStyle().Faint(true)),
+		caret:  p(r.NewStyle().Foreground(lipgloss.Color("10")).Bold(true)),
+		gutter: p(r.NewStyle().Faint(true)),
+		bold:   p(r.NewStyle().Bold(true)),
 	}
 }
 

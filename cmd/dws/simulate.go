@@ -40,13 +40,17 @@ included); 2 usage or configuration error; 3 dws failed.`,
 			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the run: error, warning, info"},
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files simulated in parallel"},
-			&cli.BoolFlag{Name: "no-color", Usage: "never style the output"},
+			&cli.BoolFlag{Name: "no-color", Usage: "never style the output (as --color never)"},
+			colorFlag(),
 		},
 		Action: simulate,
 	}
 }
 
 func simulate(c *cli.Context) error {
+	if err := checkColor(c); err != nil {
+		return err
+	}
 	format := c.String("format")
 	if !slices.Contains(report.SimulationFormats, format) {
 		return usagef("--format: %q is not one of %s", format, strings.Join(report.SimulationFormats, ", "))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -40,7 +41,10 @@ Exit codes:
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files checked in parallel"},
 			&cli.StringFlag{Name: "stdin-filename", Usage: "the name to report standard input as (its extension picks JSON or YAML)"},
 			&cli.StringFlag{Name: "write-baseline", Usage: "record today's findings in this baseline file and exit 0"},
-			&cli.BoolFlag{Name: "no-color", Usage: "never style the output"},
+			&cli.BoolFlag{Name: "no-color", Usage: "never style the output (as --color never)"},
+			colorFlag(),
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "report errors only; warnings and infos neither show nor count"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to this file (atomically) instead of standard output"},
 		},
 		Action: validate,
 	}
@@ -89,6 +93,9 @@ func validate(c *cli.Context) error {
 	}
 	if c.Int("jobs") < 1 {
 		return usagef("--jobs: want at least 1")
+	}
+	if err := checkColor(c); err != nil {
+		return err
 	}
 	maxWarnings := c.Int("max-warnings")
 	if maxWarnings < -1 {
@@ -165,15 +172,32 @@ func validate(c *cli.Context) error {
 		return nil
 	}
 
+	if c.Bool("quiet") {
+		// As ESLint's --quiet: warnings and infos are not findings of this run, neither
+		// in the report nor for --fail-on and --max-warnings, so the exit code always
+		// matches what is shown.
+		res = errorsOnly(res)
+	}
 	code, warnings := exitStatus(res, failOn, maxWarnings)
+	out := c.String("output")
+	dst := c.App.Writer
+	var buf bytes.Buffer
+	if out != "" {
+		dst = &buf
+	}
 	w, _ := report.New(format, report.Options{
-		Color:      colorWanted(c, c.App.Writer),
+		Color:      out == "" && colorWanted(c, c.App.Writer),
 		Version:    version(),
 		Registry:   s.reg,
 		Invocation: &report.Invocation{ExitCode: code, Start: start, End: time.Now()},
 	})
-	if err := w.Write(c.App.Writer, res); err != nil {
+	if err := w.Write(dst, res); err != nil {
 		return failedTo("writing the report", err)
+	}
+	if out != "" {
+		if err := lint.WriteFileAtomic(out, buf.Bytes()); err != nil {
+			return failedTo("writing the report", err)
+		}
 	}
 	if maxWarnings >= 0 && warnings > maxWarnings {
 		// On standard error: standard output is the report, which may be JSON or SARIF.
@@ -199,9 +223,31 @@ func exitStatus(res *lint.Result, failOn lint.Severity, maxWarnings int) (code, 
 	return exitOK, warnings
 }
 
-// colorWanted is true only on a terminal, and never with NO_COLOR or --no-color.
+// colorFlag is --color, which validate and simulate share.
+func colorFlag() cli.Flag {
+	return &cli.StringFlag{Name: "color", Value: "auto", Usage: "style the output: auto (on a terminal), always, never"}
+}
+
+// checkColor refuses a --color value that is none of auto, always, never.
+func checkColor(c *cli.Context) error {
+	if v := c.String("color"); v != "auto" && v != "always" && v != "never" {
+		return usagef("--color: %q is not one of auto, always, never", v)
+	}
+	return nil
+}
+
+// colorWanted decides styling, the most explicit word first: --no-color or
+// --color=never, then --color=always, then FORCE_COLOR (set and not 0), then NO_COLOR;
+// otherwise only on a terminal.
 func colorWanted(c *cli.Context, w io.Writer) bool {
-	if c.Bool("no-color") || os.Getenv("NO_COLOR") != "" {
+	switch {
+	case c.Bool("no-color") || c.String("color") == "never":
+		return false
+	case c.String("color") == "always":
+		return true
+	case os.Getenv("FORCE_COLOR") != "" && os.Getenv("FORCE_COLOR") != "0":
+		return true
+	case os.Getenv("NO_COLOR") != "":
 		return false
 	}
 	f, ok := w.(*os.File)
@@ -237,4 +283,16 @@ func baselineHint(cfg *lint.Config, abs string) string {
 	default:
 		return fmt.Sprintf("dws: %s reads another baseline; set \"baseline: %s\" to use this one", filepath.ToSlash(relativeDir(cfg.Path)), rel)
 	}
+}
+
+// errorsOnly is res with its warnings and infos left out (--quiet): a file keeps its
+// place, so the summary still counts every file checked.
+func errorsOnly(res *lint.Result) *lint.Result {
+	q := *res
+	q.Files = make([]lint.FileResult, len(res.Files))
+	for i, f := range res.Files {
+		f.Diagnostics = slices.DeleteFunc(slices.Clone(f.Diagnostics), func(d lint.Diagnostic) bool { return d.Severity != lint.Error })
+		q.Files[i] = f
+	}
+	return &q
 }
