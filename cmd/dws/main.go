@@ -56,7 +56,7 @@ type exitCode int
 func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runCommands(commands(), args, stdin, stdout, stderr)
+	return runCommands(allCommands(), args, stdin, stdout, stderr)
 }
 
 func commands() []*cli.Command {
@@ -75,6 +75,9 @@ func commands() []*cli.Command {
 		versionCommand(),
 	}
 }
+
+// allCommands are the commands plus completion, which lists the others.
+func allCommands() []*cli.Command { return append(commands(), completionCommand()) }
 
 // runCommands runs dws with the given commands and decides the exit code, once, for
 // all of them (SPEC §5): 0, 1 findings, 2 usage or configuration, 3 dws failed.
