@@ -103,10 +103,9 @@ const namesInMessage = 8
 // (duplicate-id, dangling-edge, entry, unreachable, cycle, dead-end,
 // step-limit) and within a rule by definition order. Each fact is one finding:
 // a node that can reach a forbidden cycle or a dangling edge is no dead end, and
-// with MultiRoot a
-// node a forbidden cycle reaches is not unreachable; the cycle finding says
-// why. With one entry, a cycle the entry never reaches is still unreachable too:
-// breaking the cycle would not make it run.
+// with MultiRoot a node a forbidden cycle reaches is not unreachable; the cycle
+// finding says why. With one entry, a cycle the entry never reaches is still
+// unreachable too: breaking the cycle would not make it run.
 func Check(g *Graph, opts Options) []Finding {
 	g.Resolve()
 	noun := opts.Noun
