@@ -10,6 +10,8 @@ export PATH="$(go env GOPATH)/bin:$PATH"
 need_apt=()
 command -v gcc >/dev/null || need_apt+=(gcc)
 command -v npm >/dev/null || need_apt+=(npm)
+command -v zsh >/dev/null || need_apt+=(zsh)   # completion.txtar drives the real shells
+command -v fish >/dev/null || need_apt+=(fish)
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then need_apt+=(postgresql); fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "test.sh: installing ${need_apt[*]}"

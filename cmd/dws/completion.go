@@ -94,9 +94,13 @@ complete -o filenames -F _dws dws
 func writeFish(w io.Writer, cmds []*cli.Command) {
 	fmt.Fprintln(w, "# dws completion for fish: commands, their flags, and file names.")
 	fmt.Fprintln(w, "complete -c dws -f -n __fish_use_subcommand -l version -s v -d 'print the version'")
+	names := make([]string, 0, len(cmds))
 	for _, c := range cmds {
 		fmt.Fprintf(w, "complete -c dws -f -n __fish_use_subcommand -a %s -d %s\n", c.Name, fishQuote(c.Usage))
+		names = append(names, c.Name)
 	}
+	fmt.Fprintln(w, "complete -c dws -f -n __fish_use_subcommand -a help -d 'show the help of a command'")
+	fmt.Fprintf(w, "complete -c dws -f -n '__fish_seen_subcommand_from help' -a %s\n", fishQuote(strings.Join(names, " ")))
 	for _, c := range cmds {
 		for _, f := range c.Flags {
 			if slices.Contains(f.Names(), "help") {
