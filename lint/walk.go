@@ -150,7 +150,19 @@ var defaultInclude = []string{"*.json", "*.yaml", "*.yml"}
 
 func (l *Linter) ownFile(p string) bool {
 	abs := absOrSelf(p)
-	return abs == l.Config.Lock || abs == l.Config.Baseline
+	return abs == l.Config.Lock || abs == l.Config.Baseline || IsScenario(p)
+}
+
+// IsScenario reports whether path names a scenario file (NAME.scenario.yaml or .yml):
+// a test of a definition that dws test runs, never a definition itself.
+func IsScenario(path string) bool {
+	base := filepath.Base(path)
+	for _, s := range []string{".scenario.yaml", ".scenario.yml"} {
+		if strings.HasSuffix(base, s) && len(base) > len(s) {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *Linter) readProblem(path, msg string) Diagnostic {

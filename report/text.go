@@ -63,28 +63,44 @@ func (t *text) Write(w io.Writer, res *lint.Result) error {
 	bw := bufio.NewWriter(w)
 	st := newStyles(t.opts.Color)
 	for _, f := range res.Files {
-		for _, d := range f.Diagnostics {
-			sev := st.err
-			switch d.Severity {
-			case lint.Warning:
-				sev = st.warn
-			case lint.Info:
-				sev = st.info
-			}
-			fmt.Fprintf(bw, "%s %s %s %s\n",
-				st.bold.Render(fmt.Sprintf("%s:%d:%d:", safe(d.File), d.Line, d.Column)),
-				sev.Render(d.Severity.String()+":"), safe(d.Message), st.rule.Render("["+d.Rule+"]"))
-			if f.Doc != nil {
-				t.excerpt(bw, st, f, d)
-			}
-			for _, r := range d.Related {
-				fmt.Fprintf(bw, "    %s %s %s\n", st.gutter.Render(fmt.Sprintf("%s:%d:%d:", safe(r.File), r.Line, r.Column)),
-					st.note.Render("note:"), safe(r.Message))
-			}
-		}
+		t.findings(bw, st, f)
 	}
 	fmt.Fprintln(bw, summaryLine(res, st))
 	return bw.Flush()
+}
+
+// WriteFindings prints the findings of files as the text report does (the compiler
+// line, the source line and a caret), without a summary.
+func WriteFindings(w io.Writer, files []lint.FileResult, color bool) error {
+	bw := bufio.NewWriter(w)
+	t := &text{opts: Options{Color: color}}
+	st := newStyles(color)
+	for _, f := range files {
+		t.findings(bw, st, f)
+	}
+	return bw.Flush()
+}
+
+func (t *text) findings(bw io.Writer, st styles, f lint.FileResult) {
+	for _, d := range f.Diagnostics {
+		sev := st.err
+		switch d.Severity {
+		case lint.Warning:
+			sev = st.warn
+		case lint.Info:
+			sev = st.info
+		}
+		fmt.Fprintf(bw, "%s %s %s %s\n",
+			st.bold.Render(fmt.Sprintf("%s:%d:%d:", safe(d.File), d.Line, d.Column)),
+			sev.Render(d.Severity.String()+":"), safe(d.Message), st.rule.Render("["+d.Rule+"]"))
+		if f.Doc != nil {
+			t.excerpt(bw, st, f, d)
+		}
+		for _, r := range d.Related {
+			fmt.Fprintf(bw, "    %s %s %s\n", st.gutter.Render(fmt.Sprintf("%s:%d:%d:", safe(r.File), r.Line, r.Column)),
+				st.note.Render("note:"), safe(r.Message))
+		}
+	}
 }
 
 // excerpt prints the finding's source line with a caret under its span.

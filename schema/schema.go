@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -79,9 +80,19 @@ var registry = func() struct {
 	return r
 }()
 
+// Documents are the embedded schemas of files that are not definitions: scenario is the
+// scenario files of dws test.
+var Documents = []string{"scenario"}
+
 // Dialects returns the sorted ids of the dialects that have an embedded schema.
 func Dialects() []string {
-	return append([]string(nil), registry.ids...)
+	var out []string
+	for _, id := range registry.ids {
+		if !slices.Contains(Documents, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // Source returns the embedded schema text of a dialect (what `dws schema DIALECT` prints).

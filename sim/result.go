@@ -56,6 +56,12 @@ type Definition struct {
 	// the whole file. A report lists under a definition the findings within it.
 	Pointer string
 	Result  *Result
+	// Nodes are the nodes a scenario may name, by id.
+	Nodes map[string]Node
+	// Play runs one scenario: the stubs answer, the run starts with context and ends
+	// cut after maxSteps steps. It is safe to call from several goroutines. Nil when
+	// the dialect does not run scenarios.
+	Play func(stubs Stubs, context map[string]any, maxSteps int) (*Run, error)
 }
 
 // Explore explores every run of m within opts and returns the counts, the edges and a

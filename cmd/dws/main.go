@@ -63,6 +63,7 @@ func commands() []*cli.Command {
 	return []*cli.Command{
 		validateCommand(),
 		simulateCommand(),
+		testCommand(),
 		checksumCommand(),
 		canonicalCommand(),
 		keygenCommand(),

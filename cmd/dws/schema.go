@@ -13,7 +13,8 @@ func schemaCommand() *cli.Command {
 		Usage:     "print a dialect's embedded JSON Schema",
 		ArgsUsage: "DIALECT",
 		Description: "Prints the JSON Schema dws validates DIALECT against, for editors and other tools.\n" +
-			"Dialects: " + strings.Join(schema.Dialects(), ", ") + ".",
+			"Dialects: " + strings.Join(schema.Dialects(), ", ") + ".\n" +
+			"Also scenario: the scenario files (*.scenario.yaml) of dws test.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("schema: give one dialect (%s)", strings.Join(schema.Dialects(), ", "))

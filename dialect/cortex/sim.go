@@ -114,7 +114,8 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 			"step "+quote(f.Node)+" can fail, and nothing handles it: onFailure ends the run failed")
 	}
 	checkStubOutputs(p, steps, r)
-	return []sim.Definition{{Result: r}}, nil
+	reg := settingsOf(p.Config).Registry
+	return []sim.Definition{{Result: r, Nodes: nodes(steps), Play: m.play(bs, reg)}}, nil
 }
 
 func quote(s string) string { return `"` + s + `"` }
