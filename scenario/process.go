@@ -40,10 +40,13 @@ func (s *stubs) process(st *Stub, c sim.Call) (sim.Answer, error) {
 		return sim.Answer{}, err
 	}
 	defer func() { _ = os.RemoveAll(dir) }()
-	files := s.nodes[c.Node].OutputFiles
+	files := c.OutputPaths
 	root := ""
 	if len(files) > 0 {
-		root = filepath.Join(dir, "runs", s.sc.Name, "steps", c.Node, "attempts", fmt.Sprint(c.Attempt), "outputs")
+		root = filepath.Join(dir, filepath.FromSlash(c.OutputRoot))
+		if !inside(dir, root) {
+			return sim.Answer{}, fmt.Errorf("the output root %s lies outside the stub's directory", c.OutputRoot)
+		}
 		if err := os.MkdirAll(root, 0o755); err != nil {
 			return sim.Answer{}, err
 		}

@@ -148,7 +148,7 @@ func Run(l *lint.Linter, files []string, only *regexp.Regexp, opts Options, jobs
 		s.Files = res.Files
 		for i := range res.Files {
 			fr := &res.Files[i]
-			results[filepath.Clean(filepath.FromSlash(fr.Path))] = fr
+			results[absPath(filepath.FromSlash(fr.Path))] = fr
 		}
 	}
 	covered := map[string]*Covered{}
@@ -162,7 +162,7 @@ func Run(l *lint.Linter, files []string, only *regexp.Regexp, opts Options, jobs
 			continue
 		}
 		sc := o.Scenario
-		fr := results[sc.Definition]
+		fr := results[absPath(sc.Definition)]
 		def, msg := definitionOf(sc, fr)
 		if msg != "" {
 			o.Diagnostics = append(o.Diagnostics, sc.diag("ref", "/definition", msg))
@@ -244,6 +244,13 @@ func definitionOf(sc *Scenario, fr *lint.FileResult) (sim.Definition, string) {
 		return sim.Definition{}, fmt.Sprintf("definition %s has no workflows to choose from; remove workflow:", fr.Path)
 	}
 	return sim.Definition{}, fmt.Sprintf("definition %s has no workflow %q (%s)", fr.Path, sc.Workflow, strings.Join(names, ", "))
+}
+
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return filepath.Clean(p)
 }
 
 func hasRule(fr *lint.FileResult, rule string) bool {

@@ -29,8 +29,11 @@ type Call struct {
 	Attempt int            `json:"attempt"`
 	Input   any            `json:"input"`
 	Context map[string]any `json:"context"`
-	// OutputPaths are the files the step must write (DireClaw's output_files), each an
-	// absolute path under the stub's working directory.
+	// OutputRoot and OutputPaths are where the step must write its outputs (DireClaw's
+	// output_files, by output name). The dialect gives them relative; a stub worker
+	// process gets them absolute, under its working directory, and after it exits each
+	// is checked (exists, inside the root, a readable regular file, not empty).
+	OutputRoot  string            `json:"-"`
 	OutputPaths map[string]string `json:"output_paths,omitempty"`
 }
 
@@ -72,9 +75,6 @@ type Node struct {
 	Decided string
 	// Decisions are the decisions it accepts, when Answers has decision.
 	Decisions []string
-	// OutputFiles are the files the step writes (DireClaw's output_files), by output
-	// name, as paths relative to the run's workspace.
-	OutputFiles map[string]string
 }
 
 // Run is one concrete run.

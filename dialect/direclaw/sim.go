@@ -232,7 +232,7 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 			return nil, err
 		}
 		report(p.File, m, r.Findings(), at)
-		defs = append(defs, sim.Definition{Workflow: w.id, Pointer: w.ptr, Result: r})
+		defs = append(defs, sim.Definition{Workflow: w.id, Pointer: w.ptr, Result: r, Nodes: m.nodes(), Play: m.play})
 	}
 	return defs, nil
 }
