@@ -57,7 +57,7 @@ func (sc *Scenario) Execute(def sim.Definition, opts Options) *Outcome {
 		o.Fail("its definition's dialect does not run scenarios")
 		return o
 	}
-	if ds := sc.Check(def.Nodes); len(ds) > 0 {
+	if ds := sc.Check(def.Nodes, def.Result); len(ds) > 0 {
 		o.Diagnostics = ds
 		o.Fail("the scenario does not fit its definition:")
 		return o

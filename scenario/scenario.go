@@ -297,9 +297,21 @@ func (sc *Scenario) keyDiag(rule, ptr, msg string) lint.Diagnostic {
 }
 
 // Check checks the scenario against the definition it runs: every node it names exists
-// and every answer fits its node.
-func (sc *Scenario) Check(nodes map[string]sim.Node) []lint.Diagnostic {
+// and every answer fits its node. The outcomes an expected path may name are the node's
+// own and those of the node's edges in r (nil: only the node's own).
+func (sc *Scenario) Check(nodes map[string]sim.Node, r *sim.Result) []lint.Diagnostic {
 	var ds []lint.Diagnostic
+	outcomes := map[string][]string{}
+	for id, n := range nodes {
+		outcomes[id] = slices.Clone(n.Outcomes)
+	}
+	if r != nil {
+		for _, e := range r.Edges {
+			if _, ok := nodes[e.Node]; ok && !slices.Contains(outcomes[e.Node], e.Outcome) {
+				outcomes[e.Node] = append(outcomes[e.Node], e.Outcome)
+			}
+		}
+	}
 	known := slices.Sorted(maps.Keys(nodes))
 	unknown := func(name string) string {
 		msg := fmt.Sprintf("the definition has no node %q", name)
@@ -324,9 +336,9 @@ func (sc *Scenario) Check(nodes map[string]sim.Node) []lint.Diagnostic {
 		switch {
 		case !ok:
 			ds = append(ds, sc.diag("dangling-edge", sc.Expect.pathPtrs[i], unknown(v.Node)))
-		case len(v.Outcomes) > 0 && !slices.Contains(n.Outcomes, v.Outcomes[0]):
+		case len(v.Outcomes) > 0 && !slices.Contains(outcomes[v.Node], v.Outcomes[0]):
 			ds = append(ds, sc.diag("dangling-edge", sc.Expect.pathPtrs[i], fmt.Sprintf("%s %q has no outcome %q (it has %s)",
-				n.Kind, v.Node, v.Outcomes[0], strings.Join(n.Outcomes, ", "))))
+				n.Kind, v.Node, v.Outcomes[0], strings.Join(outcomes[v.Node], ", "))))
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(sc.Expect.Visits)) {

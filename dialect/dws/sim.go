@@ -448,7 +448,7 @@ func simulateWorkflow(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Defin
 		}
 		p.Report(f.Rule, ptr, msg)
 	}
-	return []sim.Definition{{Result: r}}, nil
+	return []sim.Definition{{Result: r, Nodes: m.nodes(), Play: m.play}}, nil
 }
 
 // stubOutputs gives each covering path through a conditional the stub output of the

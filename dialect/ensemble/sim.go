@@ -283,7 +283,7 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 	if err != nil {
 		return nil, err
 	}
-	return []sim.Definition{{Result: r}}, nil
+	return []sim.Definition{{Result: r, Nodes: m.nodes(), Play: m.play}}, nil
 }
 
 // explore counts and covers the ensemble's runs, saying why when there are too many
