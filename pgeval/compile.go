@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,9 @@ type node struct {
 type compiler struct {
 	e   *Expr
 	ctx map[string]any
+	// slots, when set, are where a variable's value is read at evaluation (one per
+	// variable, in Expr.vars order) instead of being compiled in as a constant.
+	slots []Value
 }
 
 func constant(v Value) *node {
@@ -145,6 +149,11 @@ func (c *compiler) param(p *pg.ParamRef) (*node, error) {
 	v, err := contextValue(c.ctx[name])
 	if err != nil {
 		return nil, &Unsupported{Construct: fmt.Sprintf("{{%s}}: %v", name, err), Offset: offset(p.Location)}
+	}
+	if c.slots != nil && !v.Null {
+		k := slices.Index(c.e.vars, name)
+		slots := c.slots
+		return &node{typ: v.Type, eval: func() (Value, error) { return slots[k], nil }}, nil
 	}
 	return constant(v), nil
 }

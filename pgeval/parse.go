@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 )
@@ -37,6 +38,9 @@ type Expr struct {
 	// names maps a parameter number to its variable.
 	names map[int32]string
 	vars  []string
+
+	mu    sync.Mutex
+	pools map[string]*sync.Pool // compiled programs by signature (see Eval)
 }
 
 // Parse parses a branch expression whose {{name}} placeholders are variables. A syntax
@@ -131,11 +135,75 @@ func offset(loc int32) int { return max(int(loc)-len(prefix), 0) }
 
 // Eval evaluates the expression over a context. Errors are *SQLError (PostgreSQL
 // would raise it) or *Unsupported.
+//
+// How an expression compiles depends on its variables' types, never on their values
+// (a NULL is the exception: it is an untyped literal, so it is part of the type), so a
+// compiled program is kept per signature of types and reused with new values: the
+// witness search evaluates one expression over thousands of contexts.
 func (e *Expr) Eval(ctx map[string]any) (Value, error) {
-	c := &compiler{e: e, ctx: ctx}
-	n, err := c.compile(e.root)
-	if err != nil {
-		return Value{}, err
+	key, vals, ok := e.signature(ctx)
+	if !ok {
+		c := &compiler{e: e, ctx: ctx}
+		n, err := c.compile(e.root)
+		if err != nil {
+			return Value{}, err
+		}
+		return n.eval()
 	}
-	return n.eval()
+	pool := e.pool(key)
+	p, _ := pool.Get().(*program)
+	if p == nil {
+		p = &program{slots: make([]Value, len(e.vars))}
+		c := &compiler{e: e, ctx: ctx, slots: p.slots}
+		p.root, p.err = c.compile(e.root)
+	}
+	defer pool.Put(p)
+	if p.err != nil {
+		return Value{}, p.err
+	}
+	copy(p.slots, vals)
+	return p.root.eval()
+}
+
+// program is the expression compiled for one signature of variable types; slots hold
+// the values of one evaluation. A program is used by one evaluation at a time.
+type program struct {
+	root  *node
+	err   error
+	slots []Value
+}
+
+// signature is the types of the context's values for the expression's variables (N for
+// NULL), and the values; ok is false when a value has no SQL value (the compiler then
+// reports it).
+func (e *Expr) signature(ctx map[string]any) (string, []Value, bool) {
+	key := make([]byte, len(e.vars))
+	vals := make([]Value, len(e.vars))
+	for i, name := range e.vars {
+		v, err := contextValue(ctx[name])
+		if err != nil {
+			return "", nil, false
+		}
+		vals[i] = v
+		if v.Null {
+			key[i] = 'N'
+		} else {
+			key[i] = byte('a' + v.Type)
+		}
+	}
+	return string(key), vals, true
+}
+
+func (e *Expr) pool(key string) *sync.Pool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.pools == nil {
+		e.pools = map[string]*sync.Pool{}
+	}
+	p := e.pools[key]
+	if p == nil {
+		p = &sync.Pool{}
+		e.pools[key] = p
+	}
+	return p
 }

@@ -358,21 +358,24 @@ func (a *analysis) values(v string, d Domain) []any {
 		m := new(big.Rat).Add(uniq[i-1], uniq[i])
 		mids = append(mids, m.Quo(m, big.NewRat(2, 1)))
 	}
+	// Every midpoint lies strictly between two neighbours, so all are distinct.
 	uniq = append(uniq, mids...)
 	// Closest to zero first, a positive before its negative.
-	sort.Slice(uniq, func(i, j int) bool {
-		ai, aj := new(big.Rat).Abs(uniq[i]), new(big.Rat).Abs(uniq[j])
-		if c := ai.Cmp(aj); c != 0 {
+	type point struct{ r, abs *big.Rat }
+	ps := make([]point, len(uniq))
+	for i, r := range uniq {
+		ps[i] = point{r, new(big.Rat).Abs(r)}
+	}
+	sort.Slice(ps, func(i, j int) bool {
+		if c := ps[i].abs.Cmp(ps[j].abs); c != 0 {
 			return c < 0
 		}
-		return uniq[i].Sign() > uniq[j].Sign()
+		return ps[i].r.Sign() > ps[j].r.Sign()
 	})
 	lo, hasLo := new(big.Rat).SetString(d.Min)
 	hi, hasHi := new(big.Rat).SetString(d.Max)
-	for i, p := range uniq {
-		if slices.ContainsFunc(uniq[:i], func(q *big.Rat) bool { return q.Cmp(p) == 0 }) {
-			continue
-		}
+	for _, pt := range ps {
+		p := pt.r
 		if d.Min != "" && hasLo && p.Cmp(lo) < 0 || d.Max != "" && hasHi && p.Cmp(hi) > 0 {
 			continue
 		}

@@ -109,20 +109,24 @@ func (s *Suite) Passed() int {
 // scenarios whose name matches only (nil: all), jobs at a time.
 func Run(l *lint.Linter, files []string, only *regexp.Regexp, opts Options, jobs int) *Suite {
 	s := &Suite{}
-	var scs []*Scenario
 	for _, f := range files {
-		if only != nil && !only.MatchString(Name(f)) {
-			continue
+		if only == nil || only.MatchString(Name(f)) {
+			s.Outcomes = append(s.Outcomes, &Outcome{Scenario: &Scenario{Path: f}, Passed: true, FirstDiff: -1})
 		}
-		sc, ds := Load(f)
-		o := &Outcome{Scenario: sc, Passed: true, FirstDiff: -1}
+	}
+	parallel(len(s.Outcomes), jobs, func(i int) {
+		o := s.Outcomes[i]
+		sc, ds := Load(o.Scenario.Path)
+		o.Scenario = sc
 		if len(ds) > 0 {
 			o.Diagnostics = ds
 			o.Fail("the scenario file is not valid:")
 		}
-		s.Outcomes = append(s.Outcomes, o)
+	})
+	var scs []*Scenario
+	for _, o := range s.Outcomes {
 		if o.Passed {
-			scs = append(scs, sc)
+			scs = append(scs, o.Scenario)
 		}
 	}
 	// Each definition once, validated and explored.
@@ -138,7 +142,7 @@ func Run(l *lint.Linter, files []string, only *regexp.Regexp, opts Options, jobs
 	results := map[string]*lint.FileResult{}
 	if len(defPaths) > 0 {
 		if l.Simulation == nil {
-			l.Simulation = &lint.SimulationOptions{Options: sim.Options{MaxSteps: opts.MaxSteps}}
+			l.Simulation = &lint.SimulationOptions{Options: sim.Options{MaxSteps: opts.MaxSteps, EdgesOnly: true}}
 		}
 		inputs := make([]lint.Input, len(defPaths))
 		for i, p := range defPaths {
@@ -183,22 +187,10 @@ func Run(l *lint.Linter, files []string, only *regexp.Regexp, opts Options, jobs
 		c.Scenarios++
 		jobsList = append(jobsList, job{o, def})
 	}
-	var wg sync.WaitGroup
-	next := make(chan job)
-	for range max(jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				*j.o = *j.o.Scenario.Execute(j.def, opts)
-			}
-		}()
-	}
-	for _, j := range jobsList {
-		next <- j
-	}
-	close(next)
-	wg.Wait()
+	parallel(len(jobsList), jobs, func(i int) {
+		j := jobsList[i]
+		*j.o = *j.o.Scenario.Execute(j.def, opts)
+	})
 	runs := map[*sim.Result][]*sim.Run{}
 	for _, j := range jobsList {
 		if j.o.Run != nil {
@@ -212,6 +204,26 @@ func Run(l *lint.Linter, files []string, only *regexp.Regexp, opts Options, jobs
 		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Workflow, b.Workflow))
 	})
 	return s
+}
+
+// parallel calls do(0..n-1), jobs at a time.
+func parallel(n, jobs int, do func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range max(min(jobs, n), 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				do(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // definitionOf finds the definition a scenario runs in its file's result, or says why

@@ -91,6 +91,10 @@ type Options struct {
 	// Context is the context every run starts with (dws simulate --context); the
 	// dialect uses it to decide branches and find witnesses.
 	Context map[string]any
+	// EdgesOnly says the caller wants the counts, the edges and which are dead, and
+	// nothing else (dws test's coverage): dialects may skip what only a report shows
+	// and costs a search, such as the contexts that make a branch raise an error.
+	EdgesOnly bool
 	// MaxStates stops the exploration of a Machine whose bounds leave more states than
 	// this (an error, never a silently partial count); 0 means 1,000,000.
 	MaxStates int

@@ -17,6 +17,7 @@ func main() {
 	n := flag.Int("n", 10000, "number of files")
 	steps := flag.Int("steps", 12, "steps per file")
 	seed := flag.Uint64("seed", 1, "random seed")
+	scenarios := flag.Int("scenarios", 0, "scenario files to write into OUT/scenarios, spread over the definitions")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -32,6 +33,40 @@ func main() {
 			os.Exit(1)
 		}
 	}
+	if *scenarios > 0 && *n > 0 {
+		dir := filepath.Join(*out, "scenarios")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		for k := range *scenarios {
+			name := filepath.Join(dir, fmt.Sprintf("s%05d.scenario.yaml", k))
+			if err := os.WriteFile(name, []byte(scenario(r, k%*n, *steps)), 0o644); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
+	}
+}
+
+// scenario pins one run of flow i: a starting context and stub answers for some of its
+// steps (ai outputs, failures and retries), different for every scenario.
+func scenario(r *rand.Rand, i, n int) string {
+	s := fmt.Sprintf("definition: ../flow-%05d.json\ncontext: { amount: %d, expenseId: %d }\nstubs:\n", i, r.IntN(5000), r.IntN(100000))
+	for k := range n {
+		id := fmt.Sprintf("step-%02d", k)
+		switch {
+		case k%6 == 3:
+			s += fmt.Sprintf("  %s: [{ output: { fraudScore: 0.%02d } }]\n", id, r.IntN(100))
+		case k%6 == 1 || r.IntN(4) != 0:
+			// branches are decided by the context; most steps stay unpinned (ok)
+		case k%6 == 0:
+			s += fmt.Sprintf("  %s: [{ fail: deadlock %d, times: %d }, { ok: true }]\n", id, r.IntN(100), 1+r.IntN(3))
+		default:
+			s += fmt.Sprintf("  %s: [{ fail: \"error %d\" }]\n", id, r.IntN(1000))
+		}
+	}
+	return s
 }
 
 // workflow builds a valid, acyclic Cortex workflow of n steps: each step routes

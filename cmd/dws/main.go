@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -21,6 +22,12 @@ const (
 )
 
 func main() {
+	// dws is a short-lived batch process whose live heap is small and whose garbage is
+	// plenty (parse trees): collecting at 4x the live heap instead of 2x spends far less
+	// CPU on GC for some 30 MB more at peak. GOGC, when set, still decides.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -88,7 +88,7 @@ func domains(steps []step, reg *Registry, fixed map[string]any) map[string]pgeva
 
 // judgeBranches finds constant branches, erroring and unsupported expressions, and
 // marks the dead outcomes in the machine.
-func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, fixed map[string]any, dom map[string]pgeval.Domain) {
+func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, fixed map[string]any, dom map[string]pgeval.Domain, edgesOnly bool) {
 	ids := slices.Sorted(maps.Keys(bs))
 	for _, id := range ids {
 		b := bs[id]
@@ -116,6 +116,9 @@ func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, fixed map[st
 			p.Report("sim-constant-branch", b.ptr, fmt.Sprintf(
 				"branch %q is never %s %s: its %s edge is dead", id, never, given, outcome))
 			break
+		}
+		if edgesOnly {
+			continue
 		}
 		if ctx, err, found := pgeval.ErrorWitness(b.expr, dom); found {
 			p.Report("sim-branch-error", b.ptr, fmt.Sprintf(

@@ -102,7 +102,7 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 	m := newMachine(steps)
 	bs := branches(steps)
 	dom := domains(steps, settingsOf(p.Config).Registry, opts.Context)
-	judgeBranches(p, m, bs, opts.Context, dom)
+	judgeBranches(p, m, bs, opts.Context, dom, opts.EdgesOnly)
 	r, err := sim.Explore[int](m, opts, maxPaths, m.edges())
 	if err != nil {
 		return nil, err
