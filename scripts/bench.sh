@@ -75,16 +75,27 @@ dws_cold=$(cd "$work" && cold "$dws" validate "$one")
 ajv_cold=$(cd "$work" && cold node "$OLDPWD/$ajv" validate --spec=draft2020 --strict=false -c ajv-formats -s cortex.schema.json -d "$one")
 echo "cold start, one file (median of $RUNS): dws ${dws_cold} ms, ajv-cli ${ajv_cold} ms"
 
+missed=()
+verdict() { # verdict VALUE BUDGET: "met" or "MISSED"; the caller records a miss
+  if awk -v v="$1" -v b="$2" 'BEGIN { exit !(v <= b) }'; then echo "met"; else echo "MISSED"; fi
+}
+echo "== dws test: 1,000 declarative scenarios over 100 generated definitions (no stub processes)"
+go run ./bench/gen -out "$work/scen" -n 100 -scenarios 1000
+cp fixtures/cortex/prompt_templates.yaml fixtures/cortex/schema.sql "$work/scen/"
+printf 'version: 1\ninclude: ["*.json"]\ncortex: { prompt_templates: prompt_templates.yaml }\nsql: { from_ddl: schema.sql }\n' > "$work/scen/.dws.yaml"
+test_ms=$(cd "$work/scen" && RUNS=5 cold "$dws" test scenarios)
+(cd "$work/scen" && "$dws" test scenarios | tail -n 1)
+test_rate=$(awk -v ms="$test_ms" 'BEGIN { printf "%.0f", 1000 / (ms / 1000) }')
+test_verdict=$(verdict "$((-test_rate))" -5000)
+[[ $test_verdict == MISSED ]] && missed+=("dws test: ${test_rate} scenarios/s (budget 5,000)")
+echo "dws test, whole command (median of 5): ${test_ms} ms, ${test_rate} scenarios/s (budget 5,000/s: ${test_verdict})"
+
 echo "== scaling"
 go test -run '^$' -bench 'BenchmarkCheck|BenchmarkCountPaths' -benchtime 3x ./graph | grep -E '^Benchmark' \
   | awk '{ printf "%-45s %12.3f ms/op\n", $1, $3 / 1e6 }'
 go run ./bench/gen -out "$work/big" -n 1 -steps 3000
 printf 'version: 1\nlimits: { max_steps: 5000, max_bytes: 4194304 }\ncortex: { prompt_templates: ../prompt_templates.yaml }\nsql: { from_ddl: ../schema.sql }\n' > "$work/big/.dws.yaml"
 big_ms=$(cd "$work/big" && RUNS=5 cold "$dws" validate flow-00000.json)
-missed=()
-verdict() { # verdict VALUE BUDGET: "met" or "MISSED"; the caller records a miss
-  if awk -v v="$1" -v b="$2" 'BEGIN { exit !(v <= b) }'; then echo "met"; else echo "MISSED"; fi
-}
 big_verdict=$(verdict "$big_ms" 100)
 [[ $big_verdict == MISSED ]] && missed+=("3,000-step validate: ${big_ms} ms (budget 100 ms)")
 echo "3,000-step definition, validate (median of 5): ${big_ms} ms (budget 100 ms: ${big_verdict})"
@@ -115,7 +126,7 @@ rss8=$(( $(cat "$work/rss-8") / 1024 ))
 
 echo "== budgets"
 if ((${#missed[@]} == 0)); then
-  echo "all met: 3,000-step validate under 100 ms, 8 large files under 1024 MB"
+  echo "all met: dws test at 5,000 scenarios/s or more, 3,000-step validate under 100 ms, 8 large files under 1024 MB"
 else
   for m in "${missed[@]}"; do echo "MISSED $m"; done
 fi
