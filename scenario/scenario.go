@@ -113,6 +113,12 @@ func Load(path string) (*Scenario, []lint.Diagnostic) {
 	if err != nil {
 		return sc, []lint.Diagnostic{{Rule: "read", Severity: lint.Error, Message: err.Error(), File: path, Line: 1, Column: 1}}
 	}
+	return Parse(path, data)
+}
+
+// Parse reads a scenario from data, as Load does from the file at path.
+func Parse(path string, data []byte) (*Scenario, []lint.Diagnostic) {
+	sc := &Scenario{Path: path, Name: Name(path)}
 	doc, err := source.Parse(path, data, source.FormatOf(path, data))
 	if err != nil {
 		d := lint.Diagnostic{Rule: "parse", Severity: lint.Error, Message: err.Error(), File: path, Line: 1, Column: 1}
