@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -267,11 +268,18 @@ type junitTestSuites struct {
 }
 
 type junitTestSuite struct {
-	Name     string          `xml:"name,attr"`
-	Tests    int             `xml:"tests,attr"`
-	Failures int             `xml:"failures,attr"`
-	Time     string          `xml:"time,attr"`
-	Cases    []junitTestCase `xml:"testcase"`
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Time       string          `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Cases      []junitTestCase `xml:"testcase"`
+}
+
+// junitProperty carries a definition's coverage (JUnit has no place of its own for it).
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitTestCase struct {
@@ -291,7 +299,7 @@ func testJUnit(w io.Writer, s *scenario.Suite) error {
 	suiteTime := map[int]time.Duration{}
 	var total time.Duration
 	for _, o := range s.Outcomes {
-		def := o.Scenario.Definition
+		def := filepath.ToSlash(o.Scenario.Definition)
 		if o.Scenario.Workflow != "" {
 			def += " (workflow " + o.Scenario.Workflow + ")"
 		}
@@ -322,8 +330,22 @@ func testJUnit(w io.Writer, s *scenario.Suite) error {
 		out.Tests++
 		total += o.Duration
 	}
+	cov := map[string]*scenario.Covered{}
+	for _, d := range s.Definitions {
+		cov[d.Name()] = d
+	}
 	for i := range out.Suites {
-		out.Suites[i].Time = fmt.Sprintf("%.6f", suiteTime[i].Seconds())
+		su := &out.Suites[i]
+		su.Time = fmt.Sprintf("%.6f", suiteTime[i].Seconds())
+		if d, ok := cov[su.Name]; ok {
+			c := d.Coverage
+			su.Properties = []junitProperty{
+				{"dws.coverage.percent", fmt.Sprintf("%.1f", c.Percent())},
+				{"dws.coverage.covered", fmt.Sprint(c.Covered)},
+				{"dws.coverage.coverable", fmt.Sprint(c.Coverable)},
+				{"dws.coverage.uncovered", edgeList(c.Uncovered)},
+			}
+		}
 	}
 	out.Time = fmt.Sprintf("%.6f", total.Seconds())
 	if _, err := io.WriteString(w, xml.Header); err != nil {

@@ -143,7 +143,11 @@ type junitDoc struct {
 		Tests    int    `xml:"tests,attr"`
 		Failures int    `xml:"failures,attr"`
 		Time     string `xml:"time,attr"`
-		Cases    []struct {
+		Props    []struct {
+			Name  string `xml:"name,attr"`
+			Value string `xml:"value,attr"`
+		} `xml:"properties>property"`
+		Cases []struct {
 			Name      string `xml:"name,attr"`
 			Classname string `xml:"classname,attr"`
 			File      string `xml:"file,attr"`
@@ -197,6 +201,13 @@ func TestJUnitReport(t *testing.T) {
 		if _, err := strconv.ParseFloat(tm, 64); err != nil {
 			t.Errorf("time %q is not a number of seconds", tm)
 		}
+	}
+	props := map[string]string{}
+	for _, p := range s.Props {
+		props[p.Name] = p.Value
+	}
+	if props["dws.coverage.covered"] != "5" || props["dws.coverage.coverable"] != "10" || props["dws.coverage.percent"] != "50.0" {
+		t.Errorf("coverage properties %v", props)
 	}
 	bad, good := s.Cases[0], s.Cases[1]
 	if bad.Name != "bad" || bad.Failure == nil || bad.Failure.Message != "the run ended succeeded, expected failed" {
