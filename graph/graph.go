@@ -90,6 +90,9 @@ func New(pointer string) *Graph {
 	return &Graph{pointer: pointer, index: make(map[string]int)}
 }
 
+// Pointer is where the graph's nodes are written ("/steps").
+func (g *Graph) Pointer() string { return g.pointer }
+
 // AddNode adds n and returns its index. When n.ID is already defined the first
 // definition wins: AddNode records n for a duplicate-id finding and returns
 // (-1, false), and the caller must not add edges from it.

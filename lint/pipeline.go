@@ -36,6 +36,10 @@ type Linter struct {
 	Lock *canonical.Lock
 	// Simulation, when set, also simulates each file that validates (dws simulate).
 	Simulation *SimulationOptions
+	// Overlay, when set, holds the contents of files by absolute path that win over
+	// what is on disk: an editor's unsaved buffers (dws lsp), for the files a run is
+	// given and the files of a bundle it reads for the cross-file rules alike.
+	Overlay map[string][]byte
 }
 
 // New returns a linter for cfg with the baseline and lockfile the config names loaded.
@@ -257,6 +261,9 @@ func (r *run) file(in Input, keep bool) (f *File, res FileResult) {
 func (r *run) check(f *File, in Input) (sum string) {
 	// Stage 1: read.
 	data := in.Data
+	if buf, ok := r.Overlay[absOrSelf(in.Path)]; ok && !in.Stdin {
+		data, in.Stdin = buf, true
+	}
 	if !in.Stdin {
 		var err error
 		if data, err = source.ReadFile(in.Path); err != nil {

@@ -71,6 +71,7 @@ func commands() []*cli.Command {
 		validateCommand(),
 		simulateCommand(),
 		testCommand(),
+		lspCommand(),
 		checksumCommand(),
 		canonicalCommand(),
 		keygenCommand(),

@@ -1,0 +1,533 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf16"
+
+	"github.com/dwsdev/dws/dialect"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// recorder is the test's editor: it keeps what the server publishes.
+type recorder struct {
+	protocol.UnimplementedClient
+	pub chan *protocol.PublishDiagnosticsParams
+}
+
+func (r *recorder) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {
+	r.pub <- p
+	return nil
+}
+
+// session is a server and a client over an in-memory pipe.
+type session struct {
+	t      *testing.T
+	server protocol.Server
+	rec    *recorder
+	ctx    context.Context
+}
+
+func start(t *testing.T) *session {
+	t.Helper()
+	a, b := net.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := New(dialect.Registry(), "test")
+	done := make(chan struct{})
+	go func() {
+		_ = Serve(ctx, s, a, a)
+		close(done)
+	}()
+	rec := &recorder{pub: make(chan *protocol.PublishDiagnosticsParams, 1000)}
+	_, _, server := protocol.NewClient(ctx, rec, jsonrpc2.NewStream(b))
+	t.Cleanup(func() {
+		cancel()
+		_ = a.Close()
+		_ = b.Close()
+		<-done
+	})
+	se := &session{t: t, server: server, rec: rec, ctx: ctx}
+	if _, err := server.Initialize(ctx, &protocol.InitializeParams{}); err != nil {
+		t.Fatal(err)
+	}
+	return se
+}
+
+// write puts files into a fresh directory (with a .dws.yaml unless given) and returns it.
+func write(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, ok := files[".dws.yaml"]; !ok {
+		files[".dws.yaml"] = "version: 1\n"
+	}
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func (se *session) open(path, content string) uri.URI {
+	se.t.Helper()
+	u := uri.File(path)
+	err := se.server.DidOpen(se.ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: "json", Version: 1, Text: content}})
+	if err != nil {
+		se.t.Fatal(err)
+	}
+	return u
+}
+
+func (se *session) change(u uri.URI, version int32, content string) {
+	se.t.Helper()
+	err := se.server.DidChange(se.ctx, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: version},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: content}},
+	})
+	if err != nil {
+		se.t.Fatal(err)
+	}
+}
+
+// published waits for the diagnostics of u at version (any version when 0).
+func (se *session) published(u uri.URI, version int32) []protocol.Diagnostic {
+	se.t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case p := <-se.rec.pub:
+			v, _ := p.Version.Get()
+			if p.URI == u && (version == 0 || v == version) {
+				return p.Diagnostics
+			}
+		case <-timeout:
+			se.t.Fatalf("no diagnostics for %s version %d", u, version)
+		}
+	}
+}
+
+func codes(ds []protocol.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		if c, ok := d.Code.(protocol.String); ok {
+			out = append(out, string(c))
+		}
+	}
+	return out
+}
+
+const expense = `{
+  "schemaVersion": "1.0",
+  "name": "expense-basic",
+  "version": "v1.3",
+  "steps": [
+    { "id": "fraud-score", "type": "ai", "params": { "promptTemplate": "expense_fraud", "model": "gpt-4o", "schema": "fraudScore" }, "onSuccess": "branch-approve", "onFailure": "mark-fail" },
+    { "id": "branch-approve", "type": "branch", "params": { "expression": "{{fraudScore}} < 0.7 AND {{amount}} <= 1000" }, "onSuccess": "auto-approve", "onFailure": "manager-approve" },
+    { "id": "auto-approve", "type": "sql", "params": { "statement": "UPDATE expense SET status='approved' WHERE id={{expenseId}}", "args": [] }, "onSuccess": null, "onFailure": "mark-fail", "retry": { "count": 2, "delaySeconds": 5 } },
+    { "id": "manager-approve", "type": "http", "params": { "method": "POST", "url": "https://slack.com/api/chat.postMessage", "headers": { "Authorization": "Bearer ...", "idempotencyKey": "{{expenseId}}" }, "bodyTemplate": "slack_approval" }, "onSuccess": null, "onFailure": "mark-fail" },
+    { "id": "mark-fail", "type": "sql", "params": { "statement": "UPDATE expense SET status='failed' WHERE id={{expenseId}}", "args": [] }, "onSuccess": null, "onFailure": null }
+  ],
+  "signature": ""
+}
+`
+
+// The seed's expense example with its registry and DDL: clean.
+func expenseProject(t *testing.T) string {
+	t.Helper()
+	templates, err := os.ReadFile("../fixtures/cortex/prompt_templates.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ddl, err := os.ReadFile("../fixtures/cortex/schema.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return write(t, map[string]string{
+		".dws.yaml":             "version: 1\ncortex: { prompt_templates: prompt_templates.yaml }\nsql: { from_ddl: schema.sql }\n",
+		"prompt_templates.yaml": string(templates),
+		"schema.sql":            string(ddl),
+	})
+}
+
+func TestDiagnosticsOnOpenChangeClose(t *testing.T) {
+	dir := expenseProject(t)
+	se := start(t)
+	path := filepath.Join(dir, "expense.json")
+	u := se.open(path, expense)
+	if ds := se.published(u, 1); len(ds) != 0 {
+		t.Fatalf("the seed's example has findings: %v", codes(ds))
+	}
+	// Typing a new onSuccess target that names no step.
+	broken := strings.Replace(expense, `"onSuccess": "auto-approve"`, `"onSuccess": "auto-aprove"`, 1)
+	se.change(u, 2, broken)
+	ds := se.published(u, 2)
+	// As dws validate says: the edge dangles, and auto-approve has lost its only way in.
+	if got := strings.Join(codes(ds), " "); got != "dangling-edge entry" {
+		t.Fatalf("findings %v, want dangling-edge and entry", got)
+	}
+	d := ds[0]
+	// Line 7 (0-based 6), on the quoted target.
+	line := strings.Split(broken, "\n")[6]
+	col := strings.Index(line, `"auto-aprove"`)
+	if d.Range.Start.Line != 6 || int(d.Range.Start.Character) != col || int(d.Range.End.Character) != col+len(`"auto-aprove"`) {
+		t.Errorf("range %+v, want line 6 characters %d-%d", d.Range, col, col+len(`"auto-aprove"`))
+	}
+	if d.Severity != protocol.DiagnosticSeverityError || string(d.CodeDescription.Href) != "https://dws.dev/rules/dangling-edge" {
+		t.Errorf("severity %v, href %v", d.Severity, d.CodeDescription.Href)
+	}
+	if err := se.server.DidClose(se.ctx, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}); err != nil {
+		t.Fatal(err)
+	}
+	if ds := se.published(u, 0); len(ds) != 0 {
+		t.Errorf("closing left %v", codes(ds))
+	}
+}
+
+// pos is the LSP position of the n-th occurrence (0-based) of sub in text, plus skip
+// characters.
+func pos(t *testing.T, content, sub string, n, skip int) protocol.Position {
+	t.Helper()
+	off := -1
+	for i := 0; i <= n; i++ {
+		k := strings.Index(content[off+1:], sub)
+		if k < 0 {
+			t.Fatalf("%q occurs fewer than %d times", sub, n+1)
+		}
+		off += 1 + k
+	}
+	return newText(content).position(off + skip)
+}
+
+func tdp(u uri.URI, p protocol.Position) protocol.TextDocumentPositionParams {
+	return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: p}
+}
+
+// apply applies one document's edits to its text.
+func apply(content string, edits []protocol.TextEdit) string {
+	t := newText(content)
+	parts := make([]struct {
+		from, to int
+		s        string
+	}, len(edits))
+	for i, e := range edits {
+		parts[i].from, parts[i].to, parts[i].s = t.offset(e.Range.Start), t.offset(e.Range.End), e.NewText
+	}
+	sort.Slice(parts, func(i, j int) bool { return parts[i].from > parts[j].from })
+	for _, e := range parts {
+		content = content[:e.from] + e.s + content[e.to:]
+	}
+	return content
+}
+
+func TestNavigation(t *testing.T) {
+	dir := expenseProject(t)
+	se := start(t)
+	u := se.open(filepath.Join(dir, "expense.json"), expense)
+	se.published(u, 1)
+
+	// Definition: from the onFailure target "mark-fail" of fraud-score to the step.
+	loc, err := se.server.Definition(se.ctx, &protocol.DefinitionParams{TextDocumentPositionParams: tdp(u, pos(t, expense, `"mark-fail"`, 0, 3))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, ok := loc.(*protocol.Location)
+	want := pos(t, expense, `"id": "mark-fail"`, 0, len(`"id": "`))
+	if !ok || l.Range.Start != want {
+		t.Fatalf("definition %+v, want %+v", loc, want)
+	}
+
+	// References of mark-fail: three edges name it, plus its id.
+	refs, err := se.server.References(se.ctx, &protocol.ReferenceParams{TextDocumentPositionParams: tdp(u, want),
+		Context: protocol.ReferenceContext{IncludeDeclaration: true}})
+	if err != nil || len(refs) != 4 {
+		t.Fatalf("references %v %v", refs, err)
+	}
+
+	// Rename mark-fail: its id and the three edges.
+	edit, err := se.server.Rename(se.ctx, &protocol.RenameParams{TextDocumentPositionParams: tdp(u, want), NewName: "flag-failed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := apply(expense, edit.Changes[u])
+	if strings.Contains(renamed, "mark-fail") || strings.Count(renamed, `"flag-failed"`) != 4 {
+		t.Fatalf("renamed text:\n%s", renamed)
+	}
+	se.change(u, 2, renamed)
+	if ds := se.published(u, 2); len(ds) != 0 {
+		t.Errorf("after the rename: %v", codes(ds))
+	}
+	// Renaming onto an existing id is refused.
+	if _, err := se.server.Rename(se.ctx, &protocol.RenameParams{TextDocumentPositionParams: tdp(u, pos(t, renamed, `"flag-failed"`, 0, 2)), NewName: "auto-approve"}); err == nil {
+		t.Error("rename onto auto-approve was accepted")
+	}
+
+	// Outline: the five steps.
+	syms, err := se.server.DocumentSymbol(se.ctx, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, _ := syms.(protocol.DocumentSymbolSlice)
+	var names []string
+	for _, s := range ds {
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, " ") != "fraud-score branch-approve auto-approve manager-approve flag-failed" {
+		t.Errorf("symbols %v", names)
+	}
+
+	// Hover on an edge target summarises the step.
+	h, err := se.server.Hover(se.ctx, &protocol.HoverParams{TextDocumentPositionParams: tdp(u, pos(t, renamed, `"auto-approve"`, 0, 2))})
+	if err != nil || h == nil {
+		t.Fatalf("hover %v %v", h, err)
+	}
+	if mc, ok := h.Contents.(*protocol.MarkupContent); !ok || !strings.Contains(mc.Value, "**auto-approve** (sql)") || !strings.Contains(mc.Value, "failure → `flag-failed`") {
+		t.Errorf("hover %+v", h.Contents)
+	}
+}
+
+func TestQuickFixDanglingEdge(t *testing.T) {
+	dir := expenseProject(t)
+	se := start(t)
+	u := se.open(filepath.Join(dir, "expense.json"), expense)
+	se.published(u, 1)
+	broken := strings.Replace(expense, `"onSuccess": "auto-approve"`, `"onSuccess": "auto-aprove"`, 1)
+	se.change(u, 2, broken)
+	ds := se.published(u, 2)
+	acts, err := se.server.CodeAction(se.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
+		Range: ds[0].Range, Context: protocol.CodeActionContext{Diagnostics: ds[:1]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fix *protocol.CodeAction
+	for _, a := range acts {
+		if ca, ok := a.(*protocol.CodeAction); ok && ca.IsPreferred != nil && *ca.IsPreferred {
+			fix = ca
+		}
+	}
+	if fix == nil || fix.Title != `Change "auto-aprove" to "auto-approve"` {
+		t.Fatalf("actions %+v", acts)
+	}
+	se.change(u, 3, apply(broken, fix.Edit.Changes[u]))
+	if ds := se.published(u, 3); len(ds) != 0 {
+		t.Errorf("after the fix: %v", codes(ds))
+	}
+}
+
+// Columns are UTF-16 code units: an emoji is two, a CJK character one.
+func TestUTF16Columns(t *testing.T) {
+	dir := write(t, map[string]string{})
+	se := start(t)
+	content := "schemaVersion: \"1.0\"\nname: \"😀 経費\"\nversion: v1.0\nsteps:\n  - { id: a, type: sleep, params: { seconds: 1 }, description: \"😀😀 経費\", onSuccess: nowhere }\n"
+	u := se.open(filepath.Join(dir, "flow.yaml"), content)
+	ds := se.published(u, 1)
+	var d *protocol.Diagnostic
+	for i := range ds {
+		if c, _ := ds[i].Code.(protocol.String); c == "dangling-edge" {
+			d = &ds[i]
+		}
+	}
+	if d == nil {
+		t.Fatalf("no dangling-edge in %v", codes(ds))
+	}
+	line := strings.Split(content, "\n")[4]
+	k := strings.Index(line, "nowhere")
+	if k < 0 {
+		t.Fatal("no nowhere")
+	}
+	units := len(utf16.Encode([]rune(line[:k])))
+	if d.Range.Start.Line != 4 || int(d.Range.Start.Character) != units || int(d.Range.End.Character) != units+len("nowhere") {
+		t.Errorf("range %+v, want line 4, characters %d-%d", d.Range, units, units+7)
+	}
+}
+
+func labels(t *testing.T, r protocol.CompletionResult, err error) []string {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, _ := r.(protocol.CompletionItemSlice)
+	var out []string
+	for _, it := range items {
+		out = append(out, it.Label)
+	}
+	return out
+}
+
+func TestCompletion(t *testing.T) {
+	dir := expenseProject(t)
+	se := start(t)
+	u := se.open(filepath.Join(dir, "expense.json"), expense)
+	se.published(u, 1)
+	complete := func(u uri.URI, p protocol.Position) []string {
+		r, err := se.server.Completion(se.ctx, &protocol.CompletionParams{TextDocumentPositionParams: tdp(u, p)})
+		return labels(t, r, err)
+	}
+	// Half-typed: an onSuccess target being written, the JSON no longer whole.
+	half := strings.Replace(expense, `"onSuccess": "auto-approve", "onFailure": "manager-approve" },`, `"onSuccess": "au`, 1)
+	se.change(u, 2, half)
+	se.published(u, 2)
+	got := complete(u, pos(t, half, `"onSuccess": "au`, 0, len(`"onSuccess": "au`)))
+	if !slices.Contains(got, "auto-approve") || !slices.Contains(got, "mark-fail") {
+		t.Errorf("edge completion %v", got)
+	}
+	// An enum from the schema: a step's type.
+	typed := strings.Replace(expense, `"type": "sql", "params": { "statement": "UPDATE expense SET status='failed'`, `"type": "s`, 1)
+	se.change(u, 3, typed)
+	se.published(u, 3)
+	got = complete(u, pos(t, typed, `"type": "s`, 0, len(`"type": "s`)))
+	for _, w := range []string{"sql", "http", "branch", "sleep"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("type completion %v lacks %s", got, w)
+		}
+	}
+	// Rule ids in a YAML dws:ignore comment, and in .dws.yaml's rules.
+	y := se.open(filepath.Join(dir, "flow.yaml"), "# dws:ignore dangl\nschemaVersion: \"1.0\"\n")
+	se.published(y, 1)
+	if got := complete(y, protocol.Position{Line: 0, Character: 18}); !slices.Contains(got, "dangling-edge") {
+		t.Errorf("ignore completion %v", got)
+	}
+	cfg := "version: 1\nrules:\n  missing-\n"
+	c := se.open(filepath.Join(dir, ".dws.yaml"), cfg)
+	if got := complete(c, protocol.Position{Line: 2, Character: 10}); !slices.Contains(got, "missing-verification-gate") {
+		t.Errorf("config rule completion %v", got)
+	}
+}
+
+// Half-typed JSON on every keystroke, a 4 MiB paste and requests for documents the
+// server does not know: diagnostics or errors, never a crash.
+func TestHostileInput(t *testing.T) {
+	dir := expenseProject(t)
+	se := start(t)
+	u := se.open(filepath.Join(dir, "expense.json"), "")
+	se.published(u, 1)
+	for i := 1; i <= len(expense); i += 7 {
+		se.change(u, int32(i+1), expense[:i])
+	}
+	last := int32(len(expense) + 2)
+	se.change(u, last, expense)
+	if ds := se.published(u, last); len(ds) != 0 {
+		t.Errorf("the whole text at last: %v", codes(ds))
+	}
+	big := "[" + strings.Repeat("0,", 2<<20) + "0]"
+	se.change(u, last+1, big)
+	if ds := se.published(u, last+1); len(ds) == 0 || codes(ds)[0] != "size-limit" {
+		t.Errorf("a 4 MiB paste: %v", codes(ds))
+	}
+	other := uri.File(filepath.Join(dir, "never-opened.json"))
+	if _, err := se.server.Hover(se.ctx, &protocol.HoverParams{TextDocumentPositionParams: tdp(other, protocol.Position{})}); err == nil {
+		t.Error("hover on an unknown document answered")
+	}
+	if _, err := se.server.Definition(se.ctx, &protocol.DefinitionParams{TextDocumentPositionParams: tdp(other, protocol.Position{})}); err == nil {
+		t.Error("definition on an unknown document answered")
+	}
+	// The server still works.
+	se.change(u, last+2, expense)
+	if ds := se.published(u, last+2); len(ds) != 0 {
+		t.Errorf("after all that: %v", codes(ds))
+	}
+}
+
+// Changes made faster than they are checked: the publications come in version order,
+// and the last is the newest text.
+func TestSupersededChanges(t *testing.T) {
+	dir := expenseProject(t)
+	se := start(t)
+	u := se.open(filepath.Join(dir, "expense.json"), expense)
+	se.published(u, 1)
+	broken := strings.Replace(expense, `"onSuccess": "auto-approve"`, `"onSuccess": "nowhere"`, 1)
+	for v := int32(2); v <= 60; v++ {
+		text := expense
+		if v%2 == 0 {
+			text = broken
+		}
+		se.change(u, v, text)
+	}
+	seen := int32(1)
+	for seen < 60 {
+		select {
+		case p := <-se.rec.pub:
+			v, _ := p.Version.Get()
+			if v <= seen {
+				t.Fatalf("version %d published after %d", v, seen)
+			}
+			seen = v
+			if v == 60 && len(p.Diagnostics) != 2 {
+				t.Errorf("version 60 (broken): %v", codes(p.Diagnostics))
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("stuck at version %d", seen)
+		}
+	}
+}
+
+// Editing the config re-checks open documents; a broken config is a diagnostic on it.
+func TestConfigChange(t *testing.T) {
+	dir := expenseProject(t)
+	se := start(t)
+	u := se.open(filepath.Join(dir, "expense.json"), expense)
+	se.published(u, 1)
+	cfgPath := filepath.Join(dir, ".dws.yaml")
+	if err := os.WriteFile(cfgPath, []byte("version: 1\ncortex: { prompt_templates: prompt_templates.yaml }\nsql: { from_ddl: schema.sql }\nrules: { sql-table: off, retry-not-applicable: error, entry: off }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	watched := &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: uri.File(cfgPath), Type: protocol.FileChangeTypeChanged}}}
+	if err := se.server.DidChangeWatchedFiles(se.ctx, watched); err != nil {
+		t.Fatal(err)
+	}
+	if ds := se.published(u, 1); len(ds) != 0 {
+		t.Errorf("after a harmless config change: %v", codes(ds))
+	}
+	if err := os.WriteFile(cfgPath, []byte("version: 1\nrules: { dangling-edg: off }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := se.server.DidChangeWatchedFiles(se.ctx, watched); err != nil {
+		t.Fatal(err)
+	}
+	cfgURI := uri.File(cfgPath)
+	ds := se.published(cfgURI, 0)
+	if len(ds) != 1 || !strings.Contains(fmt.Sprint(ds[0].Message), "dangling-edg") || ds[0].Range.Start.Line != 1 {
+		t.Fatalf("broken config: %+v", ds)
+	}
+	// Meanwhile the document is checked with the default config (no registry: ai-schema).
+	if got := codes(se.published(u, 1)); !slices.Contains(got, "ai-schema") {
+		t.Errorf("with the default config: %v", got)
+	}
+}
+
+func TestCodeLens(t *testing.T) {
+	dir := expenseProject(t)
+	se := start(t)
+	u := se.open(filepath.Join(dir, "expense.json"), expense)
+	se.published(u, 1)
+	lenses, err := se.server.CodeLens(se.ctx, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	if err != nil || len(lenses) != 1 {
+		t.Fatalf("lenses %v %v", lenses, err)
+	}
+	if got := lenses[0].Command.Title; got != "8 paths · 5 succeed · 3 fail" {
+		t.Errorf("lens %q", got)
+	}
+	res, err := se.server.ExecuteCommand(se.ctx, &protocol.ExecuteCommandParams{Command: "dws.simulate", Arguments: lenses[0].Command.Arguments})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out string
+	if err := json.Unmarshal(res, &out); err != nil || !strings.Contains(out, "5 paths cover all 10 edges") {
+		t.Errorf("dws.simulate: %q %v", out, err)
+	}
+}

@@ -1,0 +1,416 @@
+// Package lsp is dws's language server (dws lsp, SPEC §10): the validate pipeline in a
+// long-lived process, over the Language Server Protocol on stdio.
+//
+// Decisions where SPEC leaves a choice open:
+//   - Every document change is checked in full (the pipeline is fast enough on the
+//     files people write), on one goroutine per document: while a check runs, newer
+//     changes only record the text, and when it ends the newest text is checked next.
+//     A result is published only when it is for the document's newest version, so a
+//     superseded change is never published and never after a newer one.
+//   - A document is checked with the config of the nearest .dws.yaml above it (its
+//     include and exclude globs do not apply to an open document: what the user opens
+//     is checked). Open buffers win over the disk for every file a check reads, so a
+//     job spec's cross-file findings come from what is being edited.
+//   - A .dws.yaml that does not load is one diagnostic on that file, and its documents
+//     are checked with the default config meanwhile.
+//   - Changes to watched files (any .dws.yaml, and the registry, DDL, lockfile and
+//     baseline a config names) and didChangeConfiguration reload the configs and
+//     re-check every open document.
+//   - Positions are UTF-16 code units, as LSP's default position encoding says.
+package lsp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/dwsdev/dws/lint"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// Server is one language-server session.
+type Server struct {
+	protocol.UnimplementedServer
+	client  protocol.Client
+	reg     *lint.Registry
+	version string
+
+	mu      sync.Mutex
+	docs    map[uri.URI]*document
+	configs map[string]*workspace // by config path; "" for documents with none
+	exit    chan struct{}
+	ready   chan struct{} // closed once client is set
+	closed  bool
+	// checked, when set, is told the version of each document published (tests and
+	// the latency benchmark use the publications themselves).
+	checked func(u uri.URI, version int32)
+}
+
+// document is one open document.
+type document struct {
+	uri  uri.URI
+	path string
+
+	mu      sync.Mutex // guards everything below
+	text    string
+	version int32
+	gen     uint64 // bumped by every change
+	running bool
+	closed  bool
+	// last is the newest checked state, published: its text, findings and analysis;
+	// good is the newest that parsed (completion works on half-typed text).
+	last, good *analysis
+}
+
+// workspace is one loaded config and the linter built on it.
+type workspace struct {
+	path   string // the config file; "" for the default config
+	linter *lint.Linter
+	err    *lint.ConfigError // set when the config does not load
+}
+
+// New returns a server that uses reg's dialects and rules.
+func New(reg *lint.Registry, version string) *Server {
+	return &Server{reg: reg, version: version, docs: map[uri.URI]*document{}, configs: map[string]*workspace{},
+		exit: make(chan struct{}), ready: make(chan struct{})}
+}
+
+// Serve runs a session over r and w until the client exits or the stream ends.
+func Serve(ctx context.Context, s *Server, r io.Reader, w io.Writer) error {
+	stream := &ordered{Stream: jsonrpc2.NewStream(rwc{r, w}), s: s, ctx: ctx}
+	ctx, conn, client := protocol.NewServer(ctx, s, stream)
+	s.client = client
+	close(s.ready)
+	select {
+	case <-conn.Done():
+	case <-s.exit:
+	case <-ctx.Done():
+	}
+	// Not conn.Close(): it waits for a read of stdin that may never come.
+	return nil
+}
+
+// ordered applies the document-synchronisation notifications (didOpen, didChange,
+// didClose) as they are read, one after another. The protocol package dispatches every
+// message on a goroutine of its own, so two didChange notifications could otherwise be
+// applied in either order, and an incremental change to the wrong text.
+type ordered struct {
+	jsonrpc2.Stream
+	s   *Server
+	ctx context.Context
+}
+
+func (o *ordered) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	m, n, err := o.Stream.Read(ctx)
+	if err != nil {
+		return m, n, err
+	}
+	req, ok := m.(interface {
+		Method() string
+		Params() jsonrpc2.RawMessage
+	})
+	if !ok {
+		return m, n, nil
+	}
+	switch req.Method() {
+	case protocol.MethodTextDocumentDidOpen, protocol.MethodTextDocumentDidChange, protocol.MethodTextDocumentDidClose:
+		<-o.s.ready // the client to publish to is known
+	}
+	switch req.Method() {
+	case protocol.MethodTextDocumentDidOpen:
+		var p protocol.DidOpenTextDocumentParams
+		if protocol.Unmarshal(req.Params(), &p) == nil {
+			o.s.didOpen(o.ctx, &p)
+		}
+	case protocol.MethodTextDocumentDidChange:
+		var p protocol.DidChangeTextDocumentParams
+		if protocol.Unmarshal(req.Params(), &p) == nil {
+			o.s.didChange(o.ctx, &p)
+		}
+	case protocol.MethodTextDocumentDidClose:
+		var p protocol.DidCloseTextDocumentParams
+		if protocol.Unmarshal(req.Params(), &p) == nil {
+			o.s.didClose(o.ctx, &p)
+		}
+	}
+	return m, n, nil
+}
+
+// DidOpen does nothing: ordered applies didOpen, didChange and didClose as they are
+// read, in order, and the protocol's own dispatch of them comes after.
+func (s *Server) DidOpen(context.Context, *protocol.DidOpenTextDocumentParams) error { return nil }
+
+// DidChange does nothing: see DidOpen.
+func (s *Server) DidChange(context.Context, *protocol.DidChangeTextDocumentParams) error { return nil }
+
+// DidClose does nothing: see DidOpen.
+func (s *Server) DidClose(context.Context, *protocol.DidCloseTextDocumentParams) error { return nil }
+
+// rwc joins stdin and stdout into the one stream the protocol reads and writes.
+type rwc struct {
+	io.Reader
+	io.Writer
+}
+
+func (rwc) Close() error { return nil }
+
+// Initialize answers the client's capabilities with the server's.
+func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	yes := protocol.Boolean(true)
+	return &protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			PositionEncoding: protocol.PositionEncodingKindUTF16,
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{
+				OpenClose: ptr(true),
+				Change:    ptr(protocol.TextDocumentSyncKindIncremental),
+			},
+			CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{`"`, " ", ":", "[", ","}},
+			HoverProvider:          yes,
+			DefinitionProvider:     yes,
+			ReferencesProvider:     yes,
+			DocumentSymbolProvider: yes,
+			CodeActionProvider:     yes,
+			RenameProvider:         yes,
+			CodeLensProvider:       &protocol.CodeLensOptions{},
+			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: []string{"dws.simulate"}},
+		},
+		ServerInfo: protocol.ServerInfo{Name: "dws", Version: protocol.NewOptional(s.version)},
+	}, nil
+}
+
+// Initialized is the client's go-ahead; dws needs nothing more.
+func (s *Server) Initialized(context.Context, *protocol.InitializedParams) error { return nil }
+
+// Shutdown stops nothing: every check ends on its own.
+func (s *Server) Shutdown(context.Context) error { return nil }
+
+// Exit ends the session.
+func (s *Server) Exit(context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closed = true
+		close(s.exit)
+	}
+	return nil
+}
+
+// SetTrace is accepted and ignored: dws writes no trace.
+func (s *Server) SetTrace(context.Context, *protocol.SetTraceParams) error { return nil }
+
+// didOpen starts tracking a document and checks it.
+func (s *Server) didOpen(ctx context.Context, params *protocol.DidOpenTextDocumentParams) {
+	td := params.TextDocument
+	d := &document{uri: td.URI, path: pathOf(td.URI), text: td.Text, version: td.Version, gen: 1}
+	s.mu.Lock()
+	if old := s.docs[td.URI]; old != nil {
+		old.mu.Lock()
+		old.closed = true
+		old.mu.Unlock()
+	}
+	s.docs[td.URI] = d
+	s.mu.Unlock()
+	s.schedule(ctx, d)
+	if isConfig(d.path) {
+		s.reload(ctx)
+	}
+}
+
+// didChange applies the changes to the document's text and checks it.
+func (s *Server) didChange(ctx context.Context, params *protocol.DidChangeTextDocumentParams) {
+	d := s.doc(params.TextDocument.URI)
+	if d == nil {
+		return // a change to a document never opened: nothing to apply it to
+	}
+	d.mu.Lock()
+	for _, c := range params.ContentChanges {
+		switch c := c.(type) {
+		case *protocol.TextDocumentContentChangeWholeDocument:
+			d.text = c.Text
+		case *protocol.TextDocumentContentChangePartial:
+			t := newText(d.text)
+			from, to := t.offset(c.Range.Start), t.offset(c.Range.End)
+			if to < from {
+				from, to = to, from
+			}
+			d.text = d.text[:from] + c.Text + d.text[to:]
+		}
+	}
+	d.version = params.TextDocument.Version
+	d.gen++
+	d.mu.Unlock()
+	s.schedule(ctx, d)
+}
+
+// DidSave needs nothing: every change was checked already.
+func (s *Server) DidSave(context.Context, *protocol.DidSaveTextDocumentParams) error { return nil }
+
+// didClose forgets a document and clears its diagnostics.
+func (s *Server) didClose(ctx context.Context, params *protocol.DidCloseTextDocumentParams) {
+	u := params.TextDocument.URI
+	s.mu.Lock()
+	d := s.docs[u]
+	delete(s.docs, u)
+	s.mu.Unlock()
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	d.closed = true
+	d.gen++
+	_ = s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+	d.mu.Unlock()
+}
+
+// DidChangeWatchedFiles reloads the configs when one of them, or a file one names,
+// changed, and re-checks the open documents.
+func (s *Server) DidChangeWatchedFiles(ctx context.Context, params *protocol.DidChangeWatchedFilesParams) error {
+	s.reload(ctx)
+	return nil
+}
+
+// DidChangeConfiguration reloads the configs and re-checks the open documents.
+func (s *Server) DidChangeConfiguration(ctx context.Context, _ *protocol.DidChangeConfigurationParams) error {
+	s.reload(ctx)
+	return nil
+}
+
+// reload drops every loaded config and re-checks every open document.
+func (s *Server) reload(ctx context.Context) {
+	s.mu.Lock()
+	old := s.configs
+	s.configs = map[string]*workspace{}
+	docs := slices.Collect(maps.Values(s.docs))
+	s.mu.Unlock()
+	// A config that no longer fails loses its diagnostic (the next check of a document
+	// under it publishes again if it still fails).
+	for p, w := range old {
+		if w.err != nil && p != "" {
+			_ = s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: uri.File(p), Diagnostics: []protocol.Diagnostic{}})
+		}
+	}
+	for _, d := range docs {
+		d.mu.Lock()
+		d.gen++
+		d.mu.Unlock()
+		s.schedule(ctx, d)
+	}
+}
+
+func (s *Server) doc(u uri.URI) *document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.docs[u]
+}
+
+// workspaceFor is the config a document at path is checked with, loaded once.
+func (s *Server) workspaceFor(ctx context.Context, path string) *workspace {
+	cfgPath, _ := lint.FindConfig(filepath.Dir(path))
+	s.mu.Lock()
+	w, ok := s.configs[cfgPath]
+	s.mu.Unlock()
+	if ok {
+		return w
+	}
+	w = &workspace{path: cfgPath}
+	var cfg *lint.Config
+	if cfgPath != "" {
+		c, err := lint.LoadConfig(cfgPath, s.reg)
+		var ce *lint.ConfigError
+		switch {
+		case errors.As(err, &ce):
+			w.err = ce
+		case err != nil:
+			w.err = &lint.ConfigError{Path: cfgPath, Msg: err.Error()}
+		default:
+			cfg = c
+		}
+	}
+	if cfg == nil {
+		cfg = lint.DefaultConfig(filepath.Dir(path))
+	}
+	l, err := lint.New(s.reg, cfg)
+	if err != nil {
+		// A baseline or lockfile that cannot be read: check without them, and say so.
+		if w.err == nil {
+			w.err = &lint.ConfigError{Path: cfgPath, Msg: err.Error()}
+		}
+		cfg.Baseline, cfg.Lock = "", ""
+		l, _ = lint.New(s.reg, cfg)
+	}
+	w.linter = l
+	s.mu.Lock()
+	s.configs[cfgPath] = w
+	s.mu.Unlock()
+	if w.err != nil {
+		s.publishConfigError(ctx, w.err)
+	}
+	return w
+}
+
+func (s *Server) publishConfigError(ctx context.Context, ce *lint.ConfigError) {
+	p := ce.Path
+	if p == "" {
+		return
+	}
+	var t *text
+	if b, err := os.ReadFile(p); err == nil {
+		t = newText(string(b))
+	} else {
+		t = newText("")
+	}
+	r := t.rangeOf(max(ce.Line, 1), max(ce.Column, 1), 0, 0)
+	r.End = t.fromColumn(max(ce.Line, 1), 1<<20)
+	_ = s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: uri.File(p), Diagnostics: []protocol.Diagnostic{{
+		Range:    r,
+		Severity: protocol.DiagnosticSeverityError,
+		Code:     protocol.String("config"),
+		Source:   protocol.NewOptional("dws"),
+		Message:  protocol.String(ce.Msg),
+	}}})
+}
+
+// overlay is every open buffer, by absolute path.
+func (s *Server) overlay() map[string][]byte {
+	s.mu.Lock()
+	docs := slices.Collect(maps.Values(s.docs))
+	s.mu.Unlock()
+	out := make(map[string][]byte, len(docs))
+	for _, d := range docs {
+		d.mu.Lock()
+		out[d.path] = []byte(d.text)
+		d.mu.Unlock()
+	}
+	return out
+}
+
+func pathOf(u uri.URI) string {
+	if u.IsFile() {
+		return filepath.Clean(u.FsPath())
+	}
+	// An untitled buffer: a path of its own, in the working directory.
+	wd, _ := os.Getwd()
+	name := strings.Map(func(r rune) rune {
+		if r == '/' || r == ':' || r == '\\' {
+			return '_'
+		}
+		return r
+	}, string(u))
+	return filepath.Join(wd, name)
+}
+
+func isConfig(path string) bool { return filepath.Base(path) == lint.ConfigName }
+
+func errUnknown(u uri.URI) error {
+	return jsonrpc2.NewError(jsonrpc2.InvalidParams, "dws lsp: no open document "+string(u))
+}
+
+func ptr[T any](v T) *T { return &v }
