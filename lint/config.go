@@ -36,6 +36,9 @@ type Config struct {
 	Ignore   []Ignore
 	Baseline string
 	Lock     string
+	// Interactive marks a config of a long-lived session that checks the same files
+	// again and again (dws lsp): stages may remember results across runs.
+	Interactive bool
 	// InlineSecurityWaivers lets inline dws:ignore comments suppress the rules that guard
 	// security (InlineIfConfigured).
 	InlineSecurityWaivers bool

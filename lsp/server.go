@@ -337,6 +337,7 @@ func (s *Server) workspaceFor(ctx context.Context, path string) *workspace {
 	if cfg == nil {
 		cfg = lint.DefaultConfig(filepath.Dir(path))
 	}
+	cfg.Interactive = true
 	l, err := lint.New(s.reg, cfg)
 	if err != nil {
 		// A baseline or lockfile that cannot be read: check without them, and say so.

@@ -90,6 +90,28 @@ test_verdict=$(verdict "$((-test_rate))" -5000)
 [[ $test_verdict == MISSED ]] && missed+=("dws test: ${test_rate} scenarios/s (budget 5,000)")
 echo "dws test, whole command (median of 5): ${test_ms} ms, ${test_rate} scenarios/s (budget 5,000/s: ${test_verdict})"
 
+echo "== dws lsp: didChange -> publishDiagnostics through the real client (vscode-languageserver-protocol)"
+lsp_client=.cache/lsp-client
+if [ ! -d "$lsp_client/node_modules/vscode-languageserver-protocol" ]; then
+  mkdir -p "$lsp_client"
+  npm install --silent --no-audit --no-fund --prefix "$lsp_client" \
+    vscode-languageserver-protocol@3.17.5 vscode-jsonrpc@8.2.0 >/dev/null
+fi
+# A 64 KB Cortex definition (210 steps), its registry and DDL.
+go run ./bench/gen -out "$work/lsp" -n 1 -steps 210
+mv "$work/lsp/flow-00000.json" "$work/lsp/big.json"
+cp fixtures/cortex/prompt_templates.yaml fixtures/cortex/schema.sql "$work/lsp/"
+printf 'version: 1\nlimits: { max_steps: 1000 }\ncortex: { prompt_templates: prompt_templates.yaml }\nsql: { from_ddl: schema.sql }\n' > "$work/lsp/.dws.yaml"
+edits=$((N >= 10000 ? 10000 : 1000))
+lsp_json=$(NODE_PATH="$PWD/$lsp_client/node_modules" node lsp/e2e/client.cjs bench "$dws" "$work/lsp" "$edits")
+read -r lsp_p50 lsp_p99 lsp_rss < <(node -e 'const r = JSON.parse(process.argv[1]); console.log(r.p50.toFixed(2), r.p99.toFixed(2), r.rssMB.map((x) => x.toFixed(0)).join(","))' "$lsp_json")
+p50_verdict=$(verdict "$lsp_p50" 5)
+p99_verdict=$(verdict "$lsp_p99" 20)
+[[ $p50_verdict == MISSED ]] && missed+=("dws lsp p50: ${lsp_p50} ms (budget 5 ms)")
+[[ $p99_verdict == MISSED ]] && missed+=("dws lsp p99: ${lsp_p99} ms (budget 20 ms)")
+echo "dws lsp, $edits edits of a $(wc -c < "$work/lsp/big.json")-byte definition: p50 ${lsp_p50} ms (budget 5: ${p50_verdict}), p99 ${lsp_p99} ms (budget 20: ${p99_verdict})"
+echo "dws lsp server RSS after each 1,000 edits (MB): ${lsp_rss}"
+
 echo "== scaling"
 go test -run '^$' -bench 'BenchmarkCheck|BenchmarkCountPaths' -benchtime 3x ./graph | grep -E '^Benchmark' \
   | awk '{ printf "%-45s %12.3f ms/op\n", $1, $3 / 1e6 }'
@@ -126,7 +148,7 @@ rss8=$(( $(cat "$work/rss-8") / 1024 ))
 
 echo "== budgets"
 if ((${#missed[@]} == 0)); then
-  echo "all met: dws test at 5,000 scenarios/s or more, 3,000-step validate under 100 ms, 8 large files under 1024 MB"
+  echo "all met: dws test at 5,000 scenarios/s or more, dws lsp p50 under 5 ms and p99 under 20 ms, 3,000-step validate under 100 ms, 8 large files under 1024 MB"
 else
   for m in "${missed[@]}"; do echo "MISSED $m"; done
 fi

@@ -20,6 +20,15 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 if [ -x scripts/postgres.sh ]; then scripts/postgres.sh; fi
 
+# The editor client the language-server tests drive (what VS Code itself uses).
+lsp_client=.cache/lsp-client
+if [ ! -d "$lsp_client/node_modules/vscode-languageserver-protocol" ]; then
+  echo "test.sh: installing vscode-languageserver-protocol and vscode-jsonrpc into $lsp_client"
+  mkdir -p "$lsp_client"
+  npm install --silent --no-audit --no-fund --prefix "$lsp_client" \
+    vscode-languageserver-protocol@3.17.5 vscode-jsonrpc@8.2.0 >/dev/null
+fi
+
 if ! command -v golangci-lint >/dev/null; then
   echo "test.sh: installing golangci-lint"
   GOFLAGS= go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0

@@ -13,6 +13,8 @@ import (
 // sqlSettings is the `sql:` section of .dws.yaml: the allow-list policy.
 type sqlSettings struct {
 	policy sqlallow.Policy
+	// memo remembers checks under policy when the config is Interactive (dws lsp).
+	memo sqlallow.Memo
 }
 
 // policyOf returns the configured policy and whether one is configured. Without one,
@@ -182,11 +184,20 @@ func checkSQL(f *lint.File, steps []step) {
 			unique = append(unique, j)
 		}
 	}
+	var memo *sqlallow.Memo
+	if s, ok := f.Config.Section("sql").(*sqlSettings); ok && f.Config.Interactive {
+		memo = &s.memo
+	}
 	f.Limiter.Each(len(unique), 16, func(i int) {
 		j := unique[i]
-		if j.expr {
+		switch {
+		case memo != nil && j.expr:
+			j.res = memo.Expression(j.node.Text, policy)
+		case memo != nil:
+			j.res = memo.Statement(j.node.Text, j.args, policy)
+		case j.expr:
 			j.res = sqlallow.CheckExpression(j.node.Text, policy)
-		} else {
+		default:
 			j.res = sqlallow.CheckStatement(j.node.Text, j.args, policy)
 		}
 	})

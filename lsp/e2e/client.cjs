@@ -1,0 +1,253 @@
+// The end-to-end test of dws lsp with the client VS Code itself uses
+// (vscode-languageserver-protocol over vscode-jsonrpc), driving the real binary over
+// stdio. Usage:
+//   node client.cjs test  DWS DIR   every feature, on the files in DIR (expense.json, .dws.yaml, …)
+//   node client.cjs bench DWS DIR EDITS
+//                                   didChange → publishDiagnostics latency on DIR/big.json
+// It prints one line per check ("ok NAME") and exits 1 at the first failure.
+'use strict';
+const { spawn } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+const rpc = require('vscode-jsonrpc/node');
+const lsp = require('vscode-languageserver-protocol/node');
+
+const [mode, dws, dir, editsArg] = process.argv.slice(2);
+const server = spawn(dws, ['lsp'], { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'] });
+const conn = lsp.createProtocolConnection(
+  new rpc.StreamMessageReader(server.stdout), new rpc.StreamMessageWriter(server.stdin));
+
+const published = new Map(); // uri -> [{version, diagnostics, at}]
+const waiters = [];
+conn.onNotification(lsp.PublishDiagnosticsNotification.type, (p) => {
+  const at = process.hrtime.bigint();
+  if (!published.has(p.uri)) published.set(p.uri, []);
+  published.get(p.uri).push({ version: p.version, diagnostics: p.diagnostics, at });
+  for (const w of waiters.slice()) {
+    if (w.uri === p.uri && (w.version === undefined || w.version === p.version || (w.version === 'none' && p.version == null))) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve({ diagnostics: p.diagnostics, at });
+    }
+  }
+});
+conn.listen();
+
+function diagnostics(uri, version) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} v${version}`)), 20000);
+    waiters.push({ uri, version, resolve: (x) => { clearTimeout(timer); resolve(x); } });
+  });
+}
+
+function fail(msg) {
+  console.log('FAIL ' + msg);
+  server.kill('SIGKILL');
+  process.exit(1);
+}
+function check(name, cond, detail) {
+  if (!cond) fail(`${name}: ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`);
+  console.log('ok ' + name);
+}
+const uriOf = (name) => 'file://' + path.join(fs.realpathSync(dir), name);
+const codes = (ds) => ds.map((d) => d.code).join(' ');
+
+// Position of the n-th occurrence of sub in text (plus skip characters), in UTF-16
+// units as LSP counts them (JavaScript strings are UTF-16).
+function positionOf(text, sub, n = 0, skip = 0) {
+  let off = -1;
+  for (let i = 0; i <= n; i++) {
+    off = text.indexOf(sub, off + 1);
+    if (off < 0) throw new Error(`${sub} occurs fewer than ${n + 1} times`);
+  }
+  off += skip;
+  const before = text.slice(0, off).split('\n');
+  return { line: before.length - 1, character: before[before.length - 1].length };
+}
+function offsetOf(text, pos) {
+  const lines = text.split('\n');
+  let off = 0;
+  for (let i = 0; i < pos.line; i++) off += lines[i].length + 1;
+  return off + pos.character;
+}
+function applyEdits(text, edits) {
+  const sorted = edits.slice().sort((a, b) => offsetOf(text, b.range.start) - offsetOf(text, a.range.start));
+  for (const e of sorted) {
+    text = text.slice(0, offsetOf(text, e.range.start)) + e.newText + text.slice(offsetOf(text, e.range.end));
+  }
+  return text;
+}
+
+async function start() {
+  const init = await conn.sendRequest(lsp.InitializeRequest.type, {
+    processId: process.pid, rootUri: 'file://' + fs.realpathSync(dir), capabilities: {
+      textDocument: { publishDiagnostics: { versionSupport: true, codeDescriptionSupport: true } },
+      general: { positionEncodings: ['utf-16'] },
+    }, workspaceFolders: null,
+  });
+  conn.sendNotification(lsp.InitializedNotification.type, {});
+  return init;
+}
+
+async function stop() {
+  await conn.sendRequest(lsp.ShutdownRequest.type);
+  conn.sendNotification(lsp.ExitNotification.type);
+  const code = await new Promise((resolve) => {
+    const t = setTimeout(() => resolve('still running'), 5000);
+    server.on('exit', (c) => { clearTimeout(t); resolve(c); });
+  });
+  return code;
+}
+
+async function test() {
+  const init = await start();
+  check('initialize', init.capabilities.definitionProvider && init.capabilities.renameProvider &&
+    init.capabilities.textDocumentSync.change === lsp.TextDocumentSyncKind.Incremental, init.capabilities);
+
+  const uri = uriOf('expense.json');
+  let text = fs.readFileSync(path.join(dir, 'expense.json'), 'utf8');
+  let version = 1;
+  conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'json', version, text } });
+  let { diagnostics: ds } = await diagnostics(uri, version);
+  check('open: the seed example is clean', ds.length === 0, ds);
+
+  // Typing a new onSuccess target, one incremental change.
+  const at = positionOf(text, '"auto-approve"', 0, 1);
+  const typo = { range: { start: at, end: { line: at.line, character: at.character + 'auto-approve'.length } }, text: 'auto-aprove' };
+  text = applyEdits(text, [{ range: typo.range, newText: typo.text }]);
+  version++;
+  conn.sendNotification(lsp.DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [typo] });
+  ({ diagnostics: ds } = await diagnostics(uri, version));
+  const dangling = ds.find((d) => d.code === 'dangling-edge');
+  check('change: dangling-edge at the new target', dangling &&
+    dangling.range.start.line === at.line && dangling.range.start.character === at.character - 1 &&
+    dangling.range.end.character === at.character + 'auto-aprove'.length + 1 &&
+    dangling.codeDescription.href === 'https://dws.dev/rules/dangling-edge', ds);
+
+  // The quick fix to the nearest id, applied and re-checked.
+  const actions = await conn.sendRequest(lsp.CodeActionRequest.type, {
+    textDocument: { uri }, range: dangling.range, context: { diagnostics: [dangling] } });
+  const fix = actions.find((a) => a.isPreferred);
+  check('code action: change to the nearest id', fix && fix.title === 'Change "auto-aprove" to "auto-approve"', actions);
+  const edits = fix.edit.changes[uri];
+  text = applyEdits(text, edits);
+  version++;
+  conn.sendNotification(lsp.DidChangeTextDocumentNotification.type, { textDocument: { uri, version },
+    contentChanges: edits.map((e) => ({ range: e.range, text: e.newText })) });
+  ({ diagnostics: ds } = await diagnostics(uri, version));
+  check('quick fix applied: clean again', ds.length === 0, ds);
+
+  // Go to definition from an onFailure target.
+  const def = await conn.sendRequest(lsp.DefinitionRequest.type, { textDocument: { uri }, position: positionOf(text, '"mark-fail"', 0, 2) });
+  const idAt = positionOf(text, '"id": "mark-fail"', 0, '"id": "'.length);
+  check('definition: the step the edge names', def && def.uri === uri && def.range.start.line === idAt.line &&
+    def.range.start.character === idAt.character, def);
+
+  const refs = await conn.sendRequest(lsp.ReferencesRequest.type, { textDocument: { uri }, position: idAt, context: { includeDeclaration: false } });
+  check('references: every edge that names the step', refs.length === 3, refs);
+
+  // Rename across every edge.
+  const rename = await conn.sendRequest(lsp.RenameRequest.type, { textDocument: { uri }, position: idAt, newName: 'flag-failed' });
+  text = applyEdits(text, rename.changes[uri]);
+  check('rename: the id and its three edges', rename.changes[uri].length === 4 && !text.includes('mark-fail'), rename);
+  version++;
+  conn.sendNotification(lsp.DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+  ({ diagnostics: ds } = await diagnostics(uri, version));
+  check('rename applied: clean', ds.length === 0, ds);
+
+  // Completion of node ids in an edge field, on half-typed JSON.
+  const half = text.replace('"onSuccess": "auto-approve", "onFailure": "manager-approve" },', '"onSuccess": "au');
+  version++;
+  conn.sendNotification(lsp.DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text: half }] });
+  ({ diagnostics: ds } = await diagnostics(uri, version));
+  check('half-typed JSON: a parse finding, no crash', codes(ds) === 'parse', ds);
+  const comp = await conn.sendRequest(lsp.CompletionRequest.type, { textDocument: { uri }, position: positionOf(half, '"onSuccess": "au', 0, '"onSuccess": "au'.length) });
+  const items = (Array.isArray(comp) ? comp : comp.items).map((i) => i.label);
+  check('completion: node ids in an edge field', items.includes('auto-approve') && items.includes('flag-failed'), items);
+  version++;
+  conn.sendNotification(lsp.DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+  await diagnostics(uri, version);
+
+  const hover = await conn.sendRequest(lsp.HoverRequest.type, { textDocument: { uri }, position: positionOf(text, '"auto-approve"', 0, 2) });
+  check('hover: the target step', hover && hover.contents.value.includes('**auto-approve** (sql)'), hover);
+
+  const syms = await conn.sendRequest(lsp.DocumentSymbolRequest.type, { textDocument: { uri } });
+  check('document symbols: the five steps', syms.map((s) => s.name).join(' ') === 'fraud-score branch-approve auto-approve manager-approve flag-failed', syms);
+
+  const lenses = await conn.sendRequest(lsp.CodeLensRequest.type, { textDocument: { uri } });
+  check('code lens: path counts', lenses.length === 1 && lenses[0].command.title === '8 paths · 5 succeed · 3 fail', lenses);
+  const sim = await conn.sendRequest(lsp.ExecuteCommandRequest.type, { command: lenses[0].command.command, arguments: lenses[0].command.arguments });
+  check('code lens command: the covering paths', typeof sim === 'string' && sim.includes('5 paths cover all 10 edges'), sim);
+
+  // UTF-16 columns: a YAML definition with emoji and CJK before a dangling edge.
+  const yuri = uriOf('flow.yaml');
+  const ytext = 'schemaVersion: "1.0"\nname: "😀 経費"\nversion: v1.0\nsteps:\n  - { id: a, type: sleep, params: { seconds: 1 }, description: "😀😀 経費", onSuccess: nowhere }\n';
+  conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri: yuri, languageId: 'yaml', version: 1, text: ytext } });
+  ({ diagnostics: ds } = await diagnostics(yuri, 1));
+  const y = ds.find((d) => d.code === 'dangling-edge');
+  const yat = positionOf(ytext, 'nowhere');
+  check('UTF-16 columns with emoji and CJK', y && y.range.start.line === yat.line && y.range.start.character === yat.character &&
+    y.range.end.character === yat.character + 7, ds);
+
+  // Rule ids in a dws:ignore comment.
+  const c2 = await conn.sendRequest(lsp.CompletionRequest.type, { textDocument: { uri: yuri }, position: { line: 0, character: 0 } });
+  check('completion elsewhere answers', c2 !== undefined, c2);
+
+  // A config change re-checks the open documents: without sql:, no table is allowed.
+  fs.writeFileSync(path.join(dir, '.dws.yaml'), 'version: 1\ncortex: { prompt_templates: prompt_templates.yaml }\n');
+  conn.sendNotification(lsp.DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf('.dws.yaml'), type: lsp.FileChangeType.Changed }] });
+  ({ diagnostics: ds } = await diagnostics(uri, version));
+  check('config change: open documents re-checked', ds.some((d) => d.code === 'sql-table'), ds);
+
+  // A broken config: one diagnostic on it, and the server lives on.
+  fs.writeFileSync(path.join(dir, '.dws.yaml'), 'version: 1\nrules: { dangling-edg: off }\n');
+  conn.sendNotification(lsp.DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf('.dws.yaml'), type: lsp.FileChangeType.Changed }] });
+  ({ diagnostics: ds } = await diagnostics(uriOf('.dws.yaml')));
+  check('broken config: a diagnostic on .dws.yaml', ds.length === 1 && ds[0].message.includes('dangling-edg') && ds[0].range.start.line === 1, ds);
+
+  // Unknown document: an error response, not a crash.
+  let err = null;
+  try {
+    await conn.sendRequest(lsp.HoverRequest.type, { textDocument: { uri: uriOf('never-opened.json') }, position: { line: 0, character: 0 } });
+  } catch (e) { err = e; }
+  check('unknown document: an error response', err && /no open document/.test(err.message), String(err));
+
+  conn.sendNotification(lsp.DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  ({ diagnostics: ds } = await diagnostics(uri, 'none')); // the clearing carries no version
+  check('close: diagnostics cleared', ds.length === 0, ds);
+
+  const code = await stop();
+  check('shutdown and exit: the server ends', code === 0, String(code));
+}
+
+async function bench() {
+  const edits = Number(editsArg || 1000);
+  await start();
+  const uri = uriOf('big.json');
+  const text = fs.readFileSync(path.join(dir, 'big.json'), 'utf8');
+  let version = 1;
+  conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'json', version, text } });
+  await diagnostics(uri, version);
+  // Each edit retypes one character of a description: "Generated" <-> "generated".
+  const at = positionOf(text, 'Generated for the dws benchmark');
+  const range = { start: at, end: { line: at.line, character: at.character + 1 } };
+  const lat = [];
+  const rss = [];
+  for (let i = 0; i < edits; i++) {
+    version++;
+    const t0 = process.hrtime.bigint();
+    conn.sendNotification(lsp.DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version }, contentChanges: [{ range, text: i % 2 ? 'G' : 'g' }] });
+    const { at: t1 } = await diagnostics(uri, version);
+    lat.push(Number(t1 - t0) / 1e6);
+    if ((i + 1) % 1000 === 0) {
+      const status = fs.readFileSync(`/proc/${server.pid}/status`, 'utf8');
+      rss.push(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
+    }
+  }
+  lat.sort((a, b) => a - b);
+  const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
+  console.log(JSON.stringify({ edits, bytes: Buffer.byteLength(text), p50: q(0.5), p99: q(0.99), max: lat[lat.length - 1], rssMB: rss }));
+  await stop();
+}
+
+(mode === 'bench' ? bench() : test()).catch((e) => fail(e.stack || String(e)));
