@@ -531,3 +531,43 @@ func TestCodeLens(t *testing.T) {
 		t.Errorf("dws.simulate: %q %v", out, err)
 	}
 }
+
+// A job spec's cross-file findings come from the open buffers: renaming a workflow in
+// the editor (unsaved) settles the jobspec.json reference to it.
+func TestJobSpecFromBuffers(t *testing.T) {
+	files := map[string]string{}
+	root := "../fixtures/dws/err/ref-spec"
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		files[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := write(t, files)
+	se := start(t)
+	spec := filepath.Join(dir, "jobspec.json")
+	su := se.open(spec, files["jobspec.json"])
+	if got := codes(se.published(su, 1)); !slices.Contains(got, "ref") {
+		t.Fatalf("jobspec.json: %v, want its workflow_ref finding", got)
+	}
+	wf := filepath.Join(dir, "workflows", "contract-review.json")
+	wu := se.open(wf, files["workflows/contract-review.json"])
+	se.published(wu, 1)
+	renamed := strings.Replace(files["workflows/contract-review.json"], `"name": "contract-review"`, `"name": "contract-reveiw"`, 1)
+	se.change(wu, 2, renamed)
+	for {
+		ds := se.published(su, 1)
+		if !slices.Contains(codes(ds), "ref") {
+			break // re-checked with the buffer's workflow name
+		}
+	}
+	if b, _ := os.ReadFile(wf); strings.Contains(string(b), "contract-reveiw") {
+		t.Fatal("the test wrote the disk")
+	}
+}

@@ -21,6 +21,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"maps"
@@ -48,6 +49,8 @@ type Server struct {
 	configs map[string]*workspace // by config path; "" for documents with none
 	exit    chan struct{}
 	ready   chan struct{} // closed once client is set
+	// watchDynamic is set when the client lets the server register file watchers.
+	watchDynamic bool
 	closed  bool
 	// checked, when set, is told the version of each document published (tests and
 	// the latency benchmark use the publications themselves).
@@ -165,6 +168,11 @@ func (rwc) Close() error { return nil }
 // Initialize answers the client's capabilities with the server's.
 func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	yes := protocol.Boolean(true)
+	if w := params.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
+		s.mu.Lock()
+		s.watchDynamic = *w.DidChangeWatchedFiles.DynamicRegistration
+		s.mu.Unlock()
+	}
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			PositionEncoding: protocol.PositionEncodingKindUTF16,
@@ -186,8 +194,28 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	}, nil
 }
 
-// Initialized is the client's go-ahead; dws needs nothing more.
-func (s *Server) Initialized(context.Context, *protocol.InitializedParams) error { return nil }
+// Initialized is the client's go-ahead: dws asks to be told of changes to the files a
+// check reads from disk (configs, registries, DDL, lockfiles, the other files of a job
+// spec). A client that cannot register watchers still sends what it watches itself.
+func (s *Server) Initialized(ctx context.Context, _ *protocol.InitializedParams) error {
+	s.mu.Lock()
+	dynamic := s.watchDynamic
+	s.mu.Unlock()
+	if !dynamic {
+		return nil
+	}
+	opts, err := json.Marshal(map[string]any{"watchers": []map[string]any{
+		{"globPattern": "**/" + lint.ConfigName}, {"globPattern": "**/*.{json,yaml,yml,sql,lock}"},
+	}})
+	if err != nil {
+		return err
+	}
+	go func() {
+		_ = s.client.RegisterCapability(context.WithoutCancel(ctx), &protocol.RegistrationParams{Registrations: []protocol.Registration{{
+			ID: "dws-watch", Method: protocol.MethodWorkspaceDidChangeWatchedFiles, RegisterOptions: protocol.LSPAny(opts)}}})
+	}()
+	return nil
+}
 
 // Shutdown stops nothing: every check ends on its own.
 func (s *Server) Shutdown(context.Context) error { return nil }
@@ -248,6 +276,45 @@ func (s *Server) didChange(ctx context.Context, params *protocol.DidChangeTextDo
 	d.gen++
 	d.mu.Unlock()
 	s.schedule(ctx, d)
+	s.recheckBundle(ctx, d)
+}
+
+// recheckBundle re-checks the other open documents of the job spec d lies in: their
+// cross-file findings depend on d's text.
+func (s *Server) recheckBundle(ctx context.Context, d *document) {
+	root := bundleRoot(filepath.Dir(d.path))
+	if root == "" {
+		return
+	}
+	s.mu.Lock()
+	var others []*document
+	for _, o := range s.docs {
+		if o != d && strings.HasPrefix(o.path, root+string(filepath.Separator)) {
+			others = append(others, o)
+		}
+	}
+	s.mu.Unlock()
+	for _, o := range others {
+		o.mu.Lock()
+		o.gen++
+		o.mu.Unlock()
+		s.schedule(ctx, o)
+	}
+}
+
+// bundleRoot is the job spec directory dir lies in (the nearest one holding
+// jobspec.json), or "".
+func bundleRoot(dir string) string {
+	for {
+		if st, err := os.Stat(filepath.Join(dir, "jobspec.json")); err == nil && st.Mode().IsRegular() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // DidSave needs nothing: every change was checked already.

@@ -30,6 +30,8 @@ conn.onNotification(lsp.PublishDiagnosticsNotification.type, (p) => {
     }
   }
 });
+let registered = null;
+conn.onRequest(lsp.RegistrationRequest.type, (p) => { registered = p; });
 conn.listen();
 
 function diagnostics(uri, version) {
@@ -81,6 +83,7 @@ async function start() {
   const init = await conn.sendRequest(lsp.InitializeRequest.type, {
     processId: process.pid, rootUri: 'file://' + fs.realpathSync(dir), capabilities: {
       textDocument: { publishDiagnostics: { versionSupport: true, codeDescriptionSupport: true } },
+      workspace: { didChangeWatchedFiles: { dynamicRegistration: true } },
       general: { positionEncodings: ['utf-16'] },
     }, workspaceFolders: null,
   });
@@ -109,6 +112,9 @@ async function test() {
   conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'json', version, text } });
   let { diagnostics: ds } = await diagnostics(uri, version);
   check('open: the seed example is clean', ds.length === 0, ds);
+  for (let i = 0; i < 100 && !registered; i++) await new Promise((r) => setTimeout(r, 20));
+  const watch = registered && registered.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles');
+  check('the server registers its file watchers', watch && watch.registerOptions.watchers.some((w) => w.globPattern === '**/.dws.yaml'), registered);
 
   // Typing a new onSuccess target, one incremental change.
   const at = positionOf(text, '"auto-approve"', 0, 1);
