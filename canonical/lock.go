@@ -135,6 +135,12 @@ func validSum(s string) bool {
 	return true
 }
 
+// EncodeLock is the lockfile text of l as WriteLock writes it (sorted, byte-stable).
+func EncodeLock(l *Lock) ([]byte, error) { return encodeLock(l) }
+
+// ParseLock reads a lockfile's text as ReadLock reads the file.
+func ParseLock(data []byte) (*Lock, error) { return parseLock(data) }
+
 // encodeLock gives the lockfile's bytes; encoding/json sorts map keys, which
 // is what makes the output byte-stable.
 func encodeLock(l *Lock) ([]byte, error) {

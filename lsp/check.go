@@ -21,6 +21,7 @@ type analysis struct {
 	text     *text
 	findings []lint.Diagnostic
 	diags    []protocol.Diagnostic
+	checksum string // the document's canonical checksum, "" when it has none
 	ws       *workspace
 
 	once sync.Once
@@ -114,6 +115,7 @@ func (s *Server) analyze(ctx context.Context, path, raw string, version int32) (
 	for _, f := range res.Files {
 		if abs(f.Path) == path {
 			a.findings = append(a.findings, f.Diagnostics...)
+			a.checksum = f.Checksum
 		}
 	}
 	a.diags = make([]protocol.Diagnostic, 0, len(a.findings))

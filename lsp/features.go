@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dwsdev/dws/canonical"
 	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/report"
@@ -330,6 +331,18 @@ func (s *Server) CodeAction(_ context.Context, params *protocol.CodeActionParams
 			if title, edit := a.fixIdempotency(u, f); edit != nil {
 				action(title, edit, true)
 			}
+		case "schema":
+			if title, edit := a.fixMaxIterations(u, f); edit != nil {
+				action(title, edit, true)
+			}
+		case "output-files":
+			if title, edit := a.fixOutputFiles(u, f); edit != nil {
+				action(title, edit, true)
+			}
+		case "checksum-mismatch", "checksum-missing":
+			if title, edit := a.fixLock(); edit != nil {
+				action(title, edit, true)
+			}
 		}
 		if title, edit := a.ignore(u, f); edit != nil {
 			action(title, edit, false)
@@ -391,15 +404,21 @@ func (a *analysis) fixIdempotency(u uri.URI, f lint.Diagnostic) (string, *protoc
 // insertMember is the edit that adds key: value (a string) as the first member of the
 // object obj, in the document's own syntax.
 func (a *analysis) insertMember(doc *source.Document, obj *source.Node, key, value string) (protocol.TextEdit, bool) {
+	return a.insertRaw(doc, obj, key, strconv.Quote(value))
+}
+
+// insertRaw is insertMember with the value written as given (a JSON literal, which
+// YAML reads alike).
+func (a *analysis) insertRaw(doc *source.Document, obj *source.Node, key, value string) (protocol.TextEdit, bool) {
 	if obj == nil || obj.Kind != source.Object {
 		return protocol.TextEdit{}, false
 	}
 	start := obj.Span.Start.Offset
 	if start < len(a.raw) && a.raw[start] == '{' {
 		// A JSON object or a YAML flow mapping: the member goes right after the brace.
-		text := strconv.Quote(key) + ": " + strconv.Quote(value)
+		text := strconv.Quote(key) + ": " + value
 		if doc.Format != source.JSON {
-			text = key + ": " + strconv.Quote(value)
+			text = key + ": " + value
 		}
 		if len(obj.Members) > 0 {
 			text = " " + text + ","
@@ -415,7 +434,7 @@ func (a *analysis) insertMember(doc *source.Document, obj *source.Node, key, val
 	lineStart := a.text.lines[first.Line-1]
 	indent := a.raw[lineStart : lineStart+countSpaces(a.raw[lineStart:])]
 	p := a.text.position(lineStart)
-	return protocol.TextEdit{Range: protocol.Range{Start: p, End: p}, NewText: indent + key + ": " + strconv.Quote(value) + "\n"}, true
+	return protocol.TextEdit{Range: protocol.Range{Start: p, End: p}, NewText: indent + key + ": " + value + "\n"}, true
 }
 
 func countSpaces(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
@@ -552,4 +571,82 @@ func (s *Server) ExecuteCommand(_ context.Context, params *protocol.ExecuteComma
 		return nil, err
 	}
 	return jsonValue(b.String()), nil
+}
+
+// fixMaxIterations adds the max_iterations a loop transition lacks: the workflow's
+// global_constraints.max_iterations when it has one (a loop may not exceed it), else 3.
+func (a *analysis) fixMaxIterations(u uri.URI, f lint.Diagnostic) (string, *protocol.WorkspaceEdit) {
+	in := a.inspection()
+	if in.Doc == nil || !strings.Contains(f.Message, `missing required property "max_iterations"`) {
+		return "", nil
+	}
+	obj := in.Doc.Lookup(f.Pointer)
+	if t, _ := obj.Get("type").Str(); t != "loop" {
+		return "", nil
+	}
+	n := "3"
+	if g := in.Doc.Lookup("/global_constraints/max_iterations"); g != nil && g.Kind == source.Number {
+		n = g.Text
+	}
+	edit, ok := a.insertRaw(in.Doc, obj, "max_iterations", n)
+	if !ok {
+		return "", nil
+	}
+	return "Add max_iterations: " + n, &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: {edit}}}
+}
+
+// fixOutputFiles adds the output_files entry a declared output lacks, at
+// STEP/OUTPUT.md under the step's output root.
+func (a *analysis) fixOutputFiles(u uri.URI, f lint.Diagnostic) (string, *protocol.WorkspaceEdit) {
+	in := a.inspection()
+	k := strings.LastIndex(f.Pointer, "/outputs/")
+	if in.Doc == nil || k < 0 {
+		return "", nil
+	}
+	step := f.Pointer[:k]
+	name, ok := in.Doc.Lookup(f.Pointer).Str()
+	files := in.Doc.Lookup(step + "/output_files")
+	id, _ := in.Doc.Lookup(step + "/id").Str()
+	if !ok || files == nil || id == "" {
+		return "", nil
+	}
+	name = strings.TrimSuffix(name, "?")
+	path := id + "/" + name + ".md"
+	edit, ok := a.insertMember(in.Doc, files, name, path)
+	if !ok {
+		return "", nil
+	}
+	return fmt.Sprintf("Add output_files entry %s: %s", name, path), &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: {edit}}}
+}
+
+// fixLock records the document's checksum as it is now in the lockfile.
+func (a *analysis) fixLock() (string, *protocol.WorkspaceEdit) {
+	lockPath := a.ws.linter.Config.Lock
+	if lockPath == "" || a.checksum == "" {
+		return "", nil
+	}
+	data, err := os.ReadFile(lockPath)
+	if err != nil {
+		return "", nil
+	}
+	l, err := canonical.ParseLock(data)
+	if err != nil {
+		return "", nil
+	}
+	rel, err := filepath.Rel(filepath.Dir(lockPath), a.path)
+	if err != nil {
+		return "", nil
+	}
+	if l.Files == nil {
+		l.Files = map[string]string{}
+	}
+	l.Files[filepath.ToSlash(rel)] = a.checksum
+	out, err := canonical.EncodeLock(l)
+	if err != nil {
+		return "", nil
+	}
+	t := newText(string(data))
+	whole := t.span(0, len(data))
+	return fmt.Sprintf("Record this file's checksum in %s", filepath.Base(lockPath)),
+		&protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{uri.File(lockPath): {{Range: whole, NewText: string(out)}}}}
 }

@@ -573,3 +573,166 @@ func TestJobSpecFromBuffers(t *testing.T) {
 		t.Fatal("the test wrote the disk")
 	}
 }
+
+// fixOnce asks for the code actions at the first finding of rule, applies the preferred
+// one (writing edits to other files to disk) and returns the document's new text.
+func (se *session) fixOnce(u uri.URI, content string, ds []protocol.Diagnostic, rule, title string) string {
+	se.t.Helper()
+	var d *protocol.Diagnostic
+	for i := range ds {
+		if c, _ := ds[i].Code.(protocol.String); string(c) == rule {
+			d = &ds[i]
+			break
+		}
+	}
+	if d == nil {
+		se.t.Fatalf("no %s finding in %v", rule, codes(ds))
+	}
+	acts, err := se.server.CodeAction(se.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
+		Range: d.Range, Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{*d}}})
+	if err != nil {
+		se.t.Fatal(err)
+	}
+	for _, a := range acts {
+		ca, ok := a.(*protocol.CodeAction)
+		if !ok || ca.IsPreferred == nil || !*ca.IsPreferred {
+			continue
+		}
+		if ca.Title != title {
+			se.t.Fatalf("fix %q, want %q", ca.Title, title)
+		}
+		for target, edits := range ca.Edit.Changes {
+			if target == u {
+				content = apply(content, edits)
+				continue
+			}
+			b, err := os.ReadFile(target.FsPath())
+			if err != nil {
+				se.t.Fatal(err)
+			}
+			if err := os.WriteFile(target.FsPath(), []byte(apply(string(b), edits)), 0o644); err != nil {
+				se.t.Fatal(err)
+			}
+		}
+		return content
+	}
+	se.t.Fatalf("no quick fix for %s among %+v", rule, acts)
+	return ""
+}
+
+func TestQuickFixes(t *testing.T) {
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	dir := expenseProject(t)
+	se := start(t)
+
+	// A loop without max_iterations.
+	wf := strings.Replace(read("../fixtures/sim/design-implement-verify.json"), `"max_iterations": 2,`, ``, 1)
+	u := se.open(filepath.Join(dir, "wf.json"), wf)
+	fixed := se.fixOnce(u, wf, se.published(u, 1), "schema", "Add max_iterations: 3")
+	se.change(u, 2, fixed)
+	if got := codes(se.published(u, 2)); slices.Contains(got, "schema") {
+		t.Errorf("after adding max_iterations: %v", got)
+	}
+
+	// A DireClaw output with no output_files entry.
+	dc := strings.Replace(read("../fixtures/sim/direclaw-review.yaml"), "outputs: [summary]\n        output_files:\n          summary: gather/", "outputs: [summary, notes]\n        output_files:\n          summary: gather/", 1)
+	du := se.open(filepath.Join(dir, "orchestrator.yaml"), dc)
+	fixed = se.fixOnce(du, dc, se.published(du, 1), "output-files", "Add output_files entry notes: gather/notes.md")
+	se.change(du, 2, fixed)
+	if got := codes(se.published(du, 2)); slices.Contains(got, "output-files") {
+		t.Errorf("after adding the output_files entry: %v", got)
+	}
+
+	// A definition changed since the lockfile recorded it.
+	cfg := filepath.Join(dir, ".dws.yaml")
+	if err := os.WriteFile(cfg, []byte(read(cfg)+"lock: dws.lock\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "dws.lock"), []byte("{\n  \"version\": 1,\n  \"files\": {\n    \"expense.json\": \"sha256:0000000000000000000000000000000000000000000000000000000000000000\"\n  }\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := se.server.DidChangeWatchedFiles(se.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{
+		{URI: uri.File(cfg), Type: protocol.FileChangeTypeChanged}}}); err != nil {
+		t.Fatal(err)
+	}
+	eu := se.open(filepath.Join(dir, "expense.json"), expense)
+	se.fixOnce(eu, expense, se.published(eu, 1), "checksum-mismatch", "Record this file's checksum in dws.lock")
+	if err := se.server.DidChangeWatchedFiles(se.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{
+		{URI: uri.File(filepath.Join(dir, "dws.lock")), Type: protocol.FileChangeTypeChanged}}}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if ds := se.published(eu, 1); !slices.Contains(codes(ds), "checksum-mismatch") {
+			if len(ds) != 0 {
+				t.Errorf("after recording the checksum: %v", codes(ds))
+			}
+			break
+		}
+	}
+}
+
+// Any finding can be waived with a reason: in YAML by a comment above its line, in
+// JSON by an ignore entry in .dws.yaml.
+func TestIgnoreWithAReason(t *testing.T) {
+	dir := expenseProject(t)
+	se := start(t)
+	y := "schemaVersion: \"1.0\"\nname: flow\nversion: v1.0\nsteps:\n  - id: a\n    type: sleep\n    params: { seconds: 1 }\n    onSuccess: nowhere\n"
+	yu := se.open(filepath.Join(dir, "flow.yaml"), y)
+	ds := se.published(yu, 1)
+	waive := func(u uri.URI, ds []protocol.Diagnostic, rule string) *protocol.CodeAction {
+		for _, d := range ds {
+			if c, _ := d.Code.(protocol.String); string(c) != rule {
+				continue
+			}
+			acts, err := se.server.CodeAction(se.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
+				Range: d.Range, Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{d}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range acts {
+				if ca, ok := a.(*protocol.CodeAction); ok && strings.HasPrefix(ca.Title, "Ignore "+rule) {
+					return ca
+				}
+			}
+		}
+		t.Fatalf("no ignore action for %s in %v", rule, codes(ds))
+		return nil
+	}
+	ca := waive(yu, ds, "dangling-edge")
+	y2 := apply(y, ca.Edit.Changes[yu])
+	if !strings.Contains(y2, "    # dws:ignore dangling-edge -- explain why this is safe\n    onSuccess: nowhere") {
+		t.Fatalf("waived YAML:\n%s", y2)
+	}
+	se.change(yu, 2, y2)
+	if got := codes(se.published(yu, 2)); slices.Contains(got, "dangling-edge") {
+		t.Errorf("after the inline waiver: %v", got)
+	}
+
+	broken := strings.Replace(expense, `"onSuccess": "auto-approve"`, `"onSuccess": "nowhere"`, 1)
+	ju := se.open(filepath.Join(dir, "expense.json"), broken)
+	ca = waive(ju, se.published(ju, 1), "dangling-edge")
+	cfg := filepath.Join(dir, ".dws.yaml")
+	edits := ca.Edit.Changes[uri.File(cfg)]
+	b, _ := os.ReadFile(cfg)
+	waived := apply(string(b), edits)
+	if !strings.Contains(waived, `ignore:`+"\n"+`  - { path: "expense.json", rules: [dangling-edge], pointer: "/steps/1/onSuccess", reason: "explain why this is safe" }`) {
+		t.Fatalf("waived config:\n%s", waived)
+	}
+	if err := os.WriteFile(cfg, []byte(waived), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := se.server.DidChangeWatchedFiles(se.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: uri.File(cfg), Type: protocol.FileChangeTypeChanged}}}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if got := codes(se.published(ju, 1)); !slices.Contains(got, "dangling-edge") {
+			break
+		}
+	}
+}
