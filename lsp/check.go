@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/scenario"
+	"github.com/dwsdev/dws/sim"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -111,6 +114,16 @@ func (s *Server) analyze(ctx context.Context, path, raw string, version int32) (
 	l := *ws.linter
 	l.Overlay = s.overlay()
 	l.Overlay[path] = []byte(raw)
+	if lint.IsScenario(path) {
+		a.findings = checkScenario(&l, path, raw)
+		for _, f := range a.findings {
+			a.diags = append(a.diags, a.diagnostic(f))
+		}
+		if a.diags == nil {
+			a.diags = []protocol.Diagnostic{}
+		}
+		return a
+	}
 	res := l.Run([]lint.Input{{Path: path}})
 	for _, f := range res.Files {
 		if abs(f.Path) == path {
@@ -185,4 +198,31 @@ func (s *Server) current(u uri.URI) (*analysis, error) {
 		a = &analysis{path: path, version: version, raw: raw, text: newText(raw), ws: ws}
 	}
 	return a, nil
+}
+
+// checkScenario is what dws test says of a scenario file before running it: its shape,
+// and whether every node it names and every answer fits its definition.
+func checkScenario(l *lint.Linter, path, raw string) []lint.Diagnostic {
+	sc, ds := scenario.Parse(path, []byte(raw))
+	if len(ds) > 0 {
+		return ds
+	}
+	l.Simulation = &lint.SimulationOptions{Options: sim.Options{MaxSteps: 10000, EdgesOnly: true}}
+	res := l.Run([]lint.Input{{Path: sc.Definition}})
+	for _, f := range res.Files {
+		if abs(f.Path) != abs(sc.Definition) {
+			continue
+		}
+		switch {
+		case f.Simulation == nil || f.Simulation.Skipped != "" || f.Simulation.Err != nil:
+			return []lint.Diagnostic{sc.Diag("ref", "/definition", "definition "+f.Path+" cannot run: it does not validate, or is no definition dws runs")}
+		}
+		for _, d := range f.Simulation.Definitions {
+			if d.Workflow == sc.Workflow {
+				return sc.Check(d.Nodes, d.Result)
+			}
+		}
+		return []lint.Diagnostic{sc.Diag("ref", "/workflow", "the definition has no workflow "+strconv.Quote(sc.Workflow))}
+	}
+	return nil
 }

@@ -736,3 +736,22 @@ func TestIgnoreWithAReason(t *testing.T) {
 		}
 	}
 }
+
+// Scenario files are served too: a node the definition lacks is a finding at its line.
+func TestScenarioFile(t *testing.T) {
+	dir := expenseProject(t)
+	if err := os.WriteFile(filepath.Join(dir, "expense.json"), []byte(expense), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	se := start(t)
+	text := "definition: expense.json\nstubs:\n  frud-score: [{ ok: true }]\n"
+	u := se.open(filepath.Join(dir, "high.scenario.yaml"), text)
+	ds := se.published(u, 1)
+	if len(ds) != 1 || !strings.Contains(fmt.Sprint(ds[0].Message), `did you mean "fraud-score"`) || ds[0].Range.Start.Line != 2 {
+		t.Fatalf("scenario findings %+v", ds)
+	}
+	se.change(u, 2, strings.Replace(text, "frud", "fraud", 1))
+	if ds := se.published(u, 2); len(ds) != 0 {
+		t.Errorf("fixed scenario: %v", codes(ds))
+	}
+}

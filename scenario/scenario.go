@@ -280,6 +280,10 @@ func (sc *Scenario) expect(n *source.Node) []lint.Diagnostic {
 	return nil
 }
 
+// Diag is a finding of rule at a pointer of the scenario file (its root when ptr is
+// "").
+func (sc *Scenario) Diag(rule, ptr, msg string) lint.Diagnostic { return sc.diag(rule, ptr, msg) }
+
 // diag is a finding at a pointer of the scenario file (its root when ptr is "").
 func (sc *Scenario) diag(rule, ptr, msg string) lint.Diagnostic {
 	d := lint.Diagnostic{Rule: rule, Severity: lint.Error, Message: msg, File: sc.Path, Pointer: ptr, Line: 1, Column: 1}
