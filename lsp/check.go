@@ -213,8 +213,7 @@ func checkScenario(l *lint.Linter, path, raw string) []lint.Diagnostic {
 		if abs(f.Path) != abs(sc.Definition) {
 			continue
 		}
-		switch {
-		case f.Simulation == nil || f.Simulation.Skipped != "" || f.Simulation.Err != nil:
+		if f.Simulation == nil || f.Simulation.Skipped != "" || f.Simulation.Err != nil {
 			return []lint.Diagnostic{sc.Diag("ref", "/definition", "definition "+f.Path+" cannot run: it does not validate, or is no definition dws runs")}
 		}
 		for _, d := range f.Simulation.Definitions {
