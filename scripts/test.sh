@@ -12,6 +12,8 @@ command -v gcc >/dev/null || need_apt+=(gcc)
 command -v npm >/dev/null || need_apt+=(npm)
 command -v zsh >/dev/null || need_apt+=(zsh)   # completion.txtar drives the real shells
 command -v fish >/dev/null || need_apt+=(fish)
+command -v dot >/dev/null || need_apt+=(graphviz)   # dws graph's DOT is rendered by the real dot
+command -v pre-commit >/dev/null || need_apt+=(pre-commit)
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then need_apt+=(postgresql); fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "test.sh: installing ${need_apt[*]}"
@@ -27,6 +29,12 @@ if [ ! -d "$lsp_client/node_modules/vscode-languageserver-protocol" ]; then
   mkdir -p "$lsp_client"
   npm install --silent --no-audit --no-fund --prefix "$lsp_client" \
     vscode-languageserver-protocol@3.17.5 vscode-jsonrpc@8.2.0 >/dev/null
+fi
+# Mermaid's own parser (with jsdom, which it needs outside a browser) judges dws graph.
+if [ ! -d .cache/mermaid/node_modules/mermaid ]; then
+  echo "test.sh: installing mermaid and jsdom into .cache/mermaid"
+  mkdir -p .cache/mermaid
+  npm install --silent --no-audit --no-fund --prefix .cache/mermaid mermaid@11.17.2 jsdom@29.1.1 >/dev/null
 fi
 
 if ! command -v golangci-lint >/dev/null; then

@@ -72,6 +72,7 @@ func commands() []*cli.Command {
 		simulateCommand(),
 		testCommand(),
 		lspCommand(),
+		graphCommand(),
 		checksumCommand(),
 		canonicalCommand(),
 		keygenCommand(),

@@ -1,0 +1,342 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dwsdev/dws/graph"
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/source"
+)
+
+// Drawings of a definition (dws graph, SPEC §16): its graphs as Mermaid or DOT, the
+// entry and the ends marked, each edge labelled by its kind (ok, fail, true, false,
+// loop ≤N, approve, reject, after, …), unreachable and dead-end nodes highlighted, and a
+// legend. Both formats draw the same drawing.
+
+// GraphFormats lists the formats of dws graph.
+var GraphFormats = []string{"mermaid", "dot"}
+
+// Drawing is one graph of a definition, ready to draw.
+type Drawing struct {
+	Name  string // the workflow's id when a file has several graphs; else ""
+	Nodes []DrawNode
+	Edges []DrawEdge
+}
+
+// DrawNode is one node; an end of the run is not a node but a terminal the drawing adds.
+type DrawNode struct {
+	ID                                string
+	Entry, Exit, Unreachable, DeadEnd bool
+	// Ends label the node's edges to the end of the run ("" when unlabelled).
+	Ends []string
+}
+
+// DrawEdge is one edge; To is "" for a target that names no node (a dangling edge).
+type DrawEdge struct {
+	From, To, Label string
+	Dangling        bool
+	Failure         bool
+}
+
+// Drawings builds the drawings of an inspected definition.
+func Drawings(in *lint.Inspection) []Drawing {
+	var out []Drawing
+	for _, gc := range in.Graphs {
+		g := gc.Graph
+		d := Drawing{}
+		if len(in.Graphs) > 1 {
+			owner := g.Pointer()
+			if k := strings.LastIndexByte(owner, '/'); k > 0 {
+				owner = owner[:k]
+			}
+			d.Name, _ = in.Doc.Lookup(owner + "/id").Str()
+			if d.Name == "" {
+				d.Name = owner
+			}
+		}
+		flag := map[string]graph.Kind{}
+		for _, f := range graph.Check(g, gc.Options) {
+			if f.Kind == graph.Unreachable || f.Kind == graph.DeadEnd || f.Kind == graph.Entry {
+				flag[f.Pointer] = f.Kind
+			}
+		}
+		incoming := map[int]bool{}
+		for _, e := range g.Edges {
+			if i, ok := g.Lookup(e.Target); ok {
+				incoming[i] = true
+			}
+		}
+		entry := -1
+		switch {
+		case gc.Options.MultiRoot:
+		case gc.Options.Entry != "":
+			entry, _ = g.Lookup(gc.Options.Entry)
+		case gc.Options.EntryPointer == "" && len(g.Nodes) > 0:
+			entry = 0
+		}
+		for i, n := range g.Nodes {
+			dn := DrawNode{ID: n.ID, Exit: n.Exit, Entry: i == entry || gc.Options.MultiRoot && !incoming[i]}
+			if n.Exit {
+				dn.Ends = endLabels(in.Doc, n)
+			}
+			for _, p := range []string{n.Pointer, n.IDPointer} {
+				switch flag[p] {
+				case graph.Unreachable, graph.Entry:
+					dn.Unreachable = dn.Unreachable || i != entry
+				case graph.DeadEnd:
+					dn.DeadEnd = true
+				}
+			}
+			d.Nodes = append(d.Nodes, dn)
+		}
+		for _, e := range g.Edges {
+			if e.From < 0 || e.From >= len(g.Nodes) {
+				continue
+			}
+			de := DrawEdge{From: g.Nodes[e.From].ID, Label: edgeLabel(in.Doc, g.Nodes[e.From], e)}
+			de.Failure = de.Label == "fail" || e.Kind == graph.Failed || e.Kind == graph.Blocked || e.Kind == graph.Reject
+			if _, ok := g.Lookup(e.Target); ok {
+				de.To = e.Target
+			} else {
+				de.Dangling, de.To = true, e.Target
+			}
+			d.Edges = append(d.Edges, de)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// endLabels are the outcomes with which node n ends the run: for a Cortex step, each of
+// onSuccess and onFailure that is null or absent, named as its edges are; elsewhere one
+// unlabelled end.
+func endLabels(doc *source.Document, n graph.Node) []string {
+	obj := strings.TrimSuffix(n.Pointer, "/id")
+	step := doc.Lookup(obj)
+	if doc.Root.Get("schemaVersion") == nil || step == nil || step.Kind != source.Object {
+		return []string{""}
+	}
+	typ, _ := step.Get("type").Str()
+	fields := [][2]string{{"onSuccess", "ok"}, {"onFailure", "fail"}}
+	switch typ {
+	case "branch":
+		fields = [][2]string{{"onSuccess", "true"}, {"onFailure", "false"}}
+	case "sleep":
+		fields = fields[:1]
+	}
+	var out []string
+	for _, f := range fields {
+		if v := step.Get(f[0]); v == nil || v.Kind == source.Null {
+			out = append(out, f[1])
+		}
+	}
+	if len(out) == 0 {
+		out = []string{""}
+	}
+	return out
+}
+
+// edgeLabel names an edge by its kind, as a reader of the dialect says it.
+func edgeLabel(doc *source.Document, from graph.Node, e graph.Edge) string {
+	obj := from.Pointer
+	for _, suffix := range []string{"/id", "/name"} {
+		obj = strings.TrimSuffix(obj, suffix)
+	}
+	isBranch := false
+	if t, ok := doc.Lookup(obj + "/type").Str(); ok && t == "branch" {
+		isBranch = true
+	}
+	switch e.Kind {
+	case graph.Success:
+		if isBranch {
+			return "true"
+		}
+		return "ok"
+	case graph.Failure:
+		if isBranch {
+			return "false"
+		}
+		return "fail"
+	case graph.Loop:
+		parent := e.Pointer[:max(strings.LastIndexByte(e.Pointer, '/'), 0)]
+		if n := doc.Lookup(parent + "/max_iterations"); n != nil && n.Kind == source.Number {
+			return "loop ≤" + n.Text
+		}
+		return "loop"
+	case graph.Dependency:
+		return "depends on"
+	}
+	return string(e.Kind)
+}
+
+// WriteGraph writes drawings in format (mermaid or dot); title names the definition.
+func WriteGraph(w io.Writer, format, title string, ds []Drawing) error {
+	var b strings.Builder
+	if format == "dot" {
+		writeDOT(&b, title, ds)
+	} else {
+		writeMermaid(&b, title, ds)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mermaidLabel escapes a label for Mermaid's quoted labels.
+func mermaidLabel(s string) string {
+	r := strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", " ", "\r", " ", "|", "#124;")
+	return r.Replace(s)
+}
+
+func writeMermaid(b *strings.Builder, title string, ds []Drawing) {
+	fmt.Fprintf(b, "---\ntitle: %q\n---\nflowchart TD\n", title)
+	for gi, d := range ds {
+		indent := "  "
+		if d.Name != "" {
+			fmt.Fprintf(b, "  subgraph g%d[\"%s\"]\n", gi, mermaidLabel(d.Name))
+			indent = "    "
+		}
+		ids := map[string]string{}
+		for ni, n := range d.Nodes {
+			id := fmt.Sprintf("g%dn%d", gi, ni)
+			ids[n.ID] = id
+			fmt.Fprintf(b, "%s%s[\"%s\"]%s\n", indent, id, mermaidLabel(n.ID), mermaidClass(n))
+		}
+		end := fmt.Sprintf("g%dend", gi)
+		hasEnd := false
+		for ni, n := range d.Nodes {
+			for _, l := range n.Ends {
+				hasEnd = true
+				arrow := "-->"
+				if l == "fail" {
+					arrow = "-.->"
+				}
+				if l == "" {
+					fmt.Fprintf(b, "%sg%dn%d %s %s\n", indent, gi, ni, arrow, end)
+				} else {
+					fmt.Fprintf(b, "%sg%dn%d %s|\"%s\"| %s\n", indent, gi, ni, arrow, l, end)
+				}
+			}
+		}
+		for ei, e := range d.Edges {
+			to, ok := ids[e.To]
+			if !ok {
+				to = fmt.Sprintf("g%dmissing%d", gi, ei)
+				fmt.Fprintf(b, "%s%s[\"%s (no such node)\"]:::missing\n", indent, to, mermaidLabel(e.To))
+			}
+			arrow := "-->"
+			if e.Failure {
+				arrow = "-.->"
+			}
+			fmt.Fprintf(b, "%s%s %s|\"%s\"| %s\n", indent, ids[e.From], arrow, mermaidLabel(e.Label), to)
+		}
+		if hasEnd {
+			fmt.Fprintf(b, "%s%s((\"end\")):::endnode\n", indent, end)
+		}
+		if d.Name != "" {
+			b.WriteString("  end\n")
+		}
+	}
+	b.WriteString(`  subgraph legend["legend"]
+    legendEntry["entry"]:::entry
+    legendEnd(("end")):::endnode
+    legendUnreachable["unreachable"]:::unreachable
+    legendDeadEnd["dead end"]:::deadend
+    legendMissing["named, but no such node"]:::missing
+  end
+  classDef entry fill:#e3f2fd,stroke:#1565c0,stroke-width:3px
+  classDef endnode fill:#424242,stroke:#424242,color:#fff
+  classDef unreachable fill:#fff3e0,stroke:#ef6c00,stroke-dasharray:4 3
+  classDef deadend fill:#ffebee,stroke:#c62828,stroke-width:2px
+  classDef missing fill:#fff,stroke:#c62828,stroke-dasharray:2 2,color:#c62828
+`)
+}
+
+func mermaidClass(n DrawNode) string {
+	switch {
+	case n.DeadEnd:
+		return ":::deadend"
+	case n.Unreachable:
+		return ":::unreachable"
+	case n.Entry:
+		return ":::entry"
+	}
+	return ""
+}
+
+func dotText(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
+}
+
+func writeDOT(b *strings.Builder, title string, ds []Drawing) {
+	fmt.Fprintf(b, "digraph \"%s\" {\n  label=\"%s\";\n  labelloc=t;\n  rankdir=TB;\n", dotText(title), dotText(title))
+	b.WriteString("  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n")
+	for gi, d := range ds {
+		indent := "  "
+		if d.Name != "" {
+			fmt.Fprintf(b, "  subgraph \"cluster_%d\" {\n    label=\"%s\";\n", gi, dotText(d.Name))
+			indent = "    "
+		}
+		ids := map[string]string{}
+		for ni, n := range d.Nodes {
+			id := fmt.Sprintf("g%dn%d", gi, ni)
+			ids[n.ID] = id
+			fmt.Fprintf(b, "%s%s [label=\"%s\"%s];\n", indent, id, dotText(n.ID), dotStyle(n))
+		}
+		hasEnd := false
+		for ni, n := range d.Nodes {
+			for _, l := range n.Ends {
+				hasEnd = true
+				attrs := ""
+				if l != "" {
+					attrs = fmt.Sprintf(" [label=\"%s\"]", l)
+				}
+				if l == "fail" {
+					attrs = fmt.Sprintf(" [label=\"%s\", style=dashed]", l)
+				}
+				fmt.Fprintf(b, "%sg%dn%d -> g%dend%s;\n", indent, gi, ni, gi, attrs)
+			}
+		}
+		for ei, e := range d.Edges {
+			to, ok := ids[e.To]
+			if !ok {
+				to = fmt.Sprintf("g%dmissing%d", gi, ei)
+				fmt.Fprintf(b, "%s%s [label=\"%s (no such node)\", style=dashed, color=\"#c62828\", fontcolor=\"#c62828\"];\n", indent, to, dotText(e.To))
+			}
+			style := ""
+			if e.Failure {
+				style = ", style=dashed"
+			}
+			fmt.Fprintf(b, "%s%s -> %s [label=\"%s\"%s];\n", indent, ids[e.From], to, dotText(e.Label), style)
+		}
+		if hasEnd {
+			fmt.Fprintf(b, "%sg%dend [label=\"end\", shape=doublecircle, style=filled, fillcolor=\"#424242\", fontcolor=\"#ffffff\", width=0.3];\n", indent, gi)
+		}
+		if d.Name != "" {
+			b.WriteString("  }\n")
+		}
+	}
+	b.WriteString(`  subgraph cluster_legend {
+    label="legend"; fontsize=10;
+    legend_entry [label="entry"` + dotStyle(DrawNode{Entry: true}) + `];
+    legend_end [label="end", shape=doublecircle, style=filled, fillcolor="#424242", fontcolor="#ffffff", width=0.3];
+    legend_unreachable [label="unreachable"` + dotStyle(DrawNode{Unreachable: true}) + `];
+    legend_deadend [label="dead end"` + dotStyle(DrawNode{DeadEnd: true}) + `];
+    legend_entry -> legend_end -> legend_unreachable -> legend_deadend [style=invis];
+  }
+}
+`)
+}
+
+func dotStyle(n DrawNode) string {
+	switch {
+	case n.DeadEnd:
+		return `, fillcolor="#ffebee", color="#c62828", penwidth=2`
+	case n.Unreachable:
+		return `, fillcolor="#fff3e0", color="#ef6c00", style="rounded,filled,dashed"`
+	case n.Entry:
+		return `, fillcolor="#e3f2fd", color="#1565c0", penwidth=3`
+	}
+	return ""
+}
