@@ -36,7 +36,7 @@ type Invocation struct {
 }
 
 // Formats lists the format names New accepts.
-var Formats = []string{"text", "json", "sarif", "github", "junit"}
+var Formats = []string{"text", "json", "sarif", "github", "junit", "codeclimate"}
 
 // New returns the writer for a format name.
 func New(format string, opts Options) (Writer, error) {
@@ -51,6 +51,8 @@ func New(format string, opts Options) (Writer, error) {
 		return github{}, nil
 	case "junit":
 		return junit{}, nil
+	case "codeclimate":
+		return codeclimate{}, nil
 	}
 	return nil, fmt.Errorf("unknown format %q", format)
 }
