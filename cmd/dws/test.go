@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,7 +29,8 @@ the scenario's context with its stubs answering, and the run is compared with ex
 (status, path, visits, context). Scenarios run in parallel; the report has one line per
 scenario, each failure with the expected and actual path side by side, the coverage of
 each definition (edges the scenarios took, among the edges some path can take) and a
-summary. The scenario format: dws schema scenario, and the README.
+summary. The scenario format: dws schema scenario, and the README. With --shard K/N
+only that part of the scenarios runs, and coverage is that part's.
 
 Exit status: 0 every scenario passed and coverage meets --min-coverage; 1 otherwise;
 2 usage or configuration error; 3 dws failed.`,
@@ -41,6 +43,7 @@ Exit status: 0 every scenario passed and coverage meets --min-coverage; 1 otherw
 			&cli.IntFlag{Name: "max-steps", Value: 10000, Usage: "steps a run may take before it ends cut"},
 			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "scenarios run in parallel"},
+			shardFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to this file (atomically) instead of standard output", TakesFile: true},
 			&cli.BoolFlag{Name: "no-color", Usage: "never style the output (as --color never)"},
 			colorFlag(),
@@ -89,8 +92,17 @@ func runTests(c *cli.Context) error {
 	if err != nil {
 		return usagef("test: %v", err)
 	}
-	if len(files) == 0 {
+	sh, err := parseShard(c.String("shard"))
+	if err != nil {
+		return err
+	}
+	files = slices.DeleteFunc(files, func(f string) bool { return !sh.has(f, s.cfg.Dir) })
+	switch {
+	case len(files) == 0 && sh.n == 0:
 		return usagef("test: no *.scenario.yaml files under %s", strings.Join(paths, ", "))
+	case len(files) == 0:
+		fmt.Fprintf(c.App.Writer, "no scenarios in shard %s\n", c.String("shard"))
+		return nil
 	}
 	suite := scenario.Run(l, files, only, scenario.Options{StubTimeout: c.Duration("stub-timeout"), MaxSteps: c.Int("max-steps")}, c.Int("jobs"))
 	if len(suite.Outcomes) == 0 {

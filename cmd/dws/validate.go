@@ -39,6 +39,7 @@ Exit codes:
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the run: error, warning, info"},
 			&cli.IntFlag{Name: "max-warnings", Value: -1, Usage: "fail when there are more warnings than this (-1: no limit)"},
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files checked in parallel"},
+			shardFlag(),
 			&cli.StringFlag{Name: "stdin-filename", Usage: "the name to report standard input as (its extension picks JSON or YAML)"},
 			&cli.StringFlag{Name: "write-baseline", Usage: "record today's findings in this baseline file and exit 0"},
 			&cli.BoolFlag{Name: "no-color", Usage: "never style the output (as --color never)"},
@@ -153,7 +154,18 @@ func validate(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	inputs = append(inputs, expanded...)
+	sh, err := parseShard(c.String("shard"))
+	if err != nil {
+		return err
+	}
+	if sh.n > 0 && stdinUsed {
+		return usagef("--shard splits files; it cannot take standard input (-)")
+	}
+	for _, in := range expanded {
+		if sh.has(in.Path, s.cfg.Dir) {
+			inputs = append(inputs, in)
+		}
+	}
 	res := l.Run(inputs, problems...)
 
 	if writeBaseline != "" {
