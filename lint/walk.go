@@ -129,12 +129,22 @@ func (l *Linter) walk(dir string, ancestors []string, add func(string)) []Diagno
 			problems = append(problems, l.walk(p, append(slices.Clip(ancestors), real), add)...)
 			continue
 		}
-		if name == ConfigName || l.ownFile(p) || !l.included(p) {
+		if !l.Selects(p) {
 			continue
 		}
 		add(p)
 	}
 	return problems
+}
+
+// Selects reports whether a directory walk takes the file at p: a file the include
+// globs take and the exclude globs do not, that is no hidden file (.pre-commit-config.yaml,
+// .golangci.yml: tools' settings, never definitions) and no file dws itself reads or
+// writes (.dws.yaml, the lockfile, the baseline, scenarios). validate --only-included
+// applies it to the files it is given, for hooks that pass every changed file.
+func (l *Linter) Selects(p string) bool {
+	name := filepath.Base(p)
+	return name != ConfigName && !strings.HasPrefix(name, ".") && !l.ownFile(p) && l.included(p)
 }
 
 func (l *Linter) included(p string) bool {

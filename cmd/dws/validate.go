@@ -40,6 +40,7 @@ Exit codes:
 			&cli.IntFlag{Name: "max-warnings", Value: -1, Usage: "fail when there are more warnings than this (-1: no limit)"},
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files checked in parallel"},
 			shardFlag(),
+			&cli.BoolFlag{Name: "only-included", Usage: "check only the given files a directory walk would take (the config's include/exclude, no hidden files): for hooks that pass every changed file"},
 			&cli.StringFlag{Name: "stdin-filename", Usage: "the name to report standard input as (its extension picks JSON or YAML)"},
 			&cli.StringFlag{Name: "write-baseline", Usage: "record today's findings in this baseline file and exit 0"},
 			&cli.BoolFlag{Name: "no-color", Usage: "never style the output (as --color never)"},
@@ -162,7 +163,7 @@ func validate(c *cli.Context) error {
 		return usagef("--shard splits files; it cannot take standard input (-)")
 	}
 	for _, in := range expanded {
-		if sh.has(in.Path, s.cfg.Dir) {
+		if sh.has(in.Path, s.cfg.Dir) && (!c.Bool("only-included") || l.Selects(in.Path)) {
 			inputs = append(inputs, in)
 		}
 	}
