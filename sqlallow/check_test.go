@@ -513,8 +513,8 @@ func TestNondeterministic(t *testing.T) {
 		{"SELECT '10:00'::timetz", "sql-nondeterministic@7+7: '10:00' as timetz takes the zone offset of the day the statement runs: write the offset (+02) or pass the value as an argument\n"},
 		{"SELECT age(at) FROM expense", "sql-nondeterministic@7+3: age() changes from one run of the statement to the next: pass the value as an argument\n"},
 		{"SELECT now(), transaction_timestamp()", "sql-nondeterministic@7+3: now() changes from one run of the statement to the next: pass the value as an argument\nsql-nondeterministic@14+21: transaction_timestamp() changes from one run of the statement to the next: pass the value as an argument\n"},
-		{"SELECT public.uuid_generate_v4()", "sql-nondeterministic@7+23: public.uuid_generate_v4() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl\n"},
-		{"SELECT uuid_generate_v4()", "sql-nondeterministic@7+16: uuid_generate_v4() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl\n"},
+		{"SELECT public.uuid_generate_v4()", "sql-function@7+23: function public.uuid_generate_v4 is not a PostgreSQL built-in and is not on the allow-list (sql.functions)\n"},
+		{"SELECT uuid_generate_v4()", "sql-function@7+16: function uuid_generate_v4 is not a PostgreSQL built-in and is not on the allow-list (sql.functions)\n"},
 		{"SELECT stamp(status) FROM expense", "sql-nondeterministic@7+5: stamp() is volatile: pass the value as an argument\n"},
 		{"SELECT norm(status), billing.tax(amount), billing.tax(amount, 0.1) FROM expense", ""},
 		{"SELECT age(at, '2025-01-01'), date_trunc('month', at), at AT TIME ZONE 'UTC', to_char(at, 'YYYY-MM-DD') FROM expense", ""},
@@ -531,7 +531,7 @@ func TestNondeterministic(t *testing.T) {
 	for expr, want := range map[string]string{
 		"{{due}} < 'today'::date":       "sql-nondeterministic@10+7: " + today + "\n",
 		"{{due}} < date('tomorrow')":    "sql-nondeterministic@15+10: 'tomorrow' is read when the statement runs: pass the value as an argument\n",
-		"{{amount}} > public.random2()": "sql-nondeterministic@13+14: public.random2() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl\n",
+		"{{amount}} > public.random2()": "sql-function@13+14: function public.random2 is not a PostgreSQL built-in and is not on the allow-list (sql.functions)\n",
 	} {
 		if got := render(CheckExpression(expr, &p)); got != want {
 			t.Errorf("%s\n got:\n%s want:\n%s", expr, got, want)
@@ -562,14 +562,14 @@ func TestAttributeCalls(t *testing.T) {
 		{"SELECT (5::float8).pg_sleep", nil, "sql-function@19+8: function pg_sleep is denied: it acts on the server, other sessions, locks or files (PostgreSQL reads (value).pg_sleep as pg_sleep(value))\n"},
 		{"SELECT ('seq'::regclass).nextval", nil, "sql-nondeterministic@25+7: nextval() is volatile: pass the value as an argument (PostgreSQL reads (value).nextval as nextval(value))\n"},
 		{"SELECT ('x'::text).upper, (4::float8).sqrt, (('x'::text).lower).upper", nil, ""},
-		{"SELECT ('x'::text).frobnicate", nil, "sql-nondeterministic@19+10: frobnicate() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl (PostgreSQL reads (value).frobnicate as frobnicate(value))\n"},
+		{"SELECT ('x'::text).frobnicate", nil, "sql-function@19+10: function frobnicate is not a PostgreSQL built-in and is not on the allow-list (sql.functions) (PostgreSQL reads (value).frobnicate as frobnicate(value))\n"},
 		{"SELECT ({{x}}).pg_sleep, ($1).upper", nil, "sql-function@15+8: function pg_sleep is denied: it acts on the server, other sessions, locks or files (PostgreSQL reads (value).pg_sleep as pg_sleep(value))\n"},
 		{"SELECT (ARRAY['a'])[1].pg_sleep", nil, "sql-function@23+8: function pg_sleep is denied: it acts on the server, other sessions, locks or files (PostgreSQL reads (value).pg_sleep as pg_sleep(value))\n"},
 		{"SELECT (ROW(1, 2)).f2, (json_each('{}'::json)).key", nil, ""},
-		{"SELECT (ROW(1, 2)).f3", nil, "sql-nondeterministic@19+2: f3() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl (PostgreSQL reads (value).f3 as f3(value))\n"},
+		{"SELECT (ROW(1, 2)).f3", nil, "sql-function@19+2: function f3 is not a PostgreSQL built-in and is not on the allow-list (sql.functions) (PostgreSQL reads (value).f3 as f3(value))\n"},
 		{"SELECT (p.addr).street, (addr).city FROM person p", withDDL, ""},
 		{"SELECT (p.addr).pg_sleep FROM person p", withDDL, "sql-function@16+8: function pg_sleep is denied: it acts on the server, other sessions, locks or files (PostgreSQL reads (value).pg_sleep as pg_sleep(value))\n"},
-		{"SELECT (p.addr).zip FROM person p", withDDL, "sql-nondeterministic@16+3: zip() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl (PostgreSQL reads (value).zip as zip(value))\n"},
+		{"SELECT (p.addr).zip FROM person p", withDDL, "sql-function@16+3: function zip is not a PostgreSQL built-in and is not on the allow-list (sql.functions) (PostgreSQL reads (value).zip as zip(value))\n"},
 		{"SELECT (p.note).ts_stat FROM person p", withDDL, "sql-function@16+7: function ts_stat is denied: it runs SQL given as text, or reads every table of a schema or database (PostgreSQL reads (value).ts_stat as ts_stat(value))\n"},
 		{"SELECT (e.status).street FROM expense e", nil, "sql-nondeterministic@18+6: dws cannot tell whether (value).street reads a field or calls street(value), which is not a PostgreSQL built-in and may be volatile: give the value's type in sql.from_ddl\n"},
 		{"SELECT (e).pg_sleep FROM expense e", nil, "sql-column@8+1: whole-row reference \"e\" uses every column of \"expense\", but only some are granted (allowed: amount, id, status); name the columns\nsql-function@11+8: function pg_sleep is denied: it acts on the server, other sessions, locks or files (PostgreSQL reads (value).pg_sleep as pg_sleep(value))\n"},
@@ -620,5 +620,67 @@ func TestAttributeChain(t *testing.T) {
 		if len(r.Findings) != 1 || r.Findings[0].Kind != Function || s[r.Findings[0].Offset:r.Findings[0].Offset+r.Findings[0].Length] != "pg_sleep" {
 			t.Errorf("%s: %+v", s, r.Findings)
 		}
+	}
+}
+
+// A function that is no built-in runs only when sql.functions allows it, or when the
+// DDL defines it in SQL: then what its body touches counts at the call.
+func TestUserFunctions(t *testing.T) {
+	ddl, err := FromDDL("CREATE TABLE expense (id int, amount int);\n\n" +
+		"CREATE FUNCTION get_users() RETURNS SETOF record STABLE LANGUAGE sql AS 'SELECT * FROM users';\n" +
+		"CREATE FUNCTION total() RETURNS bigint STABLE LANGUAGE sql BEGIN ATOMIC SELECT sum(amount) FROM expense; END;\n" +
+		"CREATE FUNCTION outer_users() RETURNS bigint STABLE LANGUAGE sql AS $$ SELECT count(*) FROM get_users() AS u(id int) $$;\n" +
+		"CREATE FUNCTION loop_a() RETURNS int STABLE LANGUAGE sql AS 'SELECT loop_b()';\n" +
+		"CREATE FUNCTION loop_b() RETURNS int STABLE LANGUAGE sql AS 'SELECT loop_a()';\n" +
+		"CREATE FUNCTION pl() RETURNS int STABLE LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$;\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allow := map[string][]string{"expense": {"*"}}
+	cases := []struct {
+		stmt string
+		pol  Policy
+		want string
+	}{
+		{"SELECT * FROM get_users()", Policy{}, "sql-function@14+9: function get_users is not a PostgreSQL built-in and is not on the allow-list (sql.functions)\n"},
+		{"SELECT * FROM get_users()", Policy{Functions: []string{"get_users"}}, "sql-nondeterministic@14+9: get_users() is not a PostgreSQL built-in, so it may be volatile: pass the value as an argument, or declare the function IMMUTABLE or STABLE in sql.from_ddl\n"},
+		{"SELECT * FROM public.get_users()", Policy{Functions: []string{"public.get_users"}, DDL: ddl}, ""},
+		{"SELECT * FROM get_users()", Policy{Functions: []string{"*"}, DDL: ddl}, ""},
+		{"SELECT * FROM get_users()", Policy{Allow: allow, DDL: ddl}, "sql-table@14+9: function get_users (sql.from_ddl line 3): table \"users\" is not on the allow-list\n"},
+		{"SELECT total()", Policy{Allow: allow, DDL: ddl}, ""},
+		{"SELECT total()", Policy{Allow: map[string][]string{"expense": {"id"}}, DDL: ddl}, "sql-column@7+5: function total (sql.from_ddl line 4): column \"amount\" of \"expense\" is not allowed (allowed: id)\n"},
+		{"SELECT outer_users()", Policy{Allow: allow, DDL: ddl}, "sql-table@7+11: function outer_users (sql.from_ddl line 5): function get_users (sql.from_ddl line 3): table \"users\" is not on the allow-list\n"},
+		{"SELECT loop_a()", Policy{Allow: allow, DDL: ddl}, ""},
+		{"SELECT pl()", Policy{Allow: allow, DDL: ddl}, "sql-function@7+2: function pl is written in plpgsql (sql.from_ddl line 8), so dws cannot see what it reads or writes: add it to sql.functions if it may run\n"},
+		{"SELECT pl()", Policy{Allow: allow, DDL: ddl, Functions: []string{"pl"}}, ""},
+	}
+	for _, c := range cases {
+		if got := render(CheckStatement(c.stmt, -1, &c.pol)); got != c.want {
+			t.Errorf("%s with %+v\n got: %s want: %s", c.stmt, c.pol.Functions, got, c.want)
+		}
+	}
+}
+
+// EXECUTE (alone, or in CREATE TABLE … AS EXECUTE) runs a prepared statement: refused,
+// unless the DDL prepares it, and then what the prepared statement reads counts.
+func TestExecutePrepared(t *testing.T) {
+	ddl, err := FromDDL("CREATE TABLE expense (id int);\nPREPARE p1 AS SELECT * FROM users;\nPREPARE p2 AS SELECT id FROM expense;")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := Policy{Allow: map[string][]string{"expense": {"*"}}, DDL: ddl, Statements: []string{"select", "create table as", "execute"}}
+	for stmt, want := range map[string]string{
+		"CREATE TABLE t AS EXECUTE p1(1)":           "sql-table@18+7: prepared statement p1 (sql.from_ddl line 2): table \"users\" is not on the allow-list\n",
+		"CREATE TABLE t AS EXECUTE p2 WITH NO DATA": "",
+		"CREATE TABLE t AS EXECUTE nope":            "sql-statement@18+7: EXECUTE nope runs a prepared statement whose SQL dws cannot see, so it may read any table: write the statement itself, or PREPARE it in sql.from_ddl\n",
+		"EXECUTE p1":                                "sql-table@0+7: prepared statement p1 (sql.from_ddl line 2): table \"users\" is not on the allow-list\n",
+	} {
+		if got := render(CheckStatement(stmt, -1, &pol)); got != want {
+			t.Errorf("%s\n got: %s want: %s", stmt, got, want)
+		}
+	}
+	// Without the DDL, nothing is known of the prepared statement.
+	if got := render(CheckStatement("CREATE TABLE t AS EXECUTE p2", -1, &Policy{Statements: []string{"create table as"}})); !strings.Contains(got, "sql-statement@18+7: EXECUTE p2 runs a prepared statement") {
+		t.Errorf("without the DDL: %s", got)
 	}
 }

@@ -51,6 +51,20 @@ func (c *checker) checkCall(schema, name, shown string, nargs, loc, length int, 
 		c.add(Function, loc, length, fmt.Sprintf("function %s is denied%s", shown, sp.suffix(name)))
 		return
 	}
+	if !c.builtin(schema, name, nargs) && !c.pol.functionAllowed(schema, name) {
+		f, inDDL := c.pol.ddlFunction(schema, name, nargs)
+		switch {
+		case inDDL && f.body != "":
+			c.functionBody(f, shown, loc, length)
+		case inDDL:
+			c.add(Function, loc, length, fmt.Sprintf("function %s is written in %s (sql.from_ddl line %d), so dws cannot see what it reads or writes: add it to sql.functions if it may run%s",
+				shown, f.language, f.line, sp.suffix(name)))
+			return
+		default:
+			c.add(Function, loc, length, fmt.Sprintf("function %s is not a PostgreSQL built-in and is not on the allow-list (sql.functions)%s", shown, sp.suffix(name)))
+			return
+		}
+	}
 	switch volatility(c.pol, schema, name, nargs) {
 	case isVolatile:
 		c.add(Nondeterministic, loc, length, fmt.Sprintf("%s() is volatile: pass the value as an argument%s", shown, sp.suffix(name)))
@@ -375,4 +389,80 @@ func hasOffset(v string) bool {
 		}
 	}
 	return false
+}
+
+// execute checks EXECUTE name(…), which runs a prepared statement (also inside CREATE
+// TABLE … AS EXECUTE): its SQL is the PREPARE's, which dws sees only when the DDL
+// holds it; then it is checked like a function body. Otherwise EXECUTE is refused.
+func (c *checker) execute(x *pg.ExecuteStmt) {
+	loc := 0
+	if top := c.top; top != nil {
+		if st := top.GetCreateTableAsStmt(); st != nil && st.Query != nil {
+			loc = max(strings.Index(strings.ToUpper(c.src), "EXECUTE"), 0)
+		}
+	}
+	if q, line, ok := c.pol.prepared(x.Name); ok {
+		c.functionBody(ddlFunc{body: q, line: line, key: "prepare " + x.Name}, "prepared statement "+x.Name, loc, len("EXECUTE"))
+		return
+	}
+	c.add(Statement, loc, len("EXECUTE"), fmt.Sprintf("EXECUTE %s runs a prepared statement whose SQL dws cannot see, so it may read any table: write the statement itself, or PREPARE it in sql.from_ddl", x.Name))
+}
+
+// builtin reports whether schema.name with nargs arguments is one of PostgreSQL's own
+// functions (pg_catalog, which an unqualified name finds first).
+func (c *checker) builtin(schema, name string, nargs int) bool {
+	if schema != "" && schema != "pg_catalog" {
+		return false
+	}
+	for range catalog().overloads(name, nargs) {
+		return true
+	}
+	// unnest(a, b, …) in FROM is ROWS FROM (unnest(a), unnest(b), …).
+	return name == "unnest" && nargs > 1
+}
+
+// functionBody checks the body of a LANGUAGE sql function the DDL creates, as if its
+// statements were written at the call: what they touch counts for the calling
+// statement, and each finding in them is reported at the call, naming the function and
+// where the DDL creates it. A function that calls itself, directly or not, is checked
+// once.
+func (c *checker) functionBody(f ddlFunc, shown string, loc, length int) {
+	for _, v := range c.via {
+		if v == f.key {
+			return
+		}
+	}
+	tree, err := pg.Parse(f.body)
+	if err != nil {
+		c.add(Function, loc, length, fmt.Sprintf("function %s (sql.from_ddl line %d): its body does not parse: %v", shown, f.line, err))
+		return
+	}
+	sub := &checker{pol: c.pol, src: f.body, uses: map[string]*useAcc{}, tplRoles: map[int]string{}, via: append(append([]string(nil), c.via...), f.key)}
+	for _, raw := range tree.Stmts {
+		sub.top = raw.Stmt
+		sub.visit(raw.Stmt, nil)
+	}
+	where := fmt.Sprintf("function %s (sql.from_ddl line %d)", shown, f.line)
+	if strings.HasPrefix(shown, "prepared statement ") {
+		where = fmt.Sprintf("%s (sql.from_ddl line %d)", shown, f.line)
+	}
+	for _, fd := range sub.findings {
+		switch fd.Kind {
+		case Table, Column, Function, Statement:
+			c.add(fd.Kind, loc, length, where+": "+fd.Message)
+		}
+	}
+	for _, k := range sub.useOrder {
+		u := sub.uses[k]
+		acc := c.uses[k]
+		if acc == nil {
+			acc = &useAcc{cols: map[string]bool{}, offset: loc}
+			c.uses[k] = acc
+			c.useOrder = append(c.useOrder, k)
+		}
+		acc.all = acc.all || u.all
+		for col := range u.cols {
+			acc.cols[col] = true
+		}
+	}
 }

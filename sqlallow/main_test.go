@@ -53,4 +53,14 @@ CREATE TABLE measure_2024 PARTITION OF measure FOR VALUES FROM ('2024-01-01') TO
 CREATE TABLE measure_2025 PARTITION OF measure FOR VALUES FROM ('2025-01-01') TO ('2026-01-01');
 CREATE VIEW expense_view AS SELECT id, status FROM expense;
 CREATE SEQUENCE seq1;
+-- SQL functions PostgreSQL inlines into the calling statement's plan, so the plan shows
+-- the relations their bodies read: the differential test holds dws to them.
+CREATE FUNCTION dws_payroll_rows() RETURNS SETOF payroll STABLE LANGUAGE sql AS 'SELECT * FROM payroll';
+CREATE FUNCTION dws_open_invoices(min numeric) RETURNS SETOF billing.invoice STABLE LANGUAGE sql
+  AS $$ SELECT * FROM billing.invoice WHERE total > min AND status = 'open' $$;
+CREATE FUNCTION dws_staff() RETURNS SETOF employee STABLE LANGUAGE sql
+BEGIN ATOMIC
+  SELECT * FROM employee WHERE status = 'active';
+END;
+CREATE FUNCTION dws_nested() RETURNS SETOF payroll STABLE LANGUAGE sql AS 'SELECT * FROM dws_payroll_rows()';
 `

@@ -19,6 +19,10 @@ type Policy struct {
 	// DenyFunctions is added to the built-in deny-list. An entry is a function
 	// name, optionally schema-qualified; a trailing * matches a prefix.
 	DenyFunctions []string
+	// Functions are the functions that are not PostgreSQL built-ins a statement may
+	// call without dws seeing their body: names, optionally schema-qualified; "*"
+	// allows every such function (what dws did before it knew what a built-in is).
+	Functions []string
 	// DDL, when set, allows every table it creates with exactly its columns,
 	// except a table that Allow lists too: the Allow entry wins, whichever way
 	// either spells the name. It also gives the real columns of tables: "*"
@@ -82,6 +86,8 @@ type compiled struct {
 	statements map[string]bool
 	denyExact  map[string]bool // name or schema.name
 	denyPrefix []string
+	funcAllow  map[string]bool // name or schema.name, from Policy.Functions
+	funcAny    bool            // Functions has "*"
 	ddl        *Schema
 }
 
@@ -135,6 +141,15 @@ func compile(p *Policy) *compiled {
 		}
 		c.denyPrefix = append([]string(nil), builtinPrefix...)
 		addDeny(c.denyExact, &c.denyPrefix, p.DenyFunctions)
+	}
+	c.funcAllow = map[string]bool{}
+	for _, f := range p.Functions {
+		f = strings.TrimSpace(f)
+		if f == "*" {
+			c.funcAny = true
+			continue
+		}
+		c.funcAllow[strings.Join(splitName(f), ".")] = true
 	}
 	c.ddl = p.DDL
 	return c
@@ -354,6 +369,21 @@ func truncIdent(s string) string {
 		n--
 	}
 	return s[:n]
+}
+
+// prepared is the statement the DDL prepares under name, and its line.
+func (c *compiled) prepared(name string) (string, int, bool) {
+	if c.ddl == nil {
+		return "", 0, false
+	}
+	p, ok := c.ddl.prepared[name]
+	return p.query, p.line, ok
+}
+
+// functionAllowed reports whether sql.functions lets a statement call schema.name, a
+// function that is no built-in.
+func (c *compiled) functionAllowed(schema, name string) bool {
+	return c.funcAny || c.funcAllow[name] || (schema != "" && c.funcAllow[schema+"."+name])
 }
 
 func (c *compiled) denied(schema, name string) bool {

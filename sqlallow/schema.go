@@ -21,6 +21,13 @@ type Schema struct {
 	colTypes map[string]map[string]typeRef // table → column → type
 	types    map[string]*ddlType
 	funcs    map[string][]ddlFunc
+	prepared map[string]preparedStmt // PREPARE name AS …, by name
+}
+
+// preparedStmt is a statement the DDL prepares, and the line it does so on.
+type preparedStmt struct {
+	query string
+	line  int
 }
 
 // typeRef is a type as a statement or the DDL names it.
@@ -60,6 +67,12 @@ type ddlFunc struct {
 	variadic        bool
 	volatility      byte // i, s or v (PostgreSQL's default)
 	bare            bool
+	// language is the function's LANGUAGE (sql, plpgsql, c, …); body, for a sql
+	// function, its statements as text; line, where the DDL creates it (1-based).
+	language string
+	body     string
+	line     int
+	key      string
 }
 
 func (f ddlFunc) accepts(n int) bool {
@@ -79,7 +92,7 @@ func FromDDL(ddl string) (*Schema, error) {
 		return nil, syntaxError(ddl, err)
 	}
 	s := &Schema{Tables: map[string][]string{}, bare: map[string]bool{}, colTypes: map[string]map[string]typeRef{},
-		types: map[string]*ddlType{}, funcs: map[string][]ddlFunc{}}
+		types: map[string]*ddlType{}, funcs: map[string][]ddlFunc{}, prepared: map[string]preparedStmt{}}
 	key := func(schema, name string) string {
 		if schema == "" {
 			schema = "public"
@@ -170,13 +183,15 @@ func FromDDL(ddl string) (*Schema, error) {
 		case *pg.Node_CreateEnumStmt:
 			schema, name := typeName(stringList(st.CreateEnumStmt.TypeName))
 			s.types[key(schema, name)] = &ddlType{bare: schema == ""}
+		case *pg.Node_PrepareStmt:
+			ps := st.PrepareStmt
+			if q, err := pg.Deparse(&pg.ParseResult{Stmts: []*pg.RawStmt{{Stmt: ps.Query}}}); err == nil {
+				s.prepared[ps.Name] = preparedStmt{query: q, line: lineAt(ddl, int(raw.StmtLocation))}
+			}
 		case *pg.Node_CreateFunctionStmt:
 			cf := st.CreateFunctionStmt
-			if cf.IsProcedure {
-				continue
-			}
 			schema, name := typeName(stringList(cf.Funcname))
-			f := ddlFunc{volatility: 'v', bare: schema == ""}
+			f := ddlFunc{volatility: 'v', bare: schema == "", language: "sql", line: lineAt(ddl, int(raw.StmtLocation))}
 			for _, p := range cf.Parameters {
 				fp := p.GetFunctionParameter()
 				if fp == nil {
@@ -194,20 +209,76 @@ func FromDDL(ddl string) (*Schema, error) {
 				}
 			}
 			for _, o := range cf.Options {
-				if d := o.GetDefElem(); d != nil && d.Defname == "volatility" {
+				d := o.GetDefElem()
+				if d == nil {
+					continue
+				}
+				switch d.Defname {
+				case "volatility":
 					switch d.Arg.GetString_().GetSval() {
 					case "immutable":
 						f.volatility = 'i'
 					case "stable":
 						f.volatility = 's'
 					}
+				case "language":
+					f.language = strings.ToLower(d.Arg.GetString_().GetSval())
+				case "as":
+					// AS 'body' (a C function's AS names its object file and symbol).
+					if l := d.Arg.GetList(); l != nil && len(l.Items) == 1 {
+						f.body = l.Items[0].GetString_().GetSval()
+					}
 				}
 			}
+			if cf.SqlBody != nil {
+				// BEGIN ATOMIC … END: the statements, written back as SQL.
+				f.body = atomicBody(cf.SqlBody)
+			}
+			if f.language != "sql" {
+				f.body = ""
+			}
 			k := key(schema, name)
+			f.key = k
 			s.funcs[k] = append(s.funcs[k], f)
 		}
 	}
 	return s, nil
+}
+
+// lineAt is the 1-based line of byte offset off in text.
+func lineAt(text string, off int) int {
+	off = max(0, min(off, len(text)))
+	// A statement's location is where the previous one ended: its own first line is
+	// the first one with something on it.
+	for off < len(text) && (text[off] == ' ' || text[off] == '\n' || text[off] == '\t' || text[off] == '\r') {
+		off++
+	}
+	return strings.Count(text[:off], "\n") + 1
+}
+
+// atomicBody writes a BEGIN ATOMIC body's statements back as SQL, one per line.
+func atomicBody(body *pg.Node) string {
+	var stmts []*pg.RawStmt
+	var collect func(n *pg.Node)
+	collect = func(n *pg.Node) {
+		if l := n.GetList(); l != nil {
+			for _, it := range l.Items {
+				collect(it)
+			}
+			return
+		}
+		if n.Node != nil {
+			stmts = append(stmts, &pg.RawStmt{Stmt: n})
+		}
+	}
+	collect(body)
+	var parts []string
+	for _, st := range stmts {
+		if text, err := pg.Deparse(&pg.ParseResult{Stmts: []*pg.RawStmt{st}}); err == nil {
+			parts = append(parts, text)
+		}
+	}
+	return strings.Join(parts, ";\n")
 }
 
 func appendNew(list []string, add ...string) []string {

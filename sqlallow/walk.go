@@ -33,6 +33,9 @@ type checker struct {
 	toks     []*pg.ScanToken // the scanned text, when a field selection needs it
 	spans    map[*pg.A_Indirection]fieldSpan
 	shapes   map[*pg.A_Indirection]shape
+	// via are the DDL functions whose bodies are being checked, outermost first (a
+	// guard against recursion).
+	via []string
 }
 
 func newChecker(p *Policy) *checker {
@@ -238,6 +241,9 @@ func (c *checker) visit(m proto.Message, s *scope) {
 		c.children(x, s, "view")
 	case *pg.CreateSeqStmt:
 		c.children(x, s, "sequence")
+	case *pg.ExecuteStmt:
+		c.execute(x)
+		c.children(x, s)
 	case *pg.RangeSubselect, *pg.RangeFunction, *pg.JoinExpr, *pg.RangeTableSample, *pg.RangeTableFunc:
 		if s == nil {
 			s = &scope{}

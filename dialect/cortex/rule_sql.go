@@ -58,7 +58,11 @@ DO blocks, SET and the like are refused: they are where injection and privilege 
 		Doc: `Every relation a statement touches counts: FROM and JOIN items, subqueries at any depth,
 INSERT/UPDATE/DELETE/MERGE targets, USING, RETURNING, CTE bodies, LATERAL, set operations,
 SELECT INTO and table functions. A CTE's own name is not a table. Names follow PostgreSQL's
-rules: unquoted names fold to lower case, unqualified ones resolve through sql.search_path.`,
+rules: unquoted names fold to lower case, unqualified ones resolve through sql.search_path.
+What a function does counts too: a call of a LANGUAGE sql function that sql.from_ddl creates
+(its body quoted or BEGIN ATOMIC) touches every relation its body touches, through the
+functions it calls in turn, and the finding is at the call, naming the function and its line
+in the DDL. So is EXECUTE of a statement the DDL PREPAREs.`,
 		Fail: sqlExample("payroll.json", "UPDATE expense SET status = $1 WHERE id IN (SELECT expense_id FROM payroll)"),
 		Pass: sqlExample("payroll.json", "UPDATE expense SET status = $1 WHERE id IN (SELECT id FROM expense_audit)"),
 	},
@@ -74,8 +78,15 @@ candidate grants it; qualify it to say which one you mean.`,
 	},
 	{
 		ID: "sql-function", Severity: lint.Error, Dialect: ID, Inline: lint.InlineIfConfigured,
-		Summary: "the statement calls a function on the deny-list",
-		Doc: `Some built-in functions reach outside the allowed tables or the statement itself. The
+		Summary: "the statement calls a function on the deny-list, or one that is no built-in and not allowed",
+		Doc: `Any function that is not one of PostgreSQL's built-ins can read or write any table, so a
+call of one is refused unless sql.functions allows it (names, optionally schema-qualified;
+"*" allows every such function) or sql.from_ddl creates it in LANGUAGE sql, whose body dws
+then checks as if written at the call (sql-table, sql-column). A function the DDL creates in
+another language (plpgsql, C) needs a sql.functions entry. What is built in is PostgreSQL
+15's pg_catalog, by name and number of arguments, embedded in dws.
+
+Some built-in functions reach outside the allowed tables or the statement itself. The
 built-in deny-list is derived from PostgreSQL's own catalog (embedded in dws, from PostgreSQL
 15): functions only superusers may run (pg_read_file, pg_ls_dir, …), the functions behind the
 system views that the allow-list refuses as tables (pg_stat_get_activity, pg_show_all_settings,

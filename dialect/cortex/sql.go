@@ -31,7 +31,7 @@ func policyOf(c *lint.Config) (*sqlallow.Policy, bool) {
 
 func parseSQLSettings(n *source.Node, dir string) (any, error) {
 	if n.Kind != source.Object {
-		return nil, lint.ConfigErrorAt(n, "sql: want a mapping {allow, search_path, statements, deny_functions, from_ddl}")
+		return nil, lint.ConfigErrorAt(n, "sql: want a mapping {allow, search_path, statements, functions, deny_functions, from_ddl}")
 	}
 	bad := func(at *source.Node, format string, args ...any) error {
 		return lint.ConfigErrorAt(at, "sql."+format, args...)
@@ -62,7 +62,7 @@ func parseSQLSettings(n *source.Node, dir string) (any, error) {
 					return nil, bad(cols, "allow.%s: want a list of columns or \"*\"", rel.Key)
 				}
 			}
-		case "search_path", "statements", "deny_functions":
+		case "search_path", "statements", "deny_functions", "functions":
 			list, err := scalars(v)
 			if err != nil {
 				return nil, bad(v, "%s: %v", m.Key, err)
@@ -78,6 +78,8 @@ func parseSQLSettings(n *source.Node, dir string) (any, error) {
 					}
 				}
 				p.Statements = list
+			case "functions":
+				p.Functions = list
 			default:
 				p.DenyFunctions = list
 			}
@@ -92,7 +94,7 @@ func parseSQLSettings(n *source.Node, dir string) (any, error) {
 			p.DDL = schema
 		default:
 			return nil, &lint.ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col,
-				Msg: fmt.Sprintf("sql: unknown key %q (want allow, search_path, statements, deny_functions, from_ddl)", m.Key)}
+				Msg: fmt.Sprintf("sql: unknown key %q (want allow, search_path, statements, functions, deny_functions, from_ddl)", m.Key)}
 		}
 	}
 	// from_ddl allows what the DDL creates; sqlallow merges it with allow, whose entries win.
