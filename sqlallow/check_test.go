@@ -684,3 +684,34 @@ func TestExecutePrepared(t *testing.T) {
 		t.Errorf("without the DDL: %s", got)
 	}
 }
+
+// What the DDL attaches to a relation counts: a view's base relations (an allow-listed
+// view does not hide a forbidden table), the actions of the rules that fire on a write,
+// and the expressions of the policies on the table.
+func TestDDLViewsRulesPolicies(t *testing.T) {
+	ddl, err := FromDDL(`CREATE TABLE expense (id int, amount numeric);
+CREATE TABLE audit (id int, note text);
+CREATE VIEW expense_view AS SELECT e.id, s.id AS sid FROM expense e JOIN secret s ON s.id = e.id;
+CREATE RULE log_update AS ON UPDATE TO audit DO ALSO INSERT INTO changes (id) VALUES (new.id);
+CREATE POLICY own ON expense USING (id IN (SELECT id FROM owners));
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := Policy{Allow: map[string][]string{"expense_view": {"*"}, "owners": {"*"}}, DDL: ddl}
+	for stmt, want := range map[string]string{
+		"SELECT id FROM expense_view": "sql-table@15+12: view expense_view (sql.from_ddl line 3): table \"secret\" is not on the allow-list\n",
+		"UPDATE audit SET note = 'x'": "sql-table@7+5: rule log_update on audit (sql.from_ddl line 4): table \"changes\" is not on the allow-list\n",
+		"SELECT note FROM audit":      "",
+		"DELETE FROM audit":           "",
+		"SELECT amount FROM expense":  "",
+	} {
+		if got := render(CheckStatement(stmt, -1, &pol)); got != want {
+			t.Errorf("%s\n got: %s want: %s", stmt, got, want)
+		}
+	}
+	pol.Allow = map[string][]string{}
+	if got := render(CheckStatement("SELECT amount FROM expense", -1, &pol)); got != "sql-table@19+7: policy own on expense (sql.from_ddl line 5): table \"owners\" is not on the allow-list\n" {
+		t.Errorf("policy: %s", got)
+	}
+}

@@ -208,6 +208,10 @@ var functionCorpus = []string{
 	`SELECT i.id FROM dws_open_invoices(10) AS i JOIN expense e ON e.id = i.expense_id`,
 	`SELECT name FROM dws_staff()`,
 	`SELECT count(*) FROM dws_nested()`,
+	// Rules the DDL puts on a table: their actions run with the write.
+	`UPDATE dws_ruled SET status = 'gone' WHERE id = 1`,
+	`DELETE FROM dws_ruled2 WHERE total < 0`,
+	`INSERT INTO dws_ruled (id, status) VALUES (1, 'new')`,
 	`SELECT (status).upper, (note).md5 FROM expense`,
 	`SELECT (note).ts_stat FROM expense`,
 	`SELECT ((note).ts_stat).word FROM expense`,

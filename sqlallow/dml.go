@@ -24,8 +24,15 @@ func (c *checker) nested(n *pg.RangeVar, kind string) {
 
 // target makes the item for the relation a DML statement writes. The target
 // of INSERT/UPDATE/DELETE/MERGE is always a real table, never a CTE.
-func (c *checker) target(rv *pg.RangeVar) *item {
+func (c *checker) target(rv *pg.RangeVar, event string) *item {
 	r := c.relation(rv, "")
+	// The DDL's rules on the table that fire on this write run with it.
+	loc := int(rv.Location)
+	for _, b := range c.pol.attached(r.key) {
+		if b.event == event || event == "merge" && b.event != "" {
+			c.ddlBody(b, loc, tokenLen(c.src, loc))
+		}
+	}
 	it := &item{name: rv.Relname, schema: rv.Schemaname, rel: r, cols: r.ddl, known: r.ddlKnown}
 	if rv.Alias != nil {
 		it.name, it.schema = rv.Alias.Aliasname, ""
@@ -65,7 +72,7 @@ func (c *checker) insertStmt(ins *pg.InsertStmt, parent *scope) ([]string, bool)
 		c.withClause(ins.WithClause, s)
 	}
 	c.nested(ins.Relation, "insert")
-	tgt := c.target(ins.Relation)
+	tgt := c.target(ins.Relation, "insert")
 	if len(ins.Cols) > 0 {
 		c.setTargets(ins.Cols, tgt, s)
 	} else if ins.SelectStmt != nil {
@@ -126,7 +133,7 @@ func (c *checker) updateStmt(up *pg.UpdateStmt, parent *scope) ([]string, bool) 
 		c.withClause(up.WithClause, s)
 	}
 	c.nested(up.Relation, "update")
-	tgt := c.target(up.Relation)
+	tgt := c.target(up.Relation, "update")
 	s.items = append(s.items, tgt)
 	for _, f := range up.FromClause {
 		c.fromNode(f, s)
@@ -142,7 +149,7 @@ func (c *checker) deleteStmt(del *pg.DeleteStmt, parent *scope) ([]string, bool)
 		c.withClause(del.WithClause, s)
 	}
 	c.nested(del.Relation, "delete")
-	tgt := c.target(del.Relation)
+	tgt := c.target(del.Relation, "delete")
 	s.items = append(s.items, tgt)
 	for _, f := range del.UsingClause {
 		c.fromNode(f, s)
@@ -157,7 +164,7 @@ func (c *checker) mergeStmt(m *pg.MergeStmt, parent *scope) ([]string, bool) {
 		c.withClause(m.WithClause, s)
 	}
 	c.nested(m.Relation, "merge")
-	tgt := c.target(m.Relation)
+	tgt := c.target(m.Relation, "merge")
 	c.fromNode(m.SourceRelation, s)
 	s.items = append(s.items, tgt)
 	c.visit(m.JoinCondition, s)

@@ -446,6 +446,30 @@ func (c *checker) functionBody(f ddlFunc, shown string, loc, length int) {
 	if strings.HasPrefix(shown, "prepared statement ") {
 		where = fmt.Sprintf("%s (sql.from_ddl line %d)", shown, f.line)
 	}
+	c.merge(sub, where, loc, length)
+}
+
+// ddlBody checks SQL the DDL attaches to a relation (a view's query, a rule's actions,
+// a policy's expressions) as if written at the reference: its findings are reported
+// there, naming what brought them in and its DDL line, and what it touches counts.
+func (c *checker) ddlBody(b ddlBody, loc, length int) {
+	key := b.what
+	for _, v := range c.via {
+		if v == key {
+			return
+		}
+	}
+	sub := &checker{pol: c.pol, src: c.pol.ddl.text, uses: map[string]*useAcc{}, tplRoles: map[int]string{}, via: append(append([]string(nil), c.via...), key)}
+	for _, n := range b.nodes {
+		sub.top = n
+		sub.visit(n, &scope{})
+	}
+	c.merge(sub, fmt.Sprintf("%s (sql.from_ddl line %d)", b.what, b.line), loc, length)
+}
+
+// merge reports a sub-check's findings at loc with where in front, and adds what it
+// touched to this statement's uses.
+func (c *checker) merge(sub *checker, where string, loc, length int) {
 	for _, fd := range sub.findings {
 		switch fd.Kind {
 		case Table, Column, Function, Statement:

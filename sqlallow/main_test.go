@@ -63,4 +63,11 @@ BEGIN ATOMIC
   SELECT * FROM employee WHERE status = 'active';
 END;
 CREATE FUNCTION dws_nested() RETURNS SETOF payroll STABLE LANGUAGE sql AS 'SELECT * FROM dws_payroll_rows()';
+-- A rule runs its actions with every write it fires on: the plan shows them.
+-- (On tables of their own: the corpus's writes in WITH clauses cannot have rules.)
+CREATE TABLE dws_changes (id int, at text);
+CREATE TABLE dws_ruled (id int, status text);
+CREATE TABLE dws_ruled2 (id int, total numeric);
+CREATE RULE dws_log_update AS ON UPDATE TO dws_ruled DO ALSO INSERT INTO dws_changes (id, at) VALUES (new.id, 'update');
+CREATE RULE dws_log_delete AS ON DELETE TO dws_ruled2 DO ALSO INSERT INTO dws_changes (id, at) VALUES (old.id, 'delete');
 `

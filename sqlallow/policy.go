@@ -371,6 +371,23 @@ func truncIdent(s string) string {
 	return s[:n]
 }
 
+// view is what the DDL defines key as, when it is a view.
+func (c *compiled) view(key string) (ddlBody, bool) {
+	if c.ddl == nil {
+		return ddlBody{}, false
+	}
+	v, ok := c.ddl.views[key]
+	return v, ok
+}
+
+// attached are the DDL's rules and policies on the table key.
+func (c *compiled) attached(key string) []ddlBody {
+	if c.ddl == nil {
+		return nil
+	}
+	return c.ddl.attached[key]
+}
+
 // prepared is the statement the DDL prepares under name, and its line.
 func (c *compiled) prepared(name string) (string, int, bool) {
 	if c.ddl == nil {

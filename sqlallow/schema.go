@@ -22,6 +22,23 @@ type Schema struct {
 	types    map[string]*ddlType
 	funcs    map[string][]ddlFunc
 	prepared map[string]preparedStmt // PREPARE name AS …, by name
+	// views are the views the DDL creates, by schema.name; attached holds, by the
+	// table they are on, the rules' actions and the policies' expressions: what a
+	// statement touching the table makes PostgreSQL read or write besides.
+	views    map[string]ddlBody
+	attached map[string][]ddlBody
+	text     string // the DDL script, which the nodes of views, rules and policies point into
+}
+
+// ddlBody is SQL the DDL attaches to a name: a view's query, a rule's actions, a
+// policy's USING and WITH CHECK expressions.
+type ddlBody struct {
+	what  string // "view expense_view", "rule log_change on expense", …
+	line  int
+	nodes []*pg.Node
+	// event is the write a rule fires on (insert, update, delete); "" for a policy,
+	// which applies to every access.
+	event string
 }
 
 // preparedStmt is a statement the DDL prepares, and the line it does so on.
@@ -92,7 +109,8 @@ func FromDDL(ddl string) (*Schema, error) {
 		return nil, syntaxError(ddl, err)
 	}
 	s := &Schema{Tables: map[string][]string{}, bare: map[string]bool{}, colTypes: map[string]map[string]typeRef{},
-		types: map[string]*ddlType{}, funcs: map[string][]ddlFunc{}, prepared: map[string]preparedStmt{}}
+		types: map[string]*ddlType{}, funcs: map[string][]ddlFunc{}, prepared: map[string]preparedStmt{},
+		views: map[string]ddlBody{}, attached: map[string][]ddlBody{}, text: ddl}
 	key := func(schema, name string) string {
 		if schema == "" {
 			schema = "public"
@@ -183,6 +201,39 @@ func FromDDL(ddl string) (*Schema, error) {
 		case *pg.Node_CreateEnumStmt:
 			schema, name := typeName(stringList(st.CreateEnumStmt.TypeName))
 			s.types[key(schema, name)] = &ddlType{bare: schema == ""}
+		case *pg.Node_ViewStmt:
+			vs := st.ViewStmt
+			k := rel(vs.View)
+			s.views[k] = ddlBody{what: "view " + vs.View.Relname, line: lineAt(ddl, int(raw.StmtLocation)), nodes: []*pg.Node{vs.Query}}
+		case *pg.Node_RuleStmt:
+			rs := st.RuleStmt
+			k := rel(rs.Relation)
+			b := ddlBody{what: fmt.Sprintf("rule %s on %s", rs.Rulename, rs.Relation.Relname), line: lineAt(ddl, int(raw.StmtLocation))}
+			switch rs.Event {
+			case pg.CmdType_CMD_INSERT:
+				b.event = "insert"
+			case pg.CmdType_CMD_UPDATE:
+				b.event = "update"
+			case pg.CmdType_CMD_DELETE:
+				b.event = "delete"
+			default:
+				continue // ON SELECT rules are views
+			}
+			b.nodes = append(b.nodes, rs.Actions...)
+			if rs.WhereClause != nil {
+				b.nodes = append(b.nodes, rs.WhereClause)
+			}
+			s.attached[k] = append(s.attached[k], b)
+		case *pg.Node_CreatePolicyStmt:
+			ps := st.CreatePolicyStmt
+			k := rel(ps.Table)
+			b := ddlBody{what: fmt.Sprintf("policy %s on %s", ps.PolicyName, ps.Table.Relname), line: lineAt(ddl, int(raw.StmtLocation))}
+			for _, n := range []*pg.Node{ps.Qual, ps.WithCheck} {
+				if n != nil {
+					b.nodes = append(b.nodes, n)
+				}
+			}
+			s.attached[k] = append(s.attached[k], b)
 		case *pg.Node_PrepareStmt:
 			ps := st.PrepareStmt
 			if q, err := pg.Deparse(&pg.ParseResult{Stmts: []*pg.RawStmt{{Stmt: ps.Query}}}); err == nil {

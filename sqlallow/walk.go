@@ -694,11 +694,23 @@ func (c *checker) relation(rv *pg.RangeVar, _ string) *relRef {
 	r := &relRef{key: key, display: display, grant: c.pol.grantFor(key)}
 	r.ddl, r.ddlKnown = c.pol.ddlTable(key)
 	c.use(key, loc)
+	view, isView := c.pol.view(key)
 	switch {
 	case c.expr:
 		c.add(Expression, loc, tokenLen(c.src, loc), fmt.Sprintf("reads table %q: a branch expression may not read a relation", display))
+	case isView:
+		// A view the DDL defines reads its base relations: they decide, whether or
+		// not the allow-list names the view.
+		c.ddlBody(view, loc, tokenLen(c.src, loc))
 	case r.grant == nil:
 		c.add(Table, loc, tokenLen(c.src, loc), fmt.Sprintf("table %q is not on the allow-list", display))
+	}
+	if !c.expr {
+		for _, b := range c.pol.attached(key) {
+			if b.event == "" {
+				c.ddlBody(b, loc, tokenLen(c.src, loc)) // a policy: every access
+			}
+		}
 	}
 	return r
 }

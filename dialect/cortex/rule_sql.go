@@ -62,7 +62,10 @@ rules: unquoted names fold to lower case, unqualified ones resolve through sql.s
 What a function does counts too: a call of a LANGUAGE sql function that sql.from_ddl creates
 (its body quoted or BEGIN ATOMIC) touches every relation its body touches, through the
 functions it calls in turn, and the finding is at the call, naming the function and its line
-in the DDL. So is EXECUTE of a statement the DDL PREPAREs.`,
+in the DDL. So is EXECUTE of a statement the DDL PREPAREs. A view the DDL defines reads its
+base relations, which are checked whether or not the allow-list names the view; the actions of
+a DDL rule on a table count for every write the rule fires on, and the USING and WITH CHECK
+expressions of a DDL policy for every statement that touches its table.`,
 		Fail: sqlExample("payroll.json", "UPDATE expense SET status = $1 WHERE id IN (SELECT expense_id FROM payroll)"),
 		Pass: sqlExample("payroll.json", "UPDATE expense SET status = $1 WHERE id IN (SELECT id FROM expense_audit)"),
 	},
