@@ -632,7 +632,10 @@ func TestUserFunctions(t *testing.T) {
 		"CREATE FUNCTION outer_users() RETURNS bigint STABLE LANGUAGE sql AS $$ SELECT count(*) FROM get_users() AS u(id int) $$;\n" +
 		"CREATE FUNCTION loop_a() RETURNS int STABLE LANGUAGE sql AS 'SELECT loop_b()';\n" +
 		"CREATE FUNCTION loop_b() RETURNS int STABLE LANGUAGE sql AS 'SELECT loop_a()';\n" +
-		"CREATE FUNCTION pl() RETURNS int STABLE LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$;\n")
+		"CREATE FUNCTION pl() RETURNS int STABLE LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$;\n"+
+		"CREATE FUNCTION pl_users(p_id int) RETURNS int STABLE LANGUAGE plpgsql AS $$\nDECLARE n int;\nBEGIN\n  SELECT count(*) INTO n FROM expense WHERE id = p_id;\n  n := (SELECT max(id) FROM users);\n  RETURN n;\nEND $$;\n"+
+		"CREATE FUNCTION pl_dyn() RETURNS int STABLE LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'SELECT 1'; RETURN 1; END $$;\n"+
+		"CREATE FUNCTION c_fn() RETURNS int STABLE LANGUAGE c AS 'lib', 'sym';\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -651,8 +654,11 @@ func TestUserFunctions(t *testing.T) {
 		{"SELECT total()", Policy{Allow: map[string][]string{"expense": {"id"}}, DDL: ddl}, "sql-column@7+5: function total (sql.from_ddl line 4): column \"amount\" of \"expense\" is not allowed (allowed: id)\n"},
 		{"SELECT outer_users()", Policy{Allow: allow, DDL: ddl}, "sql-table@7+11: function outer_users (sql.from_ddl line 5): function get_users (sql.from_ddl line 3): table \"users\" is not on the allow-list\n"},
 		{"SELECT loop_a()", Policy{Allow: allow, DDL: ddl}, ""},
-		{"SELECT pl()", Policy{Allow: allow, DDL: ddl}, "sql-function@7+2: function pl is written in plpgsql (sql.from_ddl line 8), so dws cannot see what it reads or writes: add it to sql.functions if it may run\n"},
-		{"SELECT pl()", Policy{Allow: allow, DDL: ddl, Functions: []string{"pl"}}, ""},
+		{"SELECT pl()", Policy{Allow: allow, DDL: ddl}, ""},
+		{"SELECT pl_users(1)", Policy{Allow: allow, DDL: ddl}, "sql-table@7+8: function pl_users (sql.from_ddl line 9): table \"users\" is not on the allow-list\n"},
+		{"SELECT pl_dyn()", Policy{Allow: allow, DDL: ddl}, "sql-function@7+6: function pl_dyn (sql.from_ddl line 16) runs SQL dws cannot read (EXECUTE of a string, or SQL the parser rejects): add it to sql.functions if it may run\n"},
+		{"SELECT pl_dyn()", Policy{Allow: allow, DDL: ddl, Functions: []string{"pl_dyn"}}, ""},
+		{"SELECT c_fn()", Policy{Allow: allow, DDL: ddl}, "sql-function@7+4: function c_fn is written in c (sql.from_ddl line 17), so dws cannot see what it reads or writes: add it to sql.functions if it may run\n"},
 	}
 	for _, c := range cases {
 		if got := render(CheckStatement(c.stmt, -1, &c.pol)); got != c.want {

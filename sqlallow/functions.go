@@ -2,6 +2,7 @@ package sqlallow
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -56,6 +57,10 @@ func (c *checker) checkCall(schema, name, shown string, nargs, loc, length int, 
 		switch {
 		case inDDL && f.body != "":
 			c.functionBody(f, shown, loc, length)
+		case inDDL && f.language == "plpgsql":
+			c.add(Function, loc, length, fmt.Sprintf("function %s (sql.from_ddl line %d) runs SQL dws cannot read (EXECUTE of a string, or SQL the parser rejects): add it to sql.functions if it may run%s",
+				shown, f.line, sp.suffix(name)))
+			return
 		case inDDL:
 			c.add(Function, loc, length, fmt.Sprintf("function %s is written in %s (sql.from_ddl line %d), so dws cannot see what it reads or writes: add it to sql.functions if it may run%s",
 				shown, f.language, f.line, sp.suffix(name)))
@@ -445,6 +450,10 @@ func (c *checker) functionBody(f ddlFunc, shown string, loc, length int) {
 	where := fmt.Sprintf("function %s (sql.from_ddl line %d)", shown, f.line)
 	if strings.HasPrefix(shown, "prepared statement ") {
 		where = fmt.Sprintf("%s (sql.from_ddl line %d)", shown, f.line)
+	}
+	if f.plpgsql {
+		// Its variables read as columns: only relations and calls are its findings.
+		sub.findings = slices.DeleteFunc(sub.findings, func(fd Finding) bool { return fd.Kind == Column })
 	}
 	c.merge(sub, where, loc, length)
 }

@@ -1,6 +1,7 @@
 package sqlallow
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -90,6 +91,9 @@ type ddlFunc struct {
 	body     string
 	line     int
 	key      string
+	// plpgsql marks a body made of a PL/pgSQL function's static SQL: its variables
+	// read as columns, so only its relations and calls are judged, not its columns.
+	plpgsql bool
 }
 
 func (f ddlFunc) accepts(n int) bool {
@@ -285,7 +289,15 @@ func FromDDL(ddl string) (*Schema, error) {
 				// BEGIN ATOMIC … END: the statements, written back as SQL.
 				f.body = atomicBody(cf.SqlBody)
 			}
-			if f.language != "sql" {
+			switch f.language {
+			case "sql":
+			case "plpgsql":
+				end := len(ddl)
+				if raw.StmtLen > 0 {
+					end = min(int(raw.StmtLocation+raw.StmtLen), len(ddl))
+				}
+				f.body, f.plpgsql = plpgsqlStatic(ddl[raw.StmtLocation:end]), true
+			default:
 				f.body = ""
 			}
 			k := key(schema, name)
@@ -294,6 +306,72 @@ func FromDDL(ddl string) (*Schema, error) {
 		}
 	}
 	return s, nil
+}
+
+// plpgsqlStatic is the static SQL of a PL/pgSQL function (the text of its CREATE
+// FUNCTION), as statements a checker can read: its SQL statements as written, and its
+// expressions and assignments' right-hand sides as SELECTs. It is "" when the function
+// runs dynamic SQL (EXECUTE, FOR … IN EXECUTE, OPEN … FOR EXECUTE), or when pg_query's
+// PL/pgSQL parser or PostgreSQL's parser cannot read a part: then nothing of what it
+// touches is known.
+func plpgsqlStatic(create string) string {
+	out, err := pg.ParsePlPgSqlToJSON(create)
+	if err != nil {
+		return ""
+	}
+	var tree any
+	if json.Unmarshal([]byte(out), &tree) != nil {
+		return ""
+	}
+	var stmts []string
+	ok := true
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, c := range x {
+				switch k {
+				case "PLpgSQL_stmt_dynexecute", "PLpgSQL_stmt_dynfors":
+					ok = false
+				case "PLpgSQL_stmt_open":
+					if m, _ := c.(map[string]any); m != nil && m["dynquery"] != nil {
+						ok = false
+					}
+				case "PLpgSQL_expr":
+					m, _ := c.(map[string]any)
+					q, _ := m["query"].(string)
+					mode, _ := m["parseMode"].(float64)
+					switch {
+					case mode == 0:
+					case mode >= 3:
+						// target := expression
+						if i := strings.Index(q, ":="); i >= 0 {
+							q = q[i+2:]
+						}
+						q = "SELECT " + q
+					default:
+						q = "SELECT " + q
+					}
+					if _, err := pg.Parse(q); err != nil {
+						ok = false
+					}
+					stmts = append(stmts, q)
+					continue
+				}
+				walk(c)
+			}
+		case []any:
+			for _, c := range x {
+				walk(c)
+			}
+		}
+	}
+	walk(tree)
+	if !ok || len(stmts) == 0 {
+		return ""
+	}
+	sort.Strings(stmts) // a map walk: make the body the same every run
+	return strings.Join(stmts, ";\n")
 }
 
 // lineAt is the 1-based line of byte offset off in text.

@@ -85,8 +85,10 @@ candidate grants it; qualify it to say which one you mean.`,
 		Doc: `Any function that is not one of PostgreSQL's built-ins can read or write any table, so a
 call of one is refused unless sql.functions allows it (names, optionally schema-qualified;
 "*" allows every such function) or sql.from_ddl creates it in LANGUAGE sql, whose body dws
-then checks as if written at the call (sql-table, sql-column). A function the DDL creates in
-another language (plpgsql, C) needs a sql.functions entry. What is built in is PostgreSQL
+then checks as if written at the call (sql-table, sql-column). A PL/pgSQL function's static
+SQL is checked the same way (its relations and calls), as pg_query's PL/pgSQL parser gives it;
+one that runs SQL from a string (EXECUTE), or is written in another language (C), needs a
+sql.functions entry. What is built in is PostgreSQL
 15's pg_catalog, by name and number of arguments, embedded in dws.
 
 Some built-in functions reach outside the allowed tables or the statement itself. The
