@@ -632,9 +632,9 @@ func TestUserFunctions(t *testing.T) {
 		"CREATE FUNCTION outer_users() RETURNS bigint STABLE LANGUAGE sql AS $$ SELECT count(*) FROM get_users() AS u(id int) $$;\n" +
 		"CREATE FUNCTION loop_a() RETURNS int STABLE LANGUAGE sql AS 'SELECT loop_b()';\n" +
 		"CREATE FUNCTION loop_b() RETURNS int STABLE LANGUAGE sql AS 'SELECT loop_a()';\n" +
-		"CREATE FUNCTION pl() RETURNS int STABLE LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$;\n"+
-		"CREATE FUNCTION pl_users(p_id int) RETURNS int STABLE LANGUAGE plpgsql AS $$\nDECLARE n int;\nBEGIN\n  SELECT count(*) INTO n FROM expense WHERE id = p_id;\n  n := (SELECT max(id) FROM users);\n  RETURN n;\nEND $$;\n"+
-		"CREATE FUNCTION pl_dyn() RETURNS int STABLE LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'SELECT 1'; RETURN 1; END $$;\n"+
+		"CREATE FUNCTION pl() RETURNS int STABLE LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$;\n" +
+		"CREATE FUNCTION pl_users(p_id int) RETURNS int STABLE LANGUAGE plpgsql AS $$\nDECLARE n int;\nBEGIN\n  SELECT count(*) INTO n FROM expense WHERE id = p_id;\n  n := (SELECT max(id) FROM users);\n  RETURN n;\nEND $$;\n" +
+		"CREATE FUNCTION pl_dyn() RETURNS int STABLE LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'SELECT 1'; RETURN 1; END $$;\n" +
 		"CREATE FUNCTION c_fn() RETURNS int STABLE LANGUAGE c AS 'lib', 'sym';\n")
 	if err != nil {
 		t.Fatal(err)
