@@ -41,12 +41,15 @@ func Dialect() *lint.Dialect {
 # SQL allow-list for sql steps and branch expressions. Without a sql: section no table
 # is allowed, and every table a statement reads or writes is an error. List tables with their
 # columns ("*" for all), or let from_ddl allow each table of a CREATE TABLE script with
-# exactly its columns (an allow entry for the same table wins).
+# exactly its columns (an allow entry for the same table wins). A function that is no
+# PostgreSQL built-in may be called only when functions lists it, or when from_ddl creates
+# it (its body is then checked like the statement).
 # sql:
 #   allow: { expense: [id, amount, status], expense_audit: ["*"] }
 #   from_ddl: db/schema.sql
 #   search_path: [public]
 #   statements: [select, insert, update, delete]
+#   functions: [audit.stamp]
 #   deny_functions: [my_admin_fn]
 `,
 	}
