@@ -70,6 +70,22 @@ ajv_ns=$(cat "$work/last")
 awk -v d="$dws_ns" -v a="$ajv_ns" 'BEGIN { printf "throughput ratio dws/ajv      %.2fx (above 1: dws is faster)\n", a / d }'
 (cd "$work" && measure "dws checksum" "$dws" checksum corpus)
 
+echo "== $N realistic Cortex files: varied SQL over a 24-table schema (bench/gen -realistic)"
+real="$work/real"
+go run ./bench/gen -out "$real/corpus" -n "$N" -realistic
+cp fixtures/cortex/prompt_templates.yaml "$real/"
+mv "$real/corpus/schema.sql" "$real/schema.sql"
+printf 'version: 1\ninclude: ["corpus/*.json"]\ncortex: { prompt_templates: prompt_templates.yaml }\nsql: { from_ddl: schema.sql }\n' > "$real/.dws.yaml"
+cp "$work/cortex.schema.json" "$real/"
+bytes=$(cat "$real/corpus"/*.json | wc -c)
+(cd "$real" && measure "dws validate (full)" "$dws" validate corpus)
+real_dws=$(cat "$work/last")
+(cd "$real" && measure "ajv-cli (schema only)" node "$OLDPWD/$ajv" validate --spec=draft2020 --strict=false -c ajv-formats -s cortex.schema.json -d "corpus/*.json")
+real_ajv=$(cat "$work/last")
+awk -v d="$real_dws" -v a="$real_ajv" 'BEGIN { printf "throughput ratio dws/ajv      %.2fx (above 1: dws is faster)\n", a / d }'
+go run ./bench/pgfloor "$real/corpus"
+bytes=$(cat "$corpus"/*.json | wc -c)
+
 one="$corpus/flow-00000.json"
 dws_cold=$(cd "$work" && cold "$dws" validate "$one")
 ajv_cold=$(cd "$work" && cold node "$OLDPWD/$ajv" validate --spec=draft2020 --strict=false -c ajv-formats -s cortex.schema.json -d "$one")

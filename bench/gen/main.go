@@ -18,20 +18,53 @@ func main() {
 	steps := flag.Int("steps", 12, "steps per file")
 	seed := flag.Uint64("seed", 1, "random seed")
 	scenarios := flag.Int("scenarios", 0, "scenario files to write into OUT/scenarios, spread over the definitions")
+	realistic := flag.Bool("realistic", false, "varied SQL over a 24-table schema (written to OUT/schema.sql); prints the share of repeated statements")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	r := rand.New(rand.NewPCG(*seed, 0))
+	var g *sqlGen
+	if *realistic {
+		g = &sqlGen{r: r, ts: schemaOf(r)}
+		if err := os.WriteFile(filepath.Join(*out, "schema.sql"), []byte(schemaSQL(g.ts)), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	seen := map[string]bool{}
+	total, repeated := 0, 0
 	for i := range *n {
-		doc := workflow(r, i, *steps)
+		var doc map[string]any
+		if g != nil {
+			doc = realisticWorkflow(g, i, *steps)
+			for _, st := range doc["steps"].([]any) {
+				p, _ := st.(map[string]any)["params"].(map[string]any)
+				text, _ := p["statement"].(string)
+				if e, ok := p["expression"].(string); ok {
+					text = e
+				}
+				if text != "" {
+					total++
+					if seen[text] {
+						repeated++
+					}
+					seen[text] = true
+				}
+			}
+		} else {
+			doc = workflow(r, i, *steps)
+		}
 		data, _ := json.MarshalIndent(doc, "", "  ")
 		name := filepath.Join(*out, fmt.Sprintf("flow-%05d.json", i))
 		if err := os.WriteFile(name, append(data, '\n'), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+	}
+	if g != nil {
+		fmt.Printf("%d statements and expressions, %d (%.1f%%) repeated\n", total, repeated, 100*float64(repeated)/float64(max(total, 1)))
 	}
 	if *scenarios > 0 && *n > 0 {
 		dir := filepath.Join(*out, "scenarios")
