@@ -58,7 +58,10 @@ func checkHTTPIdempotencyKey(f *lint.File, steps []step) {
 	}
 }
 
+// separators are what spellings of a header name may differ in.
+var separators = strings.NewReplacer("-", "", "_", "")
+
 func isIdempotencyKey(name string) bool {
-	name = strings.NewReplacer("-", "", "_", "").Replace(name)
+	name = separators.Replace(name)
 	return strings.EqualFold(name, "idempotencykey")
 }
