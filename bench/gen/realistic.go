@@ -85,7 +85,7 @@ func (g *sqlGen) cond(a string, t table, params *int) string {
 	case 1:
 		return fmt.Sprintf("%s.id = {{%s}}", a, g.pick([]string{"expenseId", "recordId", "ticketId", "orderId"}))
 	case 2:
-		return fmt.Sprintf("%s.%s IS NOT NULL", a, c)
+		return fmt.Sprintf("%s.%s IS NOT NULL AND %s.id <> %d", a, c, a, g.r.IntN(1000000))
 	case 3:
 		return fmt.Sprintf("%s.id BETWEEN %d AND %d", a, g.r.IntN(100000), 100000+g.r.IntN(900000))
 	case 4:
@@ -108,7 +108,7 @@ func (g *sqlGen) statement() (string, int) {
 			g.cond("a", t, &params), sub.name, g.cond("s", sub, &params), 1+g.r.IntN(500)), params
 	case 3: // an aggregate
 		c := t.cols[2+g.r.IntN(len(t.cols)-2)]
-		return fmt.Sprintf("SELECT t.%s, count(*) FROM %s t WHERE %s GROUP BY t.%s HAVING count(*) > %d", c, t.name, g.cond("t", t, &params), c, g.r.IntN(50)), params
+		return fmt.Sprintf("SELECT t.%s, count(*) FROM %s t WHERE %s GROUP BY t.%s HAVING count(*) > %d", c, t.name, g.cond("t", t, &params), c, g.r.IntN(100000)), params
 	case 4, 5: // an update returning
 		c := t.cols[2+g.r.IntN(len(t.cols)-2)]
 		params++
@@ -133,16 +133,16 @@ func (g *sqlGen) statement() (string, int) {
 func (g *sqlGen) expression() string {
 	vars := []string{"amount", "fraudScore", "priority", "region", "approved"}
 	var parts []string
-	for range 1 + g.r.IntN(3) {
+	for range 2 + g.r.IntN(2) {
 		switch g.r.IntN(5) {
 		case 0:
 			parts = append(parts, fmt.Sprintf("{{amount}} <= %d", g.r.IntN(100000)))
 		case 1:
-			parts = append(parts, fmt.Sprintf("{{fraudScore}} < 0.%02d", g.r.IntN(100)))
+			parts = append(parts, fmt.Sprintf("{{fraudScore}} < 0.%04d", g.r.IntN(10000)))
 		case 2:
-			parts = append(parts, fmt.Sprintf("{{priority}} BETWEEN %d AND %d", g.r.IntN(5), 5+g.r.IntN(5)))
+			parts = append(parts, fmt.Sprintf("{{priority}} BETWEEN %d AND %d", g.r.IntN(50), 50+g.r.IntN(500)))
 		case 3:
-			parts = append(parts, fmt.Sprintf("{{region}} IN ('eu-%d', 'us-%d')", g.r.IntN(50), g.r.IntN(50)))
+			parts = append(parts, fmt.Sprintf("{{region}} IN ('eu-%d', 'us-%d')", g.r.IntN(1000), g.r.IntN(1000)))
 		default:
 			parts = append(parts, fmt.Sprintf("COALESCE({{%s}}, %d) > %d", g.pick(vars[:3]), g.r.IntN(10), g.r.IntN(1000)))
 		}
