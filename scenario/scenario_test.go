@@ -224,3 +224,29 @@ func alive(pid int) bool {
 	i := strings.LastIndexByte(string(stat), ')')
 	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
 }
+
+// A scenario that names a workflow its definition lacks is a finding at the name.
+func TestUnknownWorkflow(t *testing.T) {
+	dir := project(t, map[string]string{
+		"orchestrator.yaml":  newsroom,
+		"bad.scenario.yaml":  "definition: orchestrator.yaml\nworkflow: pubish\n",
+		"none.scenario.yaml": "definition: nowhere.yaml\n",
+	})
+	s := runSuite(t, dir, time.Second)
+	for _, o := range s.Outcomes {
+		if o.Passed || len(o.Diagnostics) != 1 {
+			t.Fatalf("%s: %+v", o.Scenario.Name, o)
+		}
+		d := o.Diagnostics[0]
+		switch o.Scenario.Name {
+		case "bad":
+			if d.Line != 2 || d.Column != 11 || !strings.Contains(d.Message, `no workflow "pubish" (publish)`) {
+				t.Errorf("bad: %+v", d)
+			}
+		case "none":
+			if d.Line != 1 || d.Rule != "ref" || !strings.Contains(d.Message, "cannot be read") {
+				t.Errorf("none: %+v", d)
+			}
+		}
+	}
+}

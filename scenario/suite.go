@@ -169,7 +169,11 @@ func Run(l *lint.Linter, files []string, only *regexp.Regexp, opts Options, jobs
 		fr := results[absPath(sc.Definition)]
 		def, msg := definitionOf(sc, fr)
 		if msg != "" {
-			o.Diagnostics = append(o.Diagnostics, sc.diag("ref", "/definition", msg))
+			at := "/definition"
+			if sc.Workflow != "" && strings.Contains(msg, "workflow") {
+				at = "/workflow" // the workflow named is what is wrong
+			}
+			o.Diagnostics = append(o.Diagnostics, sc.diag("ref", at, msg))
 			o.Fail("its definition cannot run:")
 			continue
 		}
