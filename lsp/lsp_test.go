@@ -755,3 +755,31 @@ func TestScenarioFile(t *testing.T) {
 		t.Errorf("fixed scenario: %v", codes(ds))
 	}
 }
+
+// Renaming a DireClaw step rewrites its id, the routes that name it and the template
+// references to its outputs ({{steps.plan.outputs.plan}}) in its workflow.
+func TestRenameDireClawStep(t *testing.T) {
+	dir := write(t, map[string]string{})
+	b, err := os.ReadFile("../fixtures/sim/direclaw-review.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	se := start(t)
+	u := se.open(filepath.Join(dir, "orchestrator.yaml"), string(b))
+	if ds := se.published(u, 1); len(ds) != 0 {
+		t.Fatalf("the fixture: %v", codes(ds))
+	}
+	edit, err := se.server.Rename(se.ctx, &protocol.RenameParams{
+		TextDocumentPositionParams: tdp(u, pos(t, string(b), "on_reject: plan", 0, len("on_reject: p"))), NewName: "draft"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := apply(string(b), edit.Changes[u])
+	if len(edit.Changes[u]) != 4 || !strings.Contains(out, "{{steps.draft.outputs.plan}}") || !strings.Contains(out, "on_reject: draft") {
+		t.Fatalf("%d edits:\n%s", len(edit.Changes[u]), out)
+	}
+	se.change(u, 2, out)
+	if ds := se.published(u, 2); len(ds) != 0 {
+		t.Errorf("after the rename: %v", codes(ds))
+	}
+}

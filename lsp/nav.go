@@ -173,7 +173,56 @@ func (s *Server) Rename(_ context.Context, params *protocol.RenameParams) (*prot
 		}
 		edits = append(edits, protocol.TextEdit{Range: a.text.span(from, to), NewText: newText})
 	}
+	edits = append(edits, a.templateRefs(in, h.g, h.id, name)...)
 	return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{params.TextDocument.URI: edits}}, nil
+}
+
+// templateRefs are the edits that rename the step in DireClaw template references
+// ({{steps.ID.outputs.…}}) within the workflow whose graph g is: they name the step as
+// surely as an edge does.
+func (a *analysis) templateRefs(in *lint.Inspection, g *graph.Graph, old, name string) []protocol.TextEdit {
+	owner := g.Pointer()
+	if k := strings.LastIndexByte(owner, '/'); k > 0 {
+		owner = owner[:k]
+	}
+	root := in.Doc.Lookup(owner)
+	if root == nil || owner == "" {
+		return nil
+	}
+	needle := "steps." + old + "."
+	var edits []protocol.TextEdit
+	var walk func(n *source.Node)
+	walk = func(n *source.Node) {
+		switch n.Kind {
+		case source.Object:
+			for _, m := range n.Members {
+				walk(m.Value)
+			}
+		case source.Array:
+			for _, it := range n.Items {
+				walk(it)
+			}
+		case source.String:
+			for from := 0; ; {
+				k := strings.Index(n.Text[from:], needle)
+				if k < 0 {
+					return
+				}
+				at := from + k
+				open := strings.LastIndex(n.Text[:at], "{{")
+				if open >= 0 && !strings.Contains(n.Text[open:at], "}}") {
+					start := in.Doc.StringPos(n, at+len("steps.")).Offset
+					end := in.Doc.StringPos(n, at+len("steps.")+len(old)).Offset
+					if end-start == len(old) {
+						edits = append(edits, protocol.TextEdit{Range: a.text.span(start, end), NewText: name})
+					}
+				}
+				from = at + len(needle)
+			}
+		}
+	}
+	walk(root)
+	return edits
 }
 
 // DocumentSymbol is the outline: the nodes of each graph (under their workflow when a
