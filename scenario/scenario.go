@@ -105,6 +105,15 @@ func (v Visit) String() string {
 	return v.Node + "=" + strings.Join(v.Outcomes, "+")
 }
 
+// pathPtr is the pointer of expect.path's i-th entry ("" for a scenario not read from
+// a file).
+func (e *Expect) pathPtr(i int) string {
+	if i < len(e.pathPtrs) {
+		return e.pathPtrs[i]
+	}
+	return ""
+}
+
 // Load reads and checks the shape of a scenario file. Its diagnostics are the file's;
 // a scenario with an error diagnostic cannot run.
 func Load(path string) (*Scenario, []lint.Diagnostic) {
@@ -345,9 +354,9 @@ func (sc *Scenario) Check(nodes map[string]sim.Node, r *sim.Result) []lint.Diagn
 		n, ok := nodes[v.Node]
 		switch {
 		case !ok:
-			ds = append(ds, sc.diag("dangling-edge", sc.Expect.pathPtrs[i], unknown(v.Node)))
+			ds = append(ds, sc.diag("dangling-edge", sc.Expect.pathPtr(i), unknown(v.Node)))
 		case len(v.Outcomes) > 0 && !slices.Contains(outcomes[v.Node], v.Outcomes[0]):
-			ds = append(ds, sc.diag("dangling-edge", sc.Expect.pathPtrs[i], fmt.Sprintf("%s %q has no outcome %q (it has %s)",
+			ds = append(ds, sc.diag("dangling-edge", sc.Expect.pathPtr(i), fmt.Sprintf("%s %q has no outcome %q (it has %s)",
 				n.Kind, v.Node, v.Outcomes[0], strings.Join(outcomes[v.Node], ", "))))
 		}
 	}

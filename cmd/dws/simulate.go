@@ -3,12 +3,15 @@ package main
 import (
 	"fmt"
 	"math/big"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/report"
+	"github.com/dwsdev/dws/scenario"
 	"github.com/dwsdev/dws/sim"
 	"github.com/dwsdev/dws/source"
 	"github.com/urfave/cli/v2"
@@ -37,6 +40,7 @@ included); 2 usage or configuration error; 3 dws failed.`,
 			&cli.IntFlag{Name: "max-steps", Value: 10000, Usage: "steps a run may take before it ends cut"},
 			&cli.StringFlag{Name: "path", Usage: "print path N of each definition in full"},
 			&cli.StringFlag{Name: "context", Usage: "a JSON or YAML object: the context every run starts with", TakesFile: true},
+			&cli.StringFlag{Name: "emit-scenarios", Usage: "write each covering path as a scenario file into this directory (for dws test)", TakesFile: true},
 			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the run: error, warning, info"},
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files simulated in parallel"},
@@ -97,6 +101,11 @@ func simulate(c *cli.Context) error {
 	}
 	res := l.Run(inputs, problems...)
 	opts := report.Options{Color: colorWanted(c, c.App.Writer), Version: version(), Registry: s.reg}
+	if dir := c.String("emit-scenarios"); dir != "" {
+		if err := emitScenarios(c, res, dir); err != nil {
+			return err
+		}
+	}
 	if pathN != nil {
 		if err := printPath(c, res, pathN); err != nil {
 			return err
@@ -106,6 +115,57 @@ func simulate(c *cli.Context) error {
 	}
 	code, _ := exitStatus(res, failOn, -1)
 	return exitCode(code)
+}
+
+// emitScenarios writes every covering path of every simulated definition as a scenario
+// file into dir, each naming its definition relative to dir and recording its checksum.
+func emitScenarios(c *cli.Context, res *lint.Result, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return failedTo("creating "+dir, err)
+	}
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return failedTo("finding "+dir, err)
+	}
+	written, unpinned := 0, 0
+	for _, f := range res.Files {
+		if f.Simulation == nil {
+			continue
+		}
+		abs, err := filepath.Abs(f.Path)
+		if err != nil {
+			return failedTo("finding "+f.Path, err)
+		}
+		rel, err := filepath.Rel(absDir, abs)
+		if err != nil {
+			rel = abs
+		}
+		base := strings.TrimSuffix(filepath.Base(f.Path), filepath.Ext(f.Path))
+		for _, d := range f.Simulation.Definitions {
+			stem := base
+			if d.Workflow != "" {
+				stem += "-" + d.Workflow
+			}
+			if d.Result.CoverSize > len(d.Result.Cover) {
+				fmt.Fprintf(c.App.ErrWriter, "dws: %s: only %d of the %d covering paths are listed (--max-paths); the rest get no scenario\n",
+					f.Path, len(d.Result.Cover), d.Result.CoverSize)
+			}
+			files, failed := scenario.Emit(d, filepath.ToSlash(rel), stem, f.Checksum)
+			unpinned += failed
+			for _, e := range files {
+				if err := lint.WriteFileAtomic(filepath.Join(dir, e.Name+".scenario.yaml"), e.Text); err != nil {
+					return failedTo("writing a scenario", err)
+				}
+				written++
+			}
+		}
+	}
+	msg := fmt.Sprintf("dws: wrote %d scenario files to %s", written, dir)
+	if unpinned > 0 {
+		msg += fmt.Sprintf("; %d covering paths could not be pinned: no starting context found reproduces them", unpinned)
+	}
+	fmt.Fprintln(c.App.ErrWriter, msg)
+	return nil
 }
 
 // startContext reads --context: a JSON or YAML object whose members are the variables

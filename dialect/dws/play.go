@@ -26,8 +26,8 @@ import (
 //     number, "PHASE#delegation 2", when the phase has several): ok or fail. Unpinned,
 //     it is ok.
 //   - A loop's decision after its from phase passes is a node of its own, "PHASE#loop":
-//     decision again or exit. Unpinned, the loop exits. When the loop is out of turns,
-//     on_exhaustion decides whatever the stub says.
+//     decision again or exit. Unpinned, the loop exits. Again when the loop is out of
+//     turns is the exhausted move: on_exhaustion decides.
 //   - Several sequential or handoff transitions from one phase: the first is taken.
 
 // nodes are what a scenario may pin in the workflow.
@@ -137,19 +137,20 @@ func (p *wplayer) Decide(s wstate, moves []sim.Move[wstate], run *sim.Run) (int,
 			return sim.Pick(moves, name+" fail"), nil
 		}
 		return sim.Pick(moves, name+" ok"), nil
-	case o == "exit" && len(moves) > 1 && moves[1].Edge.Outcome == "again":
+	case o == "exit":
+		// The loop decides: exit, or another turn, which past its bounds is the
+		// exhausted move (on_exhaustion decides what happens then).
 		a, err := p.ask(id+"#loop", run)
 		if err != nil {
 			return 0, err
 		}
 		if a.Kind == "decision" && a.Decision == "again" {
-			return 1, nil
-		}
-		return 0, nil
-	case o == "exit":
-		// Out of turns: the exhausted move, whatever a stub would say.
-		if k := sim.Pick(moves, "exhausted"); k >= 0 {
-			return k, nil
+			if k := sim.Pick(moves, "again"); k >= 0 {
+				return k, nil
+			}
+			if k := sim.Pick(moves, "exhausted"); k >= 0 {
+				return k, nil
+			}
 		}
 		return 0, nil
 	}
