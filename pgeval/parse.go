@@ -26,6 +26,8 @@ import (
 	"sync"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/dwsdev/dws/internal/pgparse"
 )
 
 // prefix wraps an expression so that PostgreSQL parses it as one.
@@ -50,7 +52,7 @@ func Parse(expr string) (*Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree, err := pg.Parse(prefix + sub + "\n)")
+	tree, err := pgparse.Parse(prefix + sub + "\n)")
 	if err != nil {
 		return nil, &SQLError{Code: "42601", Message: err.Error()}
 	}

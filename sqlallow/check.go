@@ -11,6 +11,8 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
+
+	"github.com/dwsdev/dws/internal/pgparse"
 )
 
 // Kind is what a finding is about. The caller decides which of its rules reports
@@ -189,7 +191,7 @@ func parseTemplated(s string) (*pg.ParseResult, []placeholder, string, error) {
 	}
 	for {
 		src := substitute(s, ph)
-		tree, err := pg.Parse(src)
+		tree, err := pgparse.Parse(src)
 		if err == nil {
 			return tree, ph, src, nil
 		}

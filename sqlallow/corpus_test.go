@@ -1,8 +1,13 @@
 package sqlallow
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+	"testing"
+
+	"github.com/dwsdev/dws/internal/pgparse"
+	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
 )
 
 // handCorpus is every construct of SPEC §6 and the corners around it, written
@@ -354,4 +359,20 @@ func fullCorpus() []string {
 		}
 	}
 	return out
+}
+
+// TestParseSameBytes: the parser dws uses (internal/pgparse) packs every statement of
+// the corpora exactly as pg_query_go does.
+func TestParseSameBytes(t *testing.T) {
+	texts := append(fullCorpus(), testDDL)
+	for _, s := range texts {
+		want, werr := pgparser.ParseToProtobuf(s)
+		got, gerr := pgparse.ParseToProtobuf(s)
+		if (werr == nil) != (gerr == nil) || !bytes.Equal(want, got) {
+			t.Errorf("%q: pgparse and pg_query_go differ (%v, %v)", s, gerr, werr)
+		}
+	}
+	if len(texts) < 500 {
+		t.Fatalf("only %d texts: the corpus went missing", len(texts))
+	}
 }

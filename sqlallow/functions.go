@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/dwsdev/dws/internal/pgparse"
 )
 
 // funcCall checks a function call as written: name(args).
@@ -437,7 +439,7 @@ func (c *checker) functionBody(f ddlFunc, shown string, loc, length int) {
 			return
 		}
 	}
-	tree, err := pg.Parse(f.body)
+	tree, err := pgparse.Parse(f.body)
 	if err != nil {
 		c.add(Function, loc, length, fmt.Sprintf("function %s (sql.from_ddl line %d): its body does not parse: %v", shown, f.line, err))
 		return

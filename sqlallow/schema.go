@@ -9,6 +9,8 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
+
+	"github.com/dwsdev/dws/internal/pgparse"
 )
 
 // Schema is what a DDL script creates: tables with their columns in order (and
@@ -108,7 +110,7 @@ func (f ddlFunc) accepts(n int) bool {
 // FUNCTION statements; other statements are ignored. A syntax error is returned
 // as a *SyntaxError with its byte offset.
 func FromDDL(ddl string) (*Schema, error) {
-	tree, err := pg.Parse(ddl)
+	tree, err := pgparse.Parse(ddl)
 	if err != nil {
 		return nil, syntaxError(ddl, err)
 	}
@@ -352,7 +354,7 @@ func plpgsqlStatic(create string) string {
 					default:
 						q = "SELECT " + q
 					}
-					if _, err := pg.Parse(q); err != nil {
+					if _, err := pgparse.Parse(q); err != nil {
 						ok = false
 					}
 					stmts = append(stmts, q)

@@ -1,8 +1,9 @@
 // Command pgfloor measures the floor under dws's SQL stage: the CPU time libpg_query's
 // parser alone takes on every statement and branch expression of a corpus (one
 // goroutine, each text parsed once, as dws parses it: {{name}} placeholders replaced by
-// parameters, expressions wrapped in SELECT). It prints the CPU seconds and the files a
-// second the parser alone could take on one core.
+// parameters, expressions wrapped in SELECT). It prints, for the grammar alone and for
+// each layer pg_query_go adds over it, the CPU seconds and the files a second that
+// layer could take on one core.
 package main
 
 import (
@@ -15,6 +16,9 @@ import (
 	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
+	"github.com/pganalyze/pg_query_go/v5/parser"
+
+	"github.com/dwsdev/dws/internal/pgparse"
 )
 
 var placeholder = regexp.MustCompile(`\{\{[^}]*\}\}`)
@@ -64,14 +68,29 @@ func main() {
 			}
 		}
 	}
-	before := cpu()
-	for _, t := range texts {
-		if _, err := pg.Parse(t); err != nil {
-			fmt.Fprintf(os.Stderr, "pgfloor: %v: %s\n", err, t)
-			os.Exit(1)
-		}
+	// Each layer of pg_query_go timed alone, on the same texts: the grammar (raw_parser,
+	// whose only output is where each statement ends), the grammar plus protobuf-c's
+	// packing of the tree in C, and all of pg.Parse (plus Go's protobuf decoding).
+	layers := []struct {
+		name  string
+		parse func(string) error
+	}{
+		{"raw parse (the floor)", func(t string) error { _, err := pg.SplitWithParser(t, false); return err }},
+		{"parse to protobuf in C", func(t string) error { _, err := parser.ParseToProtobuf(t); return err }},
+		{"pg.Parse (C + Go decode)", func(t string) error { _, err := pg.Parse(t); return err }},
+		{"dws's linear packing in C", func(t string) error { _, err := pgparse.ParseToProtobuf(t); return err }},
+		{"pgparse.Parse (+ Go decode)", func(t string) error { _, err := pgparse.Parse(t); return err }},
 	}
-	spent := cpu() - before
-	fmt.Printf("libpg_query parse alone: %d statements of %d files, %.2f CPU-s, %.0f files/s on one core\n",
-		len(texts), len(files), spent.Seconds(), float64(len(files))/spent.Seconds())
+	for _, l := range layers {
+		before := cpu()
+		for _, t := range texts {
+			if err := l.parse(t); err != nil {
+				fmt.Fprintf(os.Stderr, "pgfloor: %v: %s\n", err, t)
+				os.Exit(1)
+			}
+		}
+		spent := cpu() - before
+		fmt.Printf("libpg_query %-26s %d texts of %d files: %5.2f CPU-s, %7.0f files/s on one core\n",
+			l.name+":", len(texts), len(files), spent.Seconds(), float64(len(files))/spent.Seconds())
+	}
 }

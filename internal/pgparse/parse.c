@@ -1,0 +1,52 @@
+// pg_query's own conversion of a raw parse tree into protobuf-c messages, compiled
+// here under another name for its one public function, so that dws_parse can pack
+// the messages with pack.h instead of protobuf-c's quadratic packer.
+#define pg_query_nodes_to_protobuf dws_unused_nodes_to_protobuf
+#include "pg_query_outfuncs_protobuf.c"
+#undef pg_query_nodes_to_protobuf
+
+#include "pg_query_internal.h"
+#include "pack.h"
+#include "parse.h"
+
+DwsParseResult dws_parse(const char *input)
+{
+	DwsParseResult r = {0};
+	MemoryContext ctx = pg_query_enter_memory_context();
+	PgQueryInternalParsetreeAndError pt = pg_query_raw_parse(input, PG_QUERY_PARSE_DEFAULT);
+	free(pt.stderr_buffer);
+	if (pt.error != NULL) {
+		r.error = pt.error;
+		pg_query_exit_memory_context(ctx);
+		return r;
+	}
+
+	PgQuery__ParseResult parse_result = PG_QUERY__PARSE_RESULT__INIT;
+	parse_result.version = PG_VERSION_NUM;
+	if (pt.tree != NULL) {
+		const ListCell *lc;
+		int i = 0;
+		parse_result.n_stmts = list_length(pt.tree);
+		parse_result.stmts = palloc(sizeof(PgQuery__RawStmt *) * parse_result.n_stmts);
+		foreach(lc, pt.tree) {
+			parse_result.stmts[i] = palloc(sizeof(PgQuery__RawStmt));
+			pg_query__raw_stmt__init(parse_result.stmts[i]);
+			_outRawStmt(parse_result.stmts[i], lfirst(lc));
+			i++;
+		}
+	}
+
+	dws_sizes sizes = {0};
+	size_t len = dws_message_size(&sizes, &parse_result.base);
+	if (!sizes.oom) {
+		r.data = malloc(len ? len : 1);
+		if (r.data != NULL) {
+			sizes.next = 0;
+			uint8_t *end = dws_message_pack(&sizes, &parse_result.base, (uint8_t *)r.data);
+			r.len = (size_t)(end - (uint8_t *)r.data);
+		}
+	}
+	free(sizes.v);
+	pg_query_exit_memory_context(ctx);
+	return r;
+}

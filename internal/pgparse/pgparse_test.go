@@ -1,0 +1,136 @@
+package pgparse
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+	"github.com/pganalyze/pg_query_go/v5/parser"
+	"google.golang.org/protobuf/proto"
+)
+
+// statements reach every kind of field the packer writes: scalars of every width and
+// sign (negative locations and integers), booleans, enums, strings, doubles (Float
+// nodes), repeated and packed fields, oneofs, several statements in one text, and
+// statements that fail.
+var statements = []string{
+	"",
+	";",
+	"SELECT 1",
+	"SELECT -2147483648, 9223372036854775807, -9223372036854775808, 1.5e300, .5, 0x1F",
+	"SELECT 'text', E'\\n', $$dollar$$, B'1010', X'FF', true, false, NULL",
+	"SELECT a, b FROM t WHERE x = $1 AND y IN (SELECT z FROM u) ORDER BY 1 DESC NULLS LAST LIMIT 10 OFFSET $2",
+	"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT * FROM r",
+	"WITH w AS MATERIALIZED (DELETE FROM a RETURNING *) INSERT INTO b SELECT * FROM w ON CONFLICT (id) DO UPDATE SET v = EXCLUDED.v",
+	"UPDATE x SET a = -1, (b, c) = (SELECT 1, 2) FROM y WHERE x.id = y.id RETURNING *",
+	"MERGE INTO t USING s ON t.id = s.id WHEN MATCHED AND s.v > 0 THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)",
+	"SELECT rank() OVER (PARTITION BY a ORDER BY b ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), sum(x) FILTER (WHERE x > 0) FROM t GROUP BY ROLLUP (a, b), CUBE (c) HAVING count(*) > 1",
+	"SELECT CASE WHEN a THEN 1 ELSE 2 END, coalesce(a, b), a IS DISTINCT FROM b, a::int[], ARRAY[1,2][1], (r).f, row(1, 'a') FROM t",
+	"SELECT * FROM a NATURAL FULL JOIN b, LATERAL unnest(ARRAY[1]) WITH ORDINALITY u(x, i) TABLESAMPLE SYSTEM (10)",
+	"SELECT xmlelement(name foo, xmlattributes(1 AS a)), json_object('a': 1), t AT TIME ZONE 'UTC', interval '1 day' FROM t",
+	"CREATE TABLE t (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v numeric(10, 2) NOT NULL DEFAULT 0 CHECK (v >= 0), r int REFERENCES o (id) ON DELETE CASCADE) PARTITION BY RANGE (id)",
+	"CREATE INDEX CONCURRENTLY i ON t USING gin (v jsonb_path_ops) WHERE v IS NOT NULL",
+	"CREATE FUNCTION f(a int, OUT b text) RETURNS SETOF record LANGUAGE sql STABLE STRICT AS $$ SELECT 'x' $$",
+	"CREATE OR REPLACE FUNCTION g() RETURNS trigger AS $$ BEGIN NEW.x := 1; RETURN NEW; END $$ LANGUAGE plpgsql",
+	"CREATE VIEW v WITH (security_barrier) AS SELECT * FROM t WITH CHECK OPTION",
+	"CREATE POLICY p ON t FOR SELECT TO public USING (owner = current_user)",
+	"CREATE RULE r AS ON INSERT TO t DO INSTEAD NOTHING",
+	"ALTER TABLE t ADD COLUMN c text COLLATE \"C\", ALTER COLUMN v SET STATISTICS 100, DROP CONSTRAINT k CASCADE",
+	"GRANT SELECT (a, b) ON t TO r WITH GRANT OPTION; REVOKE ALL ON SCHEMA s FROM PUBLIC",
+	"COPY t (a, b) FROM STDIN WITH (FORMAT csv, HEADER true)",
+	"PREPARE p(int) AS SELECT $1; EXECUTE p(1); DEALLOCATE p",
+	"DO $$ BEGIN PERFORM 1; END $$",
+	"EXPLAIN (ANALYZE, BUFFERS) SELECT 1; VACUUM (FULL) t; LOCK TABLE t IN ACCESS EXCLUSIVE MODE NOWAIT",
+	"SET search_path = a, b; RESET ALL; SHOW work_mem; BEGIN ISOLATION LEVEL SERIALIZABLE; COMMIT",
+	"SELECT * FROM t FOR UPDATE OF t SKIP LOCKED",
+	"SELECT 1; SELECT 2; /* comment */ SELECT 3 -- trailing",
+	"SELEC 1",
+	"SELECT (",
+	"SELECT 'unterminated",
+	"CREATE TABLE (",
+	"SELECT " + strings.Repeat("(", 200) + "1" + strings.Repeat(")", 200),
+}
+
+// sameBytes fails unless pgparse packs input exactly as pg_query_go does, or fails
+// with the same error.
+func sameBytes(t *testing.T, input string) {
+	t.Helper()
+	want, werr := parser.ParseToProtobuf(input)
+	got, gerr := ParseToProtobuf(input)
+	switch {
+	case werr != nil || gerr != nil:
+		if werr == nil || gerr == nil || werr.Error() != gerr.Error() ||
+			werr.(*parser.Error).Cursorpos != gerr.(*parser.Error).Cursorpos {
+			t.Fatalf("%q: pg_query_go says %v, pgparse %v", input, werr, gerr)
+		}
+	case !bytes.Equal(want, got):
+		t.Fatalf("%q: pgparse packed\n%x\npg_query_go packed\n%x", input, got, want)
+	}
+}
+
+func TestSameBytes(t *testing.T) {
+	for _, s := range statements {
+		sameBytes(t, s)
+	}
+	// Every DDL the project ships, each a text of many statements.
+	files, _ := filepath.Glob("../../fixtures/*/*.sql")
+	more, _ := filepath.Glob("../../fixtures/*/*/*.sql")
+	files = append(files, more...)
+	if len(files) == 0 {
+		t.Fatal("no DDL fixtures found")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameBytes(t, string(data))
+	}
+}
+
+func TestParseIsPgParse(t *testing.T) {
+	for _, s := range statements {
+		want, werr := pg.Parse(s)
+		got, gerr := Parse(s)
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("%q: pg.Parse says %v, Parse %v", s, werr, gerr)
+		}
+		if werr == nil && !proto.Equal(want, got) {
+			t.Fatalf("%q: trees differ", s)
+		}
+	}
+}
+
+// FuzzSameBytes: whatever the text, pgparse packs what pg_query_go packs.
+func FuzzSameBytes(f *testing.F) {
+	for _, s := range statements {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.IndexByte(s, 0) >= 0 {
+			return // a C string ends there, for both
+		}
+		sameBytes(t, s)
+	})
+}
+
+func BenchmarkParse(b *testing.B) {
+	const q = "SELECT e.id, sum(p.amount) FROM expense e JOIN payment p ON p.expense_id = e.id WHERE e.status = $1 AND p.at > now() - interval '1 day' GROUP BY e.id HAVING count(*) > 2 ORDER BY 2 DESC LIMIT 10"
+	b.Run("pgparse", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Parse(q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("pg_query_go", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := pg.Parse(q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
