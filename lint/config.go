@@ -529,10 +529,7 @@ func stringList(n *source.Node) ([]string, error) {
 
 // Rel returns path relative to the config directory, slash-separated, for glob matching.
 func (c *Config) Rel(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return filepath.ToSlash(path)
-	}
+	abs := absOrSelf(path)
 	rel, err := filepath.Rel(c.Dir, abs)
 	if err != nil {
 		return filepath.ToSlash(abs)

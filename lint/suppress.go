@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -346,7 +345,7 @@ func relTo(base, file string) string {
 // output must be to stay the same on every machine; an absolute path only when there is
 // no relative one.
 func relCwd(p string) string {
-	wd, err := os.Getwd()
+	wd, err := workdir()
 	if err != nil || !filepath.IsAbs(p) {
 		return p
 	}

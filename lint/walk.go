@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dwsdev/dws/source"
 )
@@ -194,8 +195,33 @@ func readProblem(path string, err error) string {
 func display(p string) string { return filepath.ToSlash(filepath.Clean(p)) }
 
 func absOrSelf(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
 	}
-	return p
+	wd, err := workdir()
+	if err != nil {
+		return p
+	}
+	return filepath.Join(wd, p)
+}
+
+// wd caches the working directory: filepath.Abs asks the kernel for it (two stats) on
+// every call, fifteen times a file in a run. dws never changes directory; a test that
+// does (t.Chdir) also sets $PWD, which keys the cache.
+var wd struct {
+	sync.Mutex
+	pwd, dir string
+	err      error
+	ok       bool
+}
+
+func workdir() (string, error) {
+	pwd := os.Getenv("PWD")
+	wd.Lock()
+	defer wd.Unlock()
+	if !wd.ok || wd.pwd != pwd {
+		wd.dir, wd.err = os.Getwd()
+		wd.pwd, wd.ok = pwd, true
+	}
+	return wd.dir, wd.err
 }

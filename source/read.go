@@ -60,7 +60,7 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	// The file may grow between Stat and Read; the ceiling holds either way.
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	data, err := readAll(io.LimitReader(f, MaxFileSize+1), st.Size())
 	if err != nil {
 		return nil, readError(path, err)
 	}
@@ -68,6 +68,25 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, tooLarge(path, -1)
 	}
 	return data, nil
+}
+
+// readAll reads r to its end into a buffer sized for the size the file had at Stat
+// (io.ReadAll starts at 512 bytes and grows five times for a 6 KB file).
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	data := make([]byte, 0, min(size, MaxFileSize)+1)
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
 }
 
 func regular(path string, st fs.FileInfo) error {
