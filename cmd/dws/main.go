@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -28,7 +29,28 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(profiled(func() int { return run(os.Args, os.Stdin, os.Stdout, os.Stderr) }))
+}
+
+// profiled runs fn, writing a CPU profile to $DWS_CPUPROFILE when it is set: how the
+// benchmark's figures are explained (go tool pprof dws $DWS_CPUPROFILE).
+func profiled(fn func() int) int {
+	path := os.Getenv("DWS_CPUPROFILE")
+	if path == "" {
+		return fn()
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dws: DWS_CPUPROFILE:", err)
+		return exitInternal
+	}
+	defer out.Close()
+	if err := pprof.StartCPUProfile(out); err != nil {
+		fmt.Fprintln(os.Stderr, "dws: DWS_CPUPROFILE:", err)
+		return exitInternal
+	}
+	defer pprof.StopCPUProfile()
+	return fn()
 }
 
 // usageError is a bad flag, argument or configuration: exit 2.
