@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/dwsdev/dws/source"
+
+	"github.com/dwsdev/dws/internal/flock"
 )
 
 // lockVersion is the only lockfile format there is so far.
@@ -310,7 +312,7 @@ func UpdateLock(path string, entries map[string]string) error {
 	if err := checkEntries(entries); err != nil {
 		return fmt.Errorf("updating lockfile %s: %w", path, err)
 	}
-	unlock, err := lockPath(path + ".lock")
+	unlock, err := flock.Lock(path + ".lock")
 	if err != nil {
 		return fmt.Errorf("locking %s: %w", path, pathless(err))
 	}

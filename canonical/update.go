@@ -6,6 +6,8 @@ import (
 	"io/fs"
 
 	"github.com/dwsdev/dws/source"
+
+	"github.com/dwsdev/dws/internal/flock"
 )
 
 // Update rewrites the file at path while holding an exclusive lock on path+".lock", the
@@ -13,7 +15,7 @@ import (
 // there is no file yet) and returns the new ones, which are written atomically. Two dws
 // processes updating one file at once (pre-commit runs hooks in parallel) both land.
 func Update(path string, perm fs.FileMode, change func(old []byte) ([]byte, error)) error {
-	unlock, err := lockPath(path + ".lock")
+	unlock, err := flock.Lock(path + ".lock")
 	if err != nil {
 		return fmt.Errorf("locking %s: %w", path, pathless(err))
 	}

@@ -1,6 +1,6 @@
 //go:build darwin || dragonfly || freebsd || linux || netbsd || openbsd
 
-package canonical
+package flock
 
 import (
 	"errors"
@@ -8,10 +8,10 @@ import (
 	"syscall"
 )
 
-// lockPath takes an exclusive flock(2) on name, creating it if needed, and
+// Lock takes an exclusive flock(2) on name, creating it if needed, and
 // returns the function that releases it. The kernel drops the lock if the
 // process dies, so a crash never leaves a stale lock behind.
-func lockPath(name string) (unlock func(), err error) {
+func Lock(name string) (unlock func(), err error) {
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err

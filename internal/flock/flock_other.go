@@ -1,6 +1,6 @@
 //go:build !(darwin || dragonfly || freebsd || linux || netbsd || openbsd)
 
-package canonical
+package flock
 
 import (
 	"errors"
@@ -10,14 +10,14 @@ import (
 	"time"
 )
 
-// lockWait bounds how long UpdateLock waits for another writer.
+// lockWait bounds how long Lock waits for another writer.
 const lockWait = 30 * time.Second
 
-// lockPath is the portable fallback where flock(2) is not available: the lock
+// Lock is the portable fallback where flock(2) is not available: the lock
 // is held by whoever creates name exclusively, and released by removing it.
 // Unlike flock it survives a crash, so after lockWait the error tells the user
 // which file to remove.
-func lockPath(name string) (unlock func(), err error) {
+func Lock(name string) (unlock func(), err error) {
 	deadline := time.Now().Add(lockWait)
 	delay := time.Millisecond
 	for {
