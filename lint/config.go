@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,6 +71,26 @@ type Ignore struct {
 
 // Section returns the parsed value of a dialect-owned config section, or nil.
 func (c *Config) Section(name string) any { return c.sections[name] }
+
+// Files returns the config file and every file it names whose bytes a result can
+// depend on (the lockfile, and what a section reads: a DDL, a registry), sorted.
+// The baseline is not among them: it only hides findings after they are made.
+func (c *Config) Files() []string {
+	var files []string
+	if c.Path != "" {
+		files = append(files, c.Path)
+	}
+	if c.Lock != "" {
+		files = append(files, c.Lock)
+	}
+	for _, s := range c.sections {
+		if n, ok := s.(interface{ NamedFiles() []string }); ok {
+			files = append(files, n.NamedFiles()...)
+		}
+	}
+	slices.Sort(files)
+	return slices.Compact(files)
+}
 
 // SectionParser parses a config section owned by a dialect (for example `cortex:`).
 // dir is the config's directory, for resolving the paths the section names (see

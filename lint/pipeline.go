@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/dwsdev/dws/cache"
 	"github.com/dwsdev/dws/canonical"
 	"github.com/dwsdev/dws/graph"
 	"github.com/dwsdev/dws/schema"
@@ -40,6 +41,26 @@ type Linter struct {
 	// what is on disk: an editor's unsaved buffers (dws lsp), for the files a run is
 	// given and the files of a bundle it reads for the cross-file rules alike.
 	Overlay map[string][]byte
+	// Cache, when set, remembers the files a run found clean (see package cache); a
+	// file given again with the same bytes under the same CacheScope is not checked.
+	// Files read from standard input or an overlay, files of a bundle and simulated
+	// runs are always checked.
+	Cache *cache.Cache
+}
+
+// CacheScope identifies everything besides a file's bytes that decides what a run
+// finds in it: build (the dws binary, as the caller identifies it), the forced
+// dialect, the config's directory and the bytes of the config and every file it names.
+func (l *Linter) CacheScope(build string) cache.Key {
+	parts := [][]byte{[]byte(build), []byte(l.Dialect), []byte(l.Config.Dir)}
+	for _, f := range l.Config.Files() {
+		data, err := source.ReadFile(f)
+		if err != nil {
+			data = []byte(err.Error())
+		}
+		parts = append(parts, []byte(absOrSelf(f)), data)
+	}
+	return cache.KeyOf(parts...)
 }
 
 // New returns a linter for cfg with the baseline and lockfile the config names loaded.
@@ -73,6 +94,9 @@ type Input struct {
 	// skills, intents, outcomes): it is read and parsed, so a broken one is a finding,
 	// but it is no definition and gets no dialect.
 	Context bool
+	// read marks Data as the file's bytes, read already (key is then their cache key).
+	read bool
+	key  cache.Key
 }
 
 // FileResult is what the pipeline found in one file.
@@ -154,9 +178,16 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 		// Only the cross-file stage needs a file after its own stages; keeping every
 		// parsed document of a 10,000-file run alive costs most of a gigabyte.
 		keep := homes[i].b != nil
+		if !keep && r.cached(&inputs[i], &results[i]) {
+			return
+		}
 		files[i], results[i] = r.file(inputs[i], keep)
 		if !keep {
 			files[i] = nil
+		}
+		r.remember(inputs[i], results[i])
+		if inputs[i].read {
+			inputs[i].Data = nil // held by the stages until here, and no longer
 		}
 	})
 	r.crossFile(inputs, homes, files, results)
@@ -209,6 +240,37 @@ func (l *Linter) newRun() *run {
 		jobs = runtime.NumCPU()
 	}
 	return &run{Linter: l, lim: NewLimiter(jobs), homes: map[string]bundleHome{}, listings: map[string]bundleListing{}}
+}
+
+// cached reports whether the cache holds in's result, which it then sets. On a miss it
+// leaves the bytes it read in in, for the stages.
+func (r *run) cached(in *Input, res *FileResult) bool {
+	if r.Cache == nil || r.Simulation != nil || in.Stdin || in.Context {
+		return false
+	}
+	abs := absOrSelf(in.Path)
+	if _, ok := r.Overlay[abs]; ok {
+		return false
+	}
+	data, err := source.ReadFile(in.Path)
+	if err != nil {
+		return false // the read stage reports it
+	}
+	in.Data, in.read, in.key = data, true, cache.KeyOf([]byte(abs), data)
+	e, ok := r.Cache.Get(in.key)
+	if ok {
+		*res = FileResult{Path: in.Path, Dialect: e.Dialect, Checksum: e.Checksum}
+	}
+	return ok
+}
+
+// remember records a clean result in the cache: no finding and no inline ignore (a
+// file with either is checked on every run, so its report is always today's).
+func (r *run) remember(in Input, res FileResult) {
+	if !in.read || res.own || res.Checksum == "" || len(res.Diagnostics) > 0 || len(res.inline) > 0 {
+		return
+	}
+	r.Cache.Put(in.key, cache.Entry{Dialect: res.Dialect, Checksum: res.Checksum})
 }
 
 // file runs the stages on one input. keep says whether the caller needs the parsed
@@ -264,7 +326,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 	if buf, ok := r.Overlay[absOrSelf(in.Path)]; ok && !in.Stdin {
 		data, in.Stdin = buf, true
 	}
-	if !in.Stdin {
+	if !in.Stdin && !in.read {
 		var err error
 		if data, err = source.ReadFile(in.Path); err != nil {
 			rule := "read"

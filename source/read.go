@@ -3,7 +3,6 @@ package source
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 )
@@ -47,46 +46,7 @@ func ReadFile(path string) ([]byte, error) {
 	if st.Size() > MaxFileSize {
 		return nil, tooLarge(path, st.Size())
 	}
-	f, err := openNoBlock(path)
-	if err != nil {
-		return nil, readError(path, err)
-	}
-	defer f.Close() //nolint:errcheck // read-only: a close error loses nothing
-	// The path may have been replaced between Stat and Open.
-	if st, err = f.Stat(); err != nil {
-		return nil, readError(path, err)
-	}
-	if err := regular(path, st); err != nil {
-		return nil, err
-	}
-	// The file may grow between Stat and Read; the ceiling holds either way.
-	data, err := readAll(io.LimitReader(f, MaxFileSize+1), st.Size())
-	if err != nil {
-		return nil, readError(path, err)
-	}
-	if len(data) > MaxFileSize {
-		return nil, tooLarge(path, -1)
-	}
-	return data, nil
-}
-
-// readAll reads r to its end into a buffer sized for the size the file had at Stat
-// (io.ReadAll starts at 512 bytes and grows five times for a 6 KB file).
-func readAll(r io.Reader, size int64) ([]byte, error) {
-	data := make([]byte, 0, min(size, MaxFileSize)+1)
-	for {
-		n, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return data, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-	}
+	return readRegular(path)
 }
 
 func regular(path string, st fs.FileInfo) error {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/dwsdev/dws/cache"
 	"github.com/dwsdev/dws/dialect"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/report"
@@ -47,6 +48,8 @@ Exit codes:
 			colorFlag(),
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "report errors only; warnings and infos neither show nor count"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to this file (atomically) instead of standard output"},
+			&cli.StringFlag{Name: "cache", Usage: "remember clean files in this directory (default: dws in the user cache directory)"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "check every file, reading and writing no cache"},
 		},
 		Action: validate,
 	}
@@ -124,6 +127,23 @@ func validate(c *cli.Context) error {
 		return usageError{err}
 	}
 	l.Jobs, l.Dialect = c.Int("jobs"), forced
+	if c.Bool("no-cache") && c.IsSet("cache") {
+		return usagef("--cache and --no-cache: give one")
+	}
+	// A baseline records every finding, and a clean file has none: the cache changes
+	// nothing there, but keep the one run that rewrites a baseline free of it.
+	if !c.Bool("no-cache") && writeBaseline == "" {
+		if dir, ok := cacheDir(c.String("cache")); ok {
+			l.Cache = cache.Open(dir, l.CacheScope(buildIdentity()))
+			defer func() {
+				// A cache only makes runs faster: failing to write it fails nothing,
+				// and only a directory the user named is worth a word.
+				if err := l.Cache.Close(); err != nil && c.IsSet("cache") {
+					fmt.Fprintf(c.App.ErrWriter, "dws: --cache %s: %v\n", c.String("cache"), err)
+				}
+			}()
+		}
+	}
 
 	paths := c.Args().Slice()
 	if len(paths) == 0 {

@@ -16,6 +16,8 @@ type Settings struct {
 	// Context lists the variables a run starts with; nil when not configured, which
 	// turns template-variable off.
 	Context []string
+	// registryFile is the registry's path as dws opens it ("" when none).
+	registryFile string
 }
 
 // Registry is a prompt-template registry file (SPEC §4.2).
@@ -46,6 +48,14 @@ type Template struct {
 	Schema  string
 }
 
+// NamedFiles is the registry file the section reads: a result depends on its bytes.
+func (s *Settings) NamedFiles() []string {
+	if s.registryFile == "" {
+		return nil
+	}
+	return []string{s.registryFile}
+}
+
 func settingsOf(c *lint.Config) *Settings {
 	if c != nil {
 		if s, ok := c.Section("cortex").(*Settings); ok {
@@ -67,7 +77,8 @@ func parseSettings(n *source.Node, dir string) (any, error) {
 			if v.Kind != source.String || v.Text == "" {
 				return nil, lint.ConfigErrorAt(v, "cortex.prompt_templates: want a file path")
 			}
-			reg, err := LoadRegistry(lint.ConfigPath(dir, v.Text))
+			s.registryFile = lint.ConfigPath(dir, v.Text)
+			reg, err := LoadRegistry(s.registryFile)
 			if reg != nil {
 				reg.Path = v.Text // as the user wrote it, for messages
 			}

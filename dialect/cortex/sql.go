@@ -13,6 +13,8 @@ import (
 // sqlSettings is the `sql:` section of .dws.yaml: the allow-list policy.
 type sqlSettings struct {
 	policy sqlallow.Policy
+	// ddl is the from_ddl file ("" when none).
+	ddl string
 	// memo remembers checks under policy when the config is Interactive (dws lsp).
 	memo sqlallow.Memo
 }
@@ -37,6 +39,7 @@ func parseSQLSettings(n *source.Node, dir string) (any, error) {
 		return lint.ConfigErrorAt(at, "sql."+format, args...)
 	}
 	p := sqlallow.DefaultPolicy()
+	ddl := ""
 	for _, m := range n.Members {
 		v := m.Value
 		switch m.Key {
@@ -87,7 +90,8 @@ func parseSQLSettings(n *source.Node, dir string) (any, error) {
 			if v.Kind != source.String || v.Text == "" {
 				return nil, bad(v, "from_ddl: want a file path")
 			}
-			schema, err := loadDDL(lint.ConfigPath(dir, v.Text), v.Text)
+			ddl = lint.ConfigPath(dir, v.Text)
+			schema, err := loadDDL(ddl, v.Text)
 			if err != nil {
 				return nil, bad(v, "from_ddl: %v", err)
 			}
@@ -98,7 +102,15 @@ func parseSQLSettings(n *source.Node, dir string) (any, error) {
 		}
 	}
 	// from_ddl allows what the DDL creates; sqlallow merges it with allow, whose entries win.
-	return &sqlSettings{policy: p}, nil
+	return &sqlSettings{policy: p, ddl: ddl}, nil
+}
+
+// NamedFiles is the DDL file the section reads: a result depends on its bytes.
+func (s *sqlSettings) NamedFiles() []string {
+	if s.ddl == "" {
+		return nil
+	}
+	return []string{s.ddl}
 }
 
 func loadDDL(path, shown string) (*sqlallow.Schema, error) {

@@ -1,0 +1,114 @@
+package lint_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dwsdev/dws/cache"
+	"github.com/dwsdev/dws/dialect"
+	"github.com/dwsdev/dws/lint"
+)
+
+const cleanFlow = `{"schemaVersion": "1.0", "name": "clean-flow", "version": "v1.0", "steps": [
+  {"id": "read", "type": "sql", "params": {"statement": "SELECT status FROM expense WHERE id = $1", "args": ["{{id}}"]}, "onSuccess": null, "onFailure": null}]}`
+
+func cachedLinter(t *testing.T, dir, cacheDir string) *lint.Linter {
+	t.Helper()
+	cfg, err := lint.LoadConfig(filepath.Join(dir, ".dws.yaml"), dialect.Registry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := lint.New(dialect.Registry(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Cache = cache.Open(cacheDir, l.CacheScope("test build"))
+	return l
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A hit is taken as it stands: the file is not checked again. The entry below claims
+// a checksum no check could compute, and the run reports it.
+func TestCacheHitSkipsTheStages(t *testing.T) {
+	dir, cacheDir := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\n")
+	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	flow := filepath.Join(dir, "flow.json")
+	write(t, flow, cleanFlow)
+
+	l := cachedLinter(t, dir, cacheDir)
+	first := l.Run([]lint.Input{{Path: flow}})
+	if n := len(first.Diagnostics()); n != 0 || first.Files[0].Checksum == "" {
+		t.Fatalf("the clean flow: %d findings, checksum %q", n, first.Files[0].Checksum)
+	}
+	if err := l.Cache.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	l = cachedLinter(t, dir, cacheDir)
+	l.Cache.Put(cache.KeyOf([]byte(flow), []byte(cleanFlow)), cache.Entry{Dialect: "cortex", Checksum: "sha256:from-the-cache"})
+	if got := l.Run([]lint.Input{{Path: flow}}).Files[0].Checksum; got != "sha256:from-the-cache" {
+		t.Fatalf("the second run checked the file again (checksum %s)", got)
+	}
+}
+
+// Only clean files are remembered; a file with a finding is checked every time.
+func TestCacheKeepsOnlyCleanFiles(t *testing.T) {
+	dir, cacheDir := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\n")
+	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE other (id bigint);\n")
+	flow := filepath.Join(dir, "flow.json")
+	write(t, flow, cleanFlow)
+	l := cachedLinter(t, dir, cacheDir)
+	if n := len(l.Run([]lint.Input{{Path: flow}}).Diagnostics()); n == 0 {
+		t.Fatal("expense is not in the DDL, yet no finding")
+	}
+	if _, ok := l.Cache.Get(cache.KeyOf([]byte(flow), []byte(cleanFlow))); ok {
+		t.Fatal("a file with findings was cached")
+	}
+}
+
+// The scope covers the build, the forced dialect, the config and each file it names.
+func TestCacheScope(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\ncortex: { prompt_templates: pt.yaml }\nlock: dws.lock\n")
+	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	write(t, filepath.Join(dir, "pt.yaml"), "templates: {}\nschemas: {}\n")
+	write(t, filepath.Join(dir, "dws.lock"), "{\"version\": 1, \"files\": {}}\n")
+	scope := func() cache.Key { return cachedLinter(t, dir, t.TempDir()).CacheScope("build 1") }
+	base := scope()
+	if scope() != base {
+		t.Fatal("the scope is not stable")
+	}
+	l := cachedLinter(t, dir, t.TempDir())
+	if l.CacheScope("build 2") == base {
+		t.Error("another build has the same scope")
+	}
+	l.Dialect = "cortex"
+	if l.CacheScope("build 1") == base {
+		t.Error("a forced dialect has the same scope")
+	}
+	for _, f := range []struct{ name, text string }{
+		{"schema.sql", "CREATE TABLE expense (id bigint);\n"},
+		{"pt.yaml", "templates: {t: {purpose: x}}\nschemas: {}\n"},
+		{"dws.lock", "{\"version\": 1, \"files\": {\"a.json\": \"sha256:0000000000000000000000000000000000000000000000000000000000000000\"}}\n"},
+		{".dws.yaml", "version: 1\nsql: { from_ddl: schema.sql }\ncortex: { prompt_templates: pt.yaml }\nlock: dws.lock\nrules: { cycle: warning }\n"},
+	} {
+		old, err := os.ReadFile(filepath.Join(dir, f.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(dir, f.name), f.text)
+		if scope() == base {
+			t.Errorf("a change to %s keeps the scope", f.name)
+		}
+		write(t, filepath.Join(dir, f.name), string(old))
+	}
+}
