@@ -63,7 +63,7 @@ cold() {
 }
 
 echo "== $N generated Cortex files, $((bytes / 1024)) KiB, $(nproc) cores"
-(cd "$work" && measure "dws validate (full)" "$dws" validate corpus)
+(cd "$work" && measure "dws validate (full)" "$dws" validate --no-cache corpus)
 dws_ns=$(cat "$work/last")
 (cd "$work" && measure "ajv-cli (schema only)" node "$OLDPWD/$ajv" validate --spec=draft2020 --strict=false -c ajv-formats -s cortex.schema.json -d "corpus/*.json")
 ajv_ns=$(cat "$work/last")
@@ -78,18 +78,29 @@ mv "$real/corpus/schema.sql" "$real/schema.sql"
 printf 'version: 1\ninclude: ["corpus/*.json"]\ncortex: { prompt_templates: prompt_templates.yaml }\nsql: { from_ddl: schema.sql }\n' > "$real/.dws.yaml"
 cp "$work/cortex.schema.json" "$real/"
 bytes=$(cat "$real/corpus"/*.json | wc -c)
-(cd "$real" && measure "dws validate (full)" "$dws" validate corpus)
+(cd "$real" && measure "dws validate (full)" "$dws" validate --no-cache corpus)
 real_dws=$(cat "$work/last")
 (cd "$real" && measure "ajv-cli (schema only)" node "$OLDPWD/$ajv" validate --spec=draft2020 --strict=false -c ajv-formats -s cortex.schema.json -d "corpus/*.json")
 real_ajv=$(cat "$work/last")
 awk -v d="$real_dws" -v a="$real_ajv" 'BEGIN { printf "throughput ratio dws/ajv      %.2fx (above 1: dws is faster)\n", a / d }'
 go run ./bench/pgfloor "$real/corpus"
+# Warm: a second run over the unchanged corpus with the result cache (--cache).
+(cd "$real" && "$dws" validate --cache "$work/cache" corpus >/dev/null)
+(cd "$real" && measure "dws validate (warm cache)" "$dws" validate --cache "$work/cache" corpus)
+warm_dws=$(cat "$work/last")
+awk -v d="$warm_dws" -v a="$real_ajv" 'BEGIN { printf "warm ratio dws/ajv            %.2fx (goal: 10x)\n", a / d }'
 bytes=$(cat "$corpus"/*.json | wc -c)
 
 one="$corpus/flow-00000.json"
-dws_cold=$(cd "$work" && cold "$dws" validate "$one")
+# The floor of a cold start: a cgo "hello world", linked as dws is.
+mkdir -p "$work/hello"
+printf 'package main\n\n// #include <stdio.h>\n// static void hello(void) { puts("hello"); }\nimport "C"\n\nfunc main() { C.hello() }\n' > "$work/hello/main.go"
+(cd "$work/hello" && printf 'module hello\n\ngo 1.24\n' > go.mod && go build -o hello .)
+dws_cold=$(cd "$work" && cold "$dws" validate --no-cache "$one")
+hello_cold=$(cold "$work/hello/hello")
 ajv_cold=$(cd "$work" && cold node "$OLDPWD/$ajv" validate --spec=draft2020 --strict=false -c ajv-formats -s cortex.schema.json -d "$one")
-echo "cold start, one file (median of $RUNS): dws ${dws_cold} ms, ajv-cli ${ajv_cold} ms"
+echo "cold start, one file (median of $RUNS): dws ${dws_cold} ms, ajv-cli ${ajv_cold} ms, cgo hello world ${hello_cold} ms (the floor)"
+awk -v d="$dws_cold" -v h="$hello_cold" 'BEGIN { printf "cold start ratio dws/floor    %.1fx (goal: 3x)\n", d / h }'
 
 missed=()
 verdict() { # verdict VALUE BUDGET: "met" or "MISSED"; the caller records a miss
@@ -133,7 +144,7 @@ go test -run '^$' -bench 'BenchmarkCheck|BenchmarkCountPaths' -benchtime 3x ./gr
   | awk '{ printf "%-45s %12.3f ms/op\n", $1, $3 / 1e6 }'
 go run ./bench/gen -out "$work/big" -n 1 -steps 3000
 printf 'version: 1\nlimits: { max_steps: 5000, max_bytes: 4194304 }\ncortex: { prompt_templates: ../prompt_templates.yaml }\nsql: { from_ddl: ../schema.sql }\n' > "$work/big/.dws.yaml"
-big_ms=$(cd "$work/big" && RUNS=5 cold "$dws" validate flow-00000.json)
+big_ms=$(cd "$work/big" && RUNS=5 cold "$dws" validate --no-cache flow-00000.json)
 big_verdict=$(verdict "$big_ms" 100)
 [[ $big_verdict == MISSED ]] && missed+=("3,000-step validate: ${big_ms} ms (budget 100 ms)")
 echo "3,000-step definition, validate (median of 5): ${big_ms} ms (budget 100 ms: ${big_verdict})"
@@ -154,7 +165,7 @@ for count in (1, 8, 32):
             f.write(text)
 PY
 for count in 1 8 32; do
-  (cd "$work/large/$count" && /usr/bin/time -f '%M %e' -o "$work/rss" "$dws" validate --jobs 2 . >/dev/null 2>&1 || true
+  (cd "$work/large/$count" && /usr/bin/time -f '%M %e' -o "$work/rss" "$dws" validate --no-cache --jobs 2 . >/dev/null 2>&1 || true
    read -r kb secs < <(tail -n 1 "$work/rss")
    awk -v n="$count" -v kb="$kb" -v s="$secs" 'BEGIN { printf "%2d large files: peak RSS %6.0f MB, %6.2f s (goal: 8 under 1024 MB, flat in N)\n", n, kb / 1024, s }'
    echo "$kb" > "$work/rss-$count")

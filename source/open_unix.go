@@ -3,6 +3,7 @@
 package source
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"syscall"
@@ -63,7 +64,7 @@ func readRegular(path string) ([]byte, error) {
 func retry(call func() (int, error)) (int, error) {
 	for {
 		n, err := call()
-		if err != syscall.EINTR {
+		if !errors.Is(err, syscall.EINTR) {
 			return n, err
 		}
 	}

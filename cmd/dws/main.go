@@ -44,7 +44,7 @@ func profiled(fn func() int) int {
 		fmt.Fprintln(os.Stderr, "dws: DWS_CPUPROFILE:", err)
 		return exitInternal
 	}
-	defer out.Close()
+	defer out.Close() //nolint:errcheck // a profile is a developer's aid; its close error fails no run
 	if err := pprof.StartCPUProfile(out); err != nil {
 		fmt.Fprintln(os.Stderr, "dws: DWS_CPUPROFILE:", err)
 		return exitInternal

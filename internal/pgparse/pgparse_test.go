@@ -2,6 +2,7 @@ package pgparse
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,8 +63,8 @@ func sameBytes(t *testing.T, input string) {
 	got, gerr := ParseToProtobuf(input)
 	switch {
 	case werr != nil || gerr != nil:
-		if werr == nil || gerr == nil || werr.Error() != gerr.Error() ||
-			werr.(*parser.Error).Cursorpos != gerr.(*parser.Error).Cursorpos {
+		var we, ge *parser.Error
+		if !errors.As(werr, &we) || !errors.As(gerr, &ge) || *we != *ge {
 			t.Fatalf("%q: pg_query_go says %v, pgparse %v", input, werr, gerr)
 		}
 	case !bytes.Equal(want, got):
