@@ -189,6 +189,26 @@ static const ProtobufCFieldDescriptor *dws_oneof_member(const ProtobufCMessageDe
 	return NULL;
 }
 
+/*
+ * The member of the oneof starting at field *i that m writes, or NULL when none is
+ * set or it holds its default; *i moves past the oneof.
+ */
+static const ProtobufCFieldDescriptor *dws_oneof_written(const ProtobufCMessage *m, unsigned *i)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	const ProtobufCFieldDescriptor *f = &d->fields[*i];
+	unsigned end = dws_oneof_end(d, *i);
+	uint32_t c = *(const uint32_t *)((const char *)m + f->quantifier_offset);
+	const ProtobufCFieldDescriptor *set = c ? dws_oneof_member(d, *i, end, c) : NULL;
+	*i = end;
+	if (set != NULL && (set->type == PROTOBUF_C_TYPE_MESSAGE || set->type == PROTOBUF_C_TYPE_STRING)) {
+		const void *p = *(const void *const *)((const char *)m + set->offset);
+		if (p == NULL || p == set->default_value)
+			return NULL;
+	}
+	return set;
+}
+
 static size_t dws_message_size(dws_sizes *s, const ProtobufCMessage *m);
 
 static size_t dws_value_size(dws_sizes *s, const ProtobufCFieldDescriptor *f, const void *p)
@@ -252,16 +272,9 @@ static size_t dws_message_size(dws_sizes *s, const ProtobufCMessage *m)
 		const ProtobufCFieldDescriptor *f = &d->fields[i];
 		const char *member = (const char *)m + f->offset;
 		if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
-			unsigned end = dws_oneof_end(d, i);
-			uint32_t c = *(const uint32_t *)((const char *)m + f->quantifier_offset);
-			const ProtobufCFieldDescriptor *set = c ? dws_oneof_member(d, i, end, c) : NULL;
-			if (set != NULL) {
-				const void *p = (const char *)m + set->offset;
-				if (!((set->type == PROTOBUF_C_TYPE_MESSAGE || set->type == PROTOBUF_C_TYPE_STRING) &&
-				      (*(const void *const *)p == NULL || *(const void *const *)p == set->default_value)))
-					total += dws_field_size(s, set, m);
-			}
-			i = end;
+			const ProtobufCFieldDescriptor *set = dws_oneof_written(m, &i);
+			if (set != NULL)
+				total += dws_field_size(s, set, m);
 			continue;
 		}
 		if (f->label == PROTOBUF_C_LABEL_REPEATED || !dws_zeroish(f, member))
@@ -352,16 +365,9 @@ static uint8_t *dws_message_pack(dws_sizes *s, const ProtobufCMessage *m, uint8_
 		const ProtobufCFieldDescriptor *f = &d->fields[i];
 		const char *member = (const char *)m + f->offset;
 		if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
-			unsigned end = dws_oneof_end(d, i);
-			uint32_t c = *(const uint32_t *)((const char *)m + f->quantifier_offset);
-			const ProtobufCFieldDescriptor *set = c ? dws_oneof_member(d, i, end, c) : NULL;
-			if (set != NULL) {
-				const void *p = (const char *)m + set->offset;
-				if (!((set->type == PROTOBUF_C_TYPE_MESSAGE || set->type == PROTOBUF_C_TYPE_STRING) &&
-				      (*(const void *const *)p == NULL || *(const void *const *)p == set->default_value)))
-					out = dws_field_pack(s, set, m, out);
-			}
-			i = end;
+			const ProtobufCFieldDescriptor *set = dws_oneof_written(m, &i);
+			if (set != NULL)
+				out = dws_field_pack(s, set, m, out);
 			continue;
 		}
 		if (f->label == PROTOBUF_C_LABEL_REPEATED || !dws_zeroish(f, member))
