@@ -1,14 +1,14 @@
 package sqlallow
 
+//go:generate go run ../internal/pggen/gen walk sqlallow walk_gen.go
+
 import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 type useAcc struct {
@@ -153,24 +153,6 @@ func (s *scope) lookup(name string) *item {
 	return nil
 }
 
-// nodeOneof is resolved on first use: building pg_query's protobuf descriptors costs
-// ~3 ms, which every dws start (the pre-commit case) would pay otherwise.
-var nodeOneof = sync.OnceValue(func() protoreflect.OneofDescriptor {
-	return (&pg.Node{}).ProtoReflect().Descriptor().Oneofs().Get(0)
-})
-
-func inner(n *pg.Node) proto.Message {
-	if n == nil {
-		return nil
-	}
-	r := n.ProtoReflect()
-	fd := r.WhichOneof(nodeOneof())
-	if fd == nil {
-		return nil
-	}
-	return r.Get(fd).Message().Interface()
-}
-
 // maxDepth bounds recursion over the tree; the parser itself stops far
 // earlier, so this only guards against surprises.
 const maxDepth = 20000
@@ -259,27 +241,20 @@ func (c *checker) visit(m proto.Message, s *scope) {
 	}
 }
 
-// children walks every message-typed field of m except those named in skip.
-func (c *checker) children(m proto.Message, s *scope, skip ...protoreflect.Name) {
-	m.ProtoReflect().Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd.Kind() != protoreflect.MessageKind {
+// children visits every message-typed field of m that is set, in declaration
+// order, except those named in skip (eachChild is generated from pg_query's types:
+// reflection over them cost a seventh of a run).
+func (c *checker) children(m proto.Message, s *scope, skip ...string) {
+	eachChild(m, skip, func(e proto.Message) { c.visit(e, s) })
+}
+
+func skipped(skip []string, name string) bool {
+	for _, sk := range skip {
+		if sk == name {
 			return true
 		}
-		for _, sk := range skip {
-			if fd.Name() == sk {
-				return true
-			}
-		}
-		if fd.IsList() {
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				c.visit(l.Get(i).Message().Interface(), s)
-			}
-			return true
-		}
-		c.visit(v.Message().Interface(), s)
-		return true
-	})
+	}
+	return false
 }
 
 func (c *checker) visitAll(list []*pg.Node, s *scope) {

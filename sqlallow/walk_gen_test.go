@@ -1,0 +1,152 @@
+package sqlallow
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/dwsdev/dws/internal/pggen"
+)
+
+// TestWalkGenCurrent: walk_gen.go is what internal/pggen writes for the
+// pg_query_go in go.mod (run `go generate ./sqlallow` after an upgrade).
+func TestWalkGenCurrent(t *testing.T) {
+	want, err := pggen.Walk("sqlallow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("walk_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("walk_gen.go is stale: run go generate ./sqlallow")
+	}
+}
+
+// rangeChildren is what eachChild replaced: protoreflect's Range over the
+// message-typed fields that are set.
+func rangeChildren(m proto.Message, skip []string) []proto.Message {
+	var out []proto.Message
+	m.ProtoReflect().Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if fd.Kind() != protoreflect.MessageKind || skipped(skip, string(fd.Name())) {
+			return true
+		}
+		if fd.IsList() {
+			for i := range v.List().Len() {
+				out = append(out, v.List().Get(i).Message().Interface())
+			}
+			return true
+		}
+		out = append(out, v.Message().Interface())
+		return true
+	})
+	return out
+}
+
+// TestEachChildIsRange: for every message of every tree in the corpora, the
+// generated walk yields the same children in the same order as reflection, with
+// and without skipped fields, and inner finds what the Node's oneof holds.
+func TestEachChildIsRange(t *testing.T) {
+	messages := 0
+	kinds := map[protoreflect.FullName]bool{}
+	var check func(m proto.Message)
+	check = func(m proto.Message) {
+		messages++
+		kinds[m.ProtoReflect().Descriptor().FullName()] = true
+		want := rangeChildren(m, nil)
+		if n, ok := m.(*pg.Node); ok {
+			r := n.ProtoReflect()
+			fd := r.WhichOneof(r.Descriptor().Oneofs().Get(0))
+			if fd == nil {
+				if inner(n) != nil {
+					t.Errorf("inner(%v) is not nil", n)
+				}
+			} else if got := inner(n); got != r.Get(fd).Message().Interface() {
+				t.Errorf("inner(%v) = %v", n, got)
+			}
+		}
+		for _, skip := range [][]string{nil, {"with_clause", "from_clause", "sort_clause", "alias", "rel", "val"}} {
+			want := rangeChildren(m, skip)
+			var got []proto.Message
+			eachChild(m, skip, func(e proto.Message) { got = append(got, e) })
+			if len(got) != len(want) {
+				t.Fatalf("%T skipping %v: %d children, Range has %d", m, skip, len(got), len(want))
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("%T skipping %v: child %d is %T, Range has %T", m, skip, i, got[i], want[i])
+				}
+			}
+		}
+		for _, e := range want {
+			check(e)
+		}
+	}
+	for _, s := range append(fullCorpus(), testDDL) {
+		tree, err := pg.Parse(s)
+		if err != nil {
+			continue
+		}
+		check(tree)
+	}
+	if messages < 30000 {
+		t.Fatalf("only %d messages: the corpus went missing", messages)
+	}
+	// Every type, every message-typed field set (each oneof member in turn).
+	ms, err := pggen.Messages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		for _, variant := range filled(t, m.Desc) {
+			check(variant)
+		}
+	}
+	if len(kinds) != len(ms) {
+		t.Fatalf("%d of %d message types checked", len(kinds), len(ms))
+	}
+}
+
+// filled returns messages of type md with every message-typed field set: a list
+// gets two elements. A oneof gets one message per member.
+func filled(t *testing.T, md protoreflect.MessageDescriptor) []proto.Message {
+	t.Helper()
+	mt, err := protoregistry.GlobalTypes.FindMessageByName(md.FullName())
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := func() protoreflect.Message {
+		r := mt.New()
+		for i := range md.Fields().Len() {
+			fd := md.Fields().Get(i)
+			switch {
+			case fd.Kind() != protoreflect.MessageKind || fd.ContainingOneof() != nil:
+			case fd.IsList():
+				l := r.Mutable(fd).List()
+				l.Append(l.NewElement())
+				l.Append(l.NewElement())
+			default:
+				r.Set(fd, r.NewField(fd))
+			}
+		}
+		return r
+	}
+	out := []proto.Message{base().Interface()}
+	for i := range md.Oneofs().Len() {
+		fields := md.Oneofs().Get(i).Fields()
+		for j := range fields.Len() {
+			if fd := fields.Get(j); fd.Kind() == protoreflect.MessageKind {
+				r := base()
+				r.Set(fd, r.NewField(fd))
+				out = append(out, r.Interface())
+			}
+		}
+	}
+	return out
+}
