@@ -24,7 +24,6 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	"github.com/pganalyze/pg_query_go/v5/parser"
-	"google.golang.org/protobuf/proto"
 )
 
 // errNoMemory is the C side's malloc failing.
@@ -37,11 +36,7 @@ func Parse(input string) (*pg.ParseResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree := &pg.ParseResult{}
-	if err := proto.Unmarshal(data, tree); err != nil {
-		return nil, err
-	}
-	return tree, nil
+	return Decode(data)
 }
 
 // ParseToProtobuf returns the bytes parser.ParseToProtobuf returns for input.

@@ -1,6 +1,7 @@
 // Command gen writes the code internal/pggen generates from pg_query_go's types:
 //
-//	go run ./internal/pggen/gen walk sqlallow/walk_gen.go
+//	go run ./internal/pggen/gen walk sqlallow sqlallow/walk_gen.go
+//	go run ./internal/pggen/gen decode pgparse internal/pgparse/decode_gen.go
 //
 // It is run by go generate in the packages that hold the output.
 package main
@@ -28,6 +29,8 @@ func run(args []string) error {
 	switch args[0] {
 	case "walk":
 		src, err = pggen.Walk(args[1])
+	case "decode":
+		src, err = pggen.Decode(args[1])
 	default:
 		return fmt.Errorf("unknown output %q", args[0])
 	}
