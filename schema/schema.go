@@ -1,6 +1,10 @@
 // Package schema holds the embedded JSON Schemas (draft 2020-12) of the dws dialects,
 // compiles each one once, and turns validation errors into plain-words failures.
 //
+// A valid document is accepted by a verdict compiled from the schema's text into Go
+// closures (verdict.go); jsonschema v5 compiles the schema, validates and explains
+// only when the verdict does not accept.
+//
 // It knows schemas and nothing else: not files, not source positions, not how a dialect is
 // detected, not rules. Everything is embedded and the compiler refuses to load any URL that
 // is not one of the embedded schemas (the draft metaschemas ship inside the library), so
@@ -41,8 +45,10 @@ type dialect struct {
 	src  []byte
 	once sync.Once
 	sch  *jsonschema.Schema
-	fast *fastPath // nil when the schema has no fast path
 	err  error
+	// verdict accepts valid documents without jsonschema; nil when the schema uses
+	// something it does not know (see verdict.go).
+	verdict func() verdict
 }
 
 // registry maps dialect ids and schema URLs to the embedded schemas. It is built at package
@@ -72,6 +78,10 @@ var registry = func() struct {
 		}
 		id := strings.TrimSuffix(name, fileSuffix)
 		d := &dialect{id: id, url: urlPrefix + id + urlSuffix, src: src}
+		d.verdict = sync.OnceValue(func() verdict {
+			vd, _ := compileVerdict(d.src, d.url)
+			return vd
+		})
 		r.ids = append(r.ids, id)
 		r.byID[id] = d
 		r.byURL[d.url] = d
@@ -143,12 +153,12 @@ func Validate(dialect string, v any) (fs []Failure, err error) {
 }
 
 func validateWith(d *dialect, v any) ([]Failure, error) {
+	if vd := d.verdict(); vd != nil && vd(v) {
+		return nil, nil
+	}
 	sch, err := d.compiled()
 	if err != nil {
 		return nil, err
-	}
-	if fv := d.fast.validator(v); fv != nil && fv.valid(v) {
-		return nil, nil
 	}
 	err = sch.Validate(v)
 	if err == nil {
@@ -179,7 +189,6 @@ func (d *dialect) compiled() (*jsonschema.Schema, error) {
 			return
 		}
 		d.sch = sch
-		d.fast = &fastPath{d: d}
 	})
 	return d.sch, d.err
 }

@@ -1,0 +1,709 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// A verdict says whether a document is valid, and nothing else. It is compiled
+// straight from a schema's text into Go closures, so that a valid document (almost
+// every document a CI run sees) costs a walk of its values and no more: no
+// compiled jsonschema.Schema, no error values built and dropped, no metaschemas.
+// jsonschema v5 stays the judge: a document the verdict does not accept is
+// validated by it, which explains every failure (and decides, should the two ever
+// disagree). TestVerdictAgrees holds them together.
+//
+// It knows the keywords of draft 2020-12 that dws's schemas use, with jsonschema
+// v5's meaning (its regexp, its formats, its number and equality rules). A schema
+// with any other keyword, a $ref outside the document, or a nested $id gets no
+// verdict; jsonschema then validates everything, as before.
+type verdict func(v any) bool
+
+const draft2020 = "https://json-schema.org/draft/2020-12/schema"
+
+// annotations are keywords that never change a verdict.
+var annotations = map[string]bool{
+	"$schema": true, "$defs": true, "definitions": true, "$comment": true,
+	"title": true, "description": true, "examples": true, "default": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true,
+}
+
+// verdictCompiler compiles one document's schemas; refs are compiled once, through
+// a slot that recursion can point at before the closure exists.
+type verdictCompiler struct {
+	root  any
+	slots map[string]*verdict
+}
+
+// compileVerdict compiles the schema text src, whose $id must be url.
+func compileVerdict(src []byte, url string) (verdict, error) {
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.UseNumber()
+	var root any
+	if err := dec.Decode(&root); err != nil {
+		return nil, err
+	}
+	m, ok := root.(map[string]any)
+	if !ok || m["$id"] != url {
+		return nil, fmt.Errorf("the $id is not %s", url)
+	}
+	if d, ok := m["$schema"]; ok && d != draft2020 {
+		return nil, fmt.Errorf("$schema %v is not draft 2020-12", d)
+	}
+	c := &verdictCompiler{root: root, slots: map[string]*verdict{}}
+	slot, err := c.ref("#")
+	if err != nil {
+		return nil, err
+	}
+	return *slot, nil
+}
+
+// ref returns the slot of the schema at a "#…" reference, compiling it once.
+func (c *verdictCompiler) ref(ref string) (*verdict, error) {
+	if slot, ok := c.slots[ref]; ok {
+		return slot, nil
+	}
+	ptr, ok := strings.CutPrefix(ref, "#")
+	if !ok || ptr != "" && !strings.HasPrefix(ptr, "/") {
+		return nil, fmt.Errorf("$ref %q is not a pointer into the document", ref)
+	}
+	target := c.root
+	if ptr != "" {
+		for _, tok := range strings.Split(ptr[1:], "/") {
+			m, ok := target.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("$ref %q does not resolve", ref)
+			}
+			if target, ok = m[unescapePointer(tok)]; !ok {
+				return nil, fmt.Errorf("$ref %q does not resolve", ref)
+			}
+		}
+	}
+	slot := new(verdict)
+	c.slots[ref] = slot
+	f, err := c.compile(target, ptr == "")
+	if err != nil {
+		return nil, err
+	}
+	*slot = f
+	return slot, nil
+}
+
+// sub compiles a subschema that a keyword holds.
+func (c *verdictCompiler) sub(s any) (verdict, error) { return c.compile(s, false) }
+
+// compile turns one schema into a verdict: the checks of its keywords, all of which
+// must hold.
+func (c *verdictCompiler) compile(s any, root bool) (verdict, error) {
+	switch x := s.(type) {
+	case bool:
+		return func(any) bool { return x }, nil
+	case map[string]any:
+		var checks []verdict
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		// The type is checked first: it is the cheapest and it fails most.
+		if t, ok := x["type"]; ok {
+			f, err := typeCheck(t)
+			if err != nil {
+				return nil, err
+			}
+			checks = append(checks, f)
+		}
+		for _, k := range keys {
+			if k == "type" || annotations[k] || k == "$id" && root {
+				continue
+			}
+			f, err := c.keyword(x, k)
+			if err != nil {
+				return nil, err
+			}
+			if f != nil {
+				checks = append(checks, f)
+			}
+		}
+		switch len(checks) {
+		case 0:
+			return func(any) bool { return true }, nil
+		case 1:
+			return checks[0], nil
+		}
+		return func(v any) bool {
+			for _, f := range checks {
+				if !f(v) {
+					return false
+				}
+			}
+			return true
+		}, nil
+	}
+	return nil, fmt.Errorf("a schema must be an object or a boolean, not %T", s)
+}
+
+// keyword compiles one keyword of schema x; nil means it checks nothing alone (then,
+// else, and the properties additionalProperties reads).
+func (c *verdictCompiler) keyword(x map[string]any, k string) (verdict, error) {
+	val := x[k]
+	switch k {
+	case "$ref":
+		ref, ok := val.(string)
+		if !ok {
+			return nil, fmt.Errorf("$ref is not a string")
+		}
+		slot, err := c.ref(ref)
+		if err != nil {
+			return nil, err
+		}
+		return func(v any) bool { return (*slot)(v) }, nil
+	case "const":
+		return func(v any) bool { return jsonEqual(v, val) }, nil
+	case "enum":
+		return enumCheck(val)
+	case "format":
+		name, _ := val.(string)
+		f := jsonschema.Formats[name]
+		if f == nil {
+			return nil, nil // jsonschema asserts only the formats it knows
+		}
+		return f, nil
+	case "properties", "patternProperties", "additionalProperties":
+		if k != "properties" && x["properties"] != nil || k == "additionalProperties" && x["patternProperties"] != nil {
+			return nil, nil // compiled with properties (or patternProperties)
+		}
+		return c.object(x)
+	case "required":
+		names, err := stringsOf(val)
+		if err != nil {
+			return nil, err
+		}
+		return func(v any) bool {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return true
+			}
+			for _, n := range names {
+				if _, ok := m[n]; !ok {
+					return false
+				}
+			}
+			return true
+		}, nil
+	case "minProperties", "maxProperties":
+		n, err := intOf(val)
+		if err != nil {
+			return nil, err
+		}
+		isMin := k == "minProperties"
+		return func(v any) bool {
+			m, ok := v.(map[string]any)
+			return !ok || (isMin && len(m) >= n) || (!isMin && len(m) <= n)
+		}, nil
+	case "minItems", "maxItems":
+		n, err := intOf(val)
+		if err != nil {
+			return nil, err
+		}
+		isMin := k == "minItems"
+		return func(v any) bool {
+			a, ok := v.([]any)
+			return !ok || (isMin && len(a) >= n) || (!isMin && len(a) <= n)
+		}, nil
+	case "items", "prefixItems":
+		if k == "items" && x["prefixItems"] != nil {
+			return nil, nil // compiled with prefixItems
+		}
+		return c.array(x)
+	case "minLength", "maxLength":
+		n, err := intOf(val)
+		if err != nil {
+			return nil, err
+		}
+		isMin := k == "minLength"
+		return func(v any) bool {
+			s, ok := v.(string)
+			if !ok {
+				return true
+			}
+			if isMin && len(s) >= 4*n || !isMin && len(s) <= n {
+				return true // decided by the byte length alone
+			}
+			l := utf8.RuneCountInString(s)
+			return isMin && l >= n || !isMin && l <= n
+		}, nil
+	case "pattern":
+		p, ok := val.(string)
+		if !ok {
+			return nil, fmt.Errorf("pattern is not a string")
+		}
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, err
+		}
+		return func(v any) bool {
+			s, ok := v.(string)
+			return !ok || re.MatchString(s)
+		}, nil
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		return boundCheck(k, val)
+	case "not":
+		f, err := c.sub(val)
+		if err != nil {
+			return nil, err
+		}
+		return func(v any) bool { return !f(v) }, nil
+	case "allOf", "anyOf", "oneOf":
+		return c.combine(k, val)
+	case "if":
+		cond, err := c.sub(val)
+		if err != nil {
+			return nil, err
+		}
+		then, els := verdict(nil), verdict(nil)
+		if t, ok := x["then"]; ok {
+			if then, err = c.sub(t); err != nil {
+				return nil, err
+			}
+		}
+		if e, ok := x["else"]; ok {
+			if els, err = c.sub(e); err != nil {
+				return nil, err
+			}
+		}
+		return func(v any) bool {
+			if cond(v) {
+				return then == nil || then(v)
+			}
+			return els == nil || els(v)
+		}, nil
+	case "then", "else":
+		return nil, nil // only with if, which compiles them
+	}
+	return nil, fmt.Errorf("keyword %q has no verdict", k)
+}
+
+func (c *verdictCompiler) object(x map[string]any) (verdict, error) {
+	type prop struct {
+		name string
+		f    verdict
+	}
+	var props []prop
+	known := map[string]bool{}
+	if ps, ok := x["properties"]; ok {
+		m, ok := ps.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("properties is not an object")
+		}
+		for name, s := range m {
+			f, err := c.sub(s)
+			if err != nil {
+				return nil, err
+			}
+			props = append(props, prop{name, f})
+			known[name] = true
+		}
+		slices.SortFunc(props, func(a, b prop) int { return strings.Compare(a.name, b.name) })
+	}
+	type pattern struct {
+		re *regexp.Regexp
+		f  verdict
+	}
+	var patterns []pattern
+	if ps, ok := x["patternProperties"]; ok {
+		m, ok := ps.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("patternProperties is not an object")
+		}
+		for p, s := range m {
+			re, err := regexp.Compile(p)
+			if err != nil {
+				return nil, err
+			}
+			f, err := c.sub(s)
+			if err != nil {
+				return nil, err
+			}
+			patterns = append(patterns, pattern{re, f})
+		}
+	}
+	var additional verdict
+	if a, ok := x["additionalProperties"]; ok {
+		var err error
+		if additional, err = c.sub(a); err != nil {
+			return nil, err
+		}
+	}
+	return func(v any) bool {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return true
+		}
+		for _, p := range props {
+			if pv, ok := m[p.name]; ok && !p.f(pv) {
+				return false
+			}
+		}
+		if patterns == nil && additional == nil {
+			return true
+		}
+		for name, pv := range m {
+			matched := known[name]
+			for _, p := range patterns {
+				if p.re.MatchString(name) {
+					matched = true
+					if !p.f(pv) {
+						return false
+					}
+				}
+			}
+			if !matched && additional != nil && !additional(pv) {
+				return false
+			}
+		}
+		return true
+	}, nil
+}
+
+func (c *verdictCompiler) array(x map[string]any) (verdict, error) {
+	var prefix []verdict
+	if ps, ok := x["prefixItems"]; ok {
+		list, ok := ps.([]any)
+		if !ok {
+			return nil, fmt.Errorf("prefixItems is not an array")
+		}
+		for _, s := range list {
+			f, err := c.sub(s)
+			if err != nil {
+				return nil, err
+			}
+			prefix = append(prefix, f)
+		}
+	}
+	var items verdict
+	if s, ok := x["items"]; ok {
+		var err error
+		if items, err = c.sub(s); err != nil {
+			return nil, err
+		}
+	}
+	return func(v any) bool {
+		a, ok := v.([]any)
+		if !ok {
+			return true
+		}
+		for i, e := range a {
+			switch {
+			case i < len(prefix):
+				if !prefix[i](e) {
+					return false
+				}
+			case items != nil:
+				if !items(e) {
+					return false
+				}
+			default:
+				return true
+			}
+		}
+		return true
+	}, nil
+}
+
+func (c *verdictCompiler) combine(k string, val any) (verdict, error) {
+	list, ok := val.([]any)
+	if !ok || len(list) == 0 {
+		return nil, fmt.Errorf("%s is not a non-empty array", k)
+	}
+	fs := make([]verdict, len(list))
+	for i, s := range list {
+		var err error
+		if fs[i], err = c.sub(s); err != nil {
+			return nil, err
+		}
+	}
+	switch k {
+	case "allOf":
+		return func(v any) bool {
+			for _, f := range fs {
+				if !f(v) {
+					return false
+				}
+			}
+			return true
+		}, nil
+	case "anyOf":
+		return func(v any) bool {
+			for _, f := range fs {
+				if f(v) {
+					return true
+				}
+			}
+			return false
+		}, nil
+	}
+	return func(v any) bool {
+		n := 0
+		for _, f := range fs {
+			if f(v) {
+				if n++; n > 1 {
+					return false
+				}
+			}
+		}
+		return n == 1
+	}, nil
+}
+
+// JSON types as bits, so that a type list is one mask.
+const (
+	tNull = 1 << iota
+	tBoolean
+	tNumber
+	tInteger
+	tString
+	tArray
+	tObject
+)
+
+var typeBits = map[string]int{"null": tNull, "boolean": tBoolean, "number": tNumber, "integer": tInteger,
+	"string": tString, "array": tArray, "object": tObject}
+
+func typeCheck(t any) (verdict, error) {
+	names := []string{}
+	switch x := t.(type) {
+	case string:
+		names = append(names, x)
+	default:
+		var err error
+		if names, err = stringsOf(t); err != nil {
+			return nil, err
+		}
+	}
+	mask := 0
+	for _, n := range names {
+		b, ok := typeBits[n]
+		if !ok {
+			return nil, fmt.Errorf("unknown type %q", n)
+		}
+		mask |= b
+	}
+	return func(v any) bool {
+		switch x := v.(type) {
+		case nil:
+			return mask&tNull != 0
+		case bool:
+			return mask&tBoolean != 0
+		case string:
+			return mask&tString != 0
+		case []any:
+			return mask&tArray != 0
+		case map[string]any:
+			return mask&tObject != 0
+		case json.Number:
+			return mask&tNumber != 0 || mask&tInteger != 0 && isInteger(x)
+		}
+		return false // another Go type: jsonschema decides
+	}, nil
+}
+
+// isInteger is jsonschema's rule: a number whose value is whole (1.0 and 1e2 are).
+func isInteger(n json.Number) bool {
+	if plainInt(string(n)) {
+		return true
+	}
+	r, ok := new(big.Rat).SetString(string(n))
+	return ok && r.IsInt()
+}
+
+// plainInt reports whether s is digits with an optional minus sign.
+func plainInt(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// otherNumber reports whether v is a number of a Go type other than json.Number:
+// jsonschema accepts those, and the verdict leaves them to it.
+func otherNumber(v any) bool {
+	switch v.(type) {
+	case float32, float64, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return true
+	}
+	return false
+}
+
+func enumCheck(val any) (verdict, error) {
+	list, ok := val.([]any)
+	if !ok || len(list) == 0 {
+		return nil, fmt.Errorf("enum is not a non-empty array")
+	}
+	strs := map[string]bool{}
+	for _, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			strs = nil
+			break
+		}
+		strs[s] = true
+	}
+	if strs != nil {
+		return func(v any) bool {
+			s, ok := v.(string)
+			return ok && strs[s]
+		}, nil
+	}
+	return func(v any) bool {
+		for _, e := range list {
+			if jsonEqual(v, e) {
+				return true
+			}
+		}
+		return false
+	}, nil
+}
+
+// jsonEqual is jsonschema's equality: numbers by value, objects and arrays deeply,
+// values of different JSON types never.
+func jsonEqual(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		if x == y {
+			return true
+		}
+		rx, okx := new(big.Rat).SetString(string(x))
+		ry, oky := new(big.Rat).SetString(string(y))
+		return okx && oky && rx.Cmp(ry) == 0
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, e := range x {
+			f, ok := y[k]
+			if !ok || !jsonEqual(e, f) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func boundCheck(k string, val any) (verdict, error) {
+	n, ok := val.(json.Number)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a number", k)
+	}
+	bound, ok := new(big.Rat).SetString(string(n))
+	if !ok {
+		return nil, fmt.Errorf("%s is not a number", k)
+	}
+	// ok reports whether a comparison of a number with the bound passes.
+	var pass func(cmp int) bool
+	switch k {
+	case "minimum":
+		pass = func(cmp int) bool { return cmp >= 0 }
+	case "maximum":
+		pass = func(cmp int) bool { return cmp <= 0 }
+	case "exclusiveMinimum":
+		pass = func(cmp int) bool { return cmp > 0 }
+	default:
+		pass = func(cmp int) bool { return cmp < 0 }
+	}
+	small, isSmall := int64(0), bound.IsInt() && bound.Num().IsInt64()
+	if isSmall {
+		small = bound.Num().Int64()
+	}
+	return func(v any) bool {
+		x, ok := v.(json.Number)
+		if !ok {
+			return !otherNumber(v) // a non-number passes
+		}
+		if isSmall && plainInt(string(x)) {
+			if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+				return pass(cmpInt(i, small))
+			}
+		}
+		r, ok := new(big.Rat).SetString(string(x))
+		return ok && pass(r.Cmp(bound))
+	}, nil
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func stringsOf(val any) ([]string, error) {
+	list, ok := val.([]any)
+	if !ok {
+		return nil, fmt.Errorf("not an array of strings")
+	}
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return nil, fmt.Errorf("not an array of strings")
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func intOf(val any) (int, error) {
+	n, ok := val.(json.Number)
+	if !ok {
+		return 0, fmt.Errorf("not an integer")
+	}
+	i, err := strconv.Atoi(string(n))
+	if err != nil || i < 0 {
+		return 0, fmt.Errorf("not a non-negative integer")
+	}
+	return i, nil
+}
