@@ -27,7 +27,7 @@ FROM pg_proc p JOIN pg_type rt ON rt.oid = p.prorettype WHERE p.pronamespace = '
 	cat := catalog()
 	var missing []string
 	n := 0
-	for name, list := range cat.funcs {
+	for name, list := range cat.all() {
 		for _, b := range list {
 			n++
 			key := fmt.Sprintf("%s|%s|%d|%d|%s|%d|%c|%c", name, strings.Join(b.args, ","), b.defaults, bool01(b.variadic), b.result, bool01(b.set), b.kind, b.volatility)
@@ -64,4 +64,31 @@ func bool01(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestCatalogRowsSorted: a function's rows are found by binary search, so the
+// generated catalog must stay sorted by name, and every overload of a denied
+// function must carry the same reason.
+func TestCatalogRowsSorted(t *testing.T) {
+	c := catalog()
+	reasons := map[string]string{}
+	for i, row := range c.rows {
+		name, _, _ := strings.Cut(row, "\t")
+		if i > 0 {
+			prev, _, _ := strings.Cut(c.rows[i-1], "\t")
+			if prev > name {
+				t.Fatalf("row %d: %q after %q", i, name, prev)
+			}
+		}
+		f := strings.Split(row, "\t")
+		if r, ok := reasons[name]; ok && r != f[9] && f[9] != "" && r != "" {
+			t.Errorf("%s: denied for %q and for %q", name, r, f[9])
+		}
+		if f[9] != "" {
+			reasons[name] = f[9]
+		}
+	}
+	if len(c.rows) < 3000 || len(c.overloadsOf("substr")) < 2 || c.denied("pg_sleep") == "" || len(c.rowsOf("no_such_function")) != 0 {
+		t.Fatalf("%d rows; substr %d overloads; pg_sleep denied %q", len(c.rows), len(c.overloadsOf("substr")), c.denied("pg_sleep"))
+	}
 }

@@ -88,7 +88,7 @@ FROM pg_class c WHERE c.relnamespace IN ('pg_catalog'::regnamespace, 'informatio
 	// Every allowed built-in that can be called without arguments, as a role
 	// without privileges, in a read-only transaction.
 	var calls []string
-	for name, list := range catalog().funcs {
+	for name, list := range catalog().all() {
 		if deniedCall(name) {
 			continue
 		}

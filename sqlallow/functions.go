@@ -135,10 +135,10 @@ func builtinDenied(schema, name string) string {
 		return ""
 	}
 	cat := catalog()
-	if r := cat.deny[name]; r != "" {
+	if r := cat.denied(name); r != "" {
 		return r
 	}
-	if strings.HasPrefix(name, "pg_") && cat.funcs[name] == nil {
+	if strings.HasPrefix(name, "pg_") && len(cat.rowsOf(name)) == 0 {
 		return "pg_"
 	}
 	return ""

@@ -75,7 +75,7 @@ func TestVolatilityAgainstServer(t *testing.T) {
 
 	// Every zero-argument built-in that dws lets through, in two sessions.
 	var calls []string
-	for name, list := range catalog().funcs {
+	for name, list := range catalog().all() {
 		for _, b := range list {
 			if b.kind == 'f' && len(b.args) == 0 && !b.set && b.result != "trigger" && b.result != "event_trigger" && b.result != "internal" && b.result != "void" {
 				stmt := "SELECT pg_catalog." + quoteName(name) + "()"
