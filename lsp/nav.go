@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dwsdev/dws/graph"
 	"github.com/dwsdev/dws/lint"
@@ -140,7 +141,7 @@ func (s *Server) References(_ context.Context, params *protocol.ReferenceParams)
 	return out, nil
 }
 
-var plainName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.\-/]*$`)
+var plainName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.\-/]*$`) })
 
 // Rename renames a node: its id and every edge that names it.
 func (s *Server) Rename(_ context.Context, params *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
@@ -168,7 +169,7 @@ func (s *Server) Rename(_ context.Context, params *protocol.RenameParams) (*prot
 		}
 		from, to := inner(a.raw, v)
 		newText := name
-		if from == v.Span.Start.Offset && in.Doc.Format != source.JSON && !plainName.MatchString(name) {
+		if from == v.Span.Start.Offset && in.Doc.Format != source.JSON && !plainName().MatchString(name) {
 			newText = strconv.Quote(name) // a plain YAML scalar that must become quoted
 		}
 		edits = append(edits, protocol.TextEdit{Range: a.text.span(from, to), NewText: newText})

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/dwsdev/dws/source"
@@ -460,7 +461,7 @@ func resolve(v any, ptr string) (any, bool) {
 	return v, true
 }
 
-var plainKey = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
+var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`) })
 
 // path renders a pointer the way a reader names the value: steps[2].retry.count.
 func (b *builder) path(ptr string) string {
@@ -479,7 +480,7 @@ func (b *builder) path(ptr string) string {
 			}
 			continue
 		}
-		if plainKey.MatchString(s) {
+		if plainKey().MatchString(s) {
 			if sb.Len() > 0 {
 				sb.WriteByte('.')
 			}

@@ -42,7 +42,7 @@ const (
 type dialect struct {
 	id   string
 	url  string
-	src  []byte
+	src  func() []byte // read on first use: a start that validates nothing reads none
 	once sync.Once
 	sch  *jsonschema.Schema
 	err  error
@@ -52,7 +52,7 @@ type dialect struct {
 }
 
 // registry maps dialect ids and schema URLs to the embedded schemas. It is built at package
-// initialisation from the embedded directory listing, which costs no parsing.
+// initialisation from the embedded directory listing, which costs no parsing and no copy.
 var registry = func() struct {
 	ids   []string
 	byID  map[string]*dialect
@@ -72,14 +72,17 @@ var registry = func() struct {
 		if e.IsDir() || !strings.HasSuffix(name, fileSuffix) {
 			continue
 		}
-		src, err := files.ReadFile(name)
-		if err != nil {
-			panic(fmt.Sprintf("schema: reading embedded %s: %v", name, err))
-		}
 		id := strings.TrimSuffix(name, fileSuffix)
-		d := &dialect{id: id, url: urlPrefix + id + urlSuffix, src: src}
+		d := &dialect{id: id, url: urlPrefix + id + urlSuffix}
+		d.src = sync.OnceValue(func() []byte {
+			src, err := files.ReadFile(name)
+			if err != nil {
+				panic(fmt.Sprintf("schema: reading embedded %s: %v", name, err))
+			}
+			return src
+		})
 		d.verdict = sync.OnceValue(func() verdict {
-			vd, _ := compileVerdict(d.src, d.url)
+			vd, _ := compileVerdict(d.src(), d.url)
 			return vd
 		})
 		r.ids = append(r.ids, id)
@@ -111,7 +114,7 @@ func Source(dialect string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	return bytes.Clone(d.src), true
+	return bytes.Clone(d.src()), true
 }
 
 // URL returns the $id of a dialect's schema, "https://dws.dev/schema/<dialect>.json",
@@ -222,7 +225,7 @@ func newCompiler() *jsonschema.Compiler {
 // metaschemas never reach it: the library resolves those itself.
 func loadEmbedded(url string) (io.ReadCloser, error) {
 	if d, ok := registry.byURL[strings.TrimSuffix(url, "#")]; ok {
-		return io.NopCloser(bytes.NewReader(d.src)), nil
+		return io.NopCloser(bytes.NewReader(d.src())), nil
 	}
 	return nil, fmt.Errorf("schema: refusing to load %s: not an embedded schema (dws works offline)", url)
 }
@@ -232,7 +235,7 @@ func loadEmbedded(url string) (io.ReadCloser, error) {
 var rawDocs = sync.OnceValues(func() (map[string]*node, error) {
 	docs := make(map[string]*node, len(registry.byURL))
 	for url, d := range registry.byURL {
-		n, err := parseNode(d.src)
+		n, err := parseNode(d.src())
 		if err != nil {
 			return nil, fmt.Errorf("schema: parsing the embedded %s%s: %w", d.id, fileSuffix, err)
 		}

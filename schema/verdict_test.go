@@ -76,7 +76,7 @@ func TestVerdictAgrees(t *testing.T) {
 }
 
 func verdictErr(d *dialect) error {
-	_, err := compileVerdict(d.src, d.url)
+	_, err := compileVerdict(d.src(), d.url)
 	return err
 }
 

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -632,8 +633,10 @@ func keyNotString(key *Node, y *yaml.Node) string {
 // large.
 // The YAML 1.2 core schema's number forms (spec 10.3.2), besides .inf and .nan.
 var (
-	core12Int   = regexp.MustCompile(`^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$`)
-	core12Float = regexp.MustCompile(`^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`)
+	core12Int   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$`) })
+	core12Float = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`)
+	})
 )
 
 func core12Number(s string) bool {
@@ -641,7 +644,7 @@ func core12Number(s string) bool {
 	case ".inf", ".nan":
 		return true
 	}
-	return core12Int.MatchString(s) || core12Float.MatchString(s)
+	return core12Int().MatchString(s) || core12Float().MatchString(s)
 }
 
 // yamlInt reads an integer the YAML 1.2 core schema way: decimal (leading zeros are

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // YAML11Difference is a plain scalar that a YAML 1.1 reader (PyYAML, SnakeYAML, many
@@ -18,11 +19,19 @@ type YAML11Difference struct {
 
 // YAML 1.1's implicit types (yaml.org/type, 2005), for plain scalars.
 var (
-	yaml11Bool  = regexp.MustCompile(`^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`)
-	yaml11Int   = regexp.MustCompile(`^([-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(:[0-5]?[0-9])+)$`)
-	yaml11Float = regexp.MustCompile(`^([-+]?([0-9][0-9_]*)?\.[0-9.]*([eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
-	yaml11Time  = regexp.MustCompile(`^[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(([Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](\.[0-9]*)?(([ \t]*)Z|[-+][0-9][0-9]?(:[0-9][0-9])?)?)?$`)
-	yaml11Null  = regexp.MustCompile(`^(~|null|Null|NULL|)$`)
+	yaml11Bool = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`)
+	})
+	yaml11Int = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(:[0-5]?[0-9])+)$`)
+	})
+	yaml11Float = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([-+]?([0-9][0-9_]*)?\.[0-9.]*([eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
+	})
+	yaml11Time = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(([Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](\.[0-9]*)?(([ \t]*)Z|[-+][0-9][0-9]?(:[0-9][0-9])?)?)?$`)
+	})
+	yaml11Null = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(~|null|Null|NULL|)$`) })
 )
 
 // YAML11Differences lists the plain scalars of a YAML document whose YAML 1.1 reading
@@ -77,20 +86,20 @@ func (d *Document) rawSpan(sp Span) string {
 // whether that differs.
 func yaml11Reading(raw string, n *Node) (string, bool) {
 	switch {
-	case yaml11Null.MatchString(raw):
+	case yaml11Null().MatchString(raw):
 		return "null", n.Kind != Null
-	case yaml11Bool.MatchString(raw):
+	case yaml11Bool().MatchString(raw):
 		b := strings.ContainsAny(raw[:1], "yYtT") || raw == "on" || raw == "On" || raw == "ON"
 		return strconv.FormatBool(b), n.Kind != Bool || n.Bool != b
-	case yaml11Time.MatchString(raw):
+	case yaml11Time().MatchString(raw):
 		return "a timestamp", true // 1.2 core has no timestamps: dws keeps the string
-	case yaml11Int.MatchString(raw):
+	case yaml11Int().MatchString(raw):
 		v, ok := yaml11IntValue(raw)
 		if !ok {
 			return "an integer", true
 		}
 		return v, n.Kind != Number || n.Text != v
-	case yaml11Float.MatchString(raw):
+	case yaml11Float().MatchString(raw):
 		if n.Kind != Number {
 			return "a float", true
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
@@ -34,10 +35,12 @@ is configured in .dws.yaml.`,
 	Check: func(p *lint.Pass) { checkTemplateVariables(p.File, stepsOf(p), settingsOf(p.Config)) },
 }
 
-var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z0-9_.]*)?\s*\}\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z0-9_.]*)?\s*\}\}`)
+})
 
 func validVariable(s string) bool {
-	m := placeholder.FindStringSubmatch("{{" + s + "}}")
+	m := placeholder().FindStringSubmatch("{{" + s + "}}")
 	return m != nil && m[1] == s
 }
 
@@ -52,7 +55,7 @@ func checkTemplateVariables(f *lint.File, steps []step, set *Settings) {
 		}
 		have := avail[i]
 		eachString(s.params, s.ptr+"/params", func(n *source.Node, ptr string) {
-			for _, m := range placeholder.FindAllStringSubmatchIndex(n.Text, -1) {
+			for _, m := range placeholder().FindAllStringSubmatchIndex(n.Text, -1) {
 				name := n.Text[m[2]:m[3]]
 				if have[name] {
 					continue

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
@@ -41,7 +42,7 @@ var workflowKeys = []string{"run_id", "step_id", "attempt", "run_workspace", "ou
 
 var pathKeys = []string{"run_id", "step_id", "attempt"}
 
-var dotted = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`)
+var dotted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`) })
 
 func checkTemplates(f *lint.File, o *orchestrator) {
 	for _, w := range o.workflows {
@@ -99,7 +100,7 @@ func judge(w *workflow, s *step, expr string, at where) string {
 	if expr == "" {
 		return "{{}} is empty: name a value such as inputs.<name>"
 	}
-	if !dotted.MatchString(expr) {
+	if !dotted().MatchString(expr) {
 		return shown + " is not a dotted name such as inputs.user_message"
 	}
 	seg := strings.Split(expr, ".")

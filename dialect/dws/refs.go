@@ -25,7 +25,7 @@ func (b *bundle) checkRefs() {
 			if t, _ := h.Get("handler").Get("type").Str(); t != "skill_ref" {
 				continue
 			}
-			if ref, ok := h.Get("handler").Get("ref").Str(); ok && skillRefRE.MatchString(ref) {
+			if ref, ok := h.Get("handler").Get("ref").Str(); ok && skillRefRE().MatchString(ref) {
 				b.resolveSkill(d, ref, "/hooks/"+itoa(i)+"/handler/ref")
 			}
 		}

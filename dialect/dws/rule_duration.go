@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
@@ -26,12 +27,14 @@ const durTime = `T(?:(\d+)H(?:(\d+)M(?:(\d+)S)?)?|(\d+)M(?:(\d+)S)?|(\d+)S)`
 
 // durationRE is RFC 3339 Appendix A's duration grammar. Groups: 1 D | 2 M 3 D | 4 Y 5 M
 // 6 D, then the time part 7…12, or the time part alone 13…18, or weeks 19.
-var durationRE = regexp.MustCompile(`^P(?:(?:(\d+)D|(\d+)M(?:(\d+)D)?|(\d+)Y(?:(\d+)M(?:(\d+)D)?)?)(?:` + durTime + `)?|` + durTime + `|(\d+)W)$`)
+var durationRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^P(?:(?:(\d+)D|(\d+)M(?:(\d+)D)?|(\d+)Y(?:(\d+)M(?:(\d+)D)?)?)(?:` + durTime + `)?|` + durTime + `|(\d+)W)$`)
+})
 
 // parseDuration returns the length of an ISO 8601 duration in seconds (a year counts 365
 // days, a month 30), and false when s is not one.
 func parseDuration(s string) (float64, bool) {
-	m := durationRE.FindStringSubmatch(s)
+	m := durationRE().FindStringSubmatch(s)
 	if m == nil {
 		return 0, false
 	}

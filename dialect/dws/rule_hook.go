@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"sync"
 
 	"github.com/dwsdev/dws/lint"
 )
@@ -28,7 +29,7 @@ fails only when the hook point is reached, possibly with on_failure: abort.`,
 }
 
 // skillRefRE is name@MAJOR.MINOR.PATCH.
-var skillRefRE = regexp.MustCompile(`^[^@\s]+@\d+\.\d+\.\d+$`)
+var skillRefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^@\s]+@\d+\.\d+\.\d+$`) })
 
 func checkHooks(f *lint.File, w *workflow) {
 	for i, h := range items(w.root.Get("hooks")) {
@@ -48,7 +49,7 @@ func checkHooks(f *lint.File, w *workflow) {
 		}
 		switch typ {
 		case "skill_ref":
-			if !skillRefRE.MatchString(ref) {
+			if !skillRefRE().MatchString(ref) {
 				f.Report("hook", ptr+"/handler/ref", fmt.Sprintf("hook %q names skill %q, which is not name@MAJOR.MINOR.PATCH", id, ref))
 			}
 		case "webhook":
