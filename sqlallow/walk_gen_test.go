@@ -3,6 +3,7 @@ package sqlallow
 import (
 	"bytes"
 	"os"
+	"slices"
 	"testing"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -30,23 +31,39 @@ func TestWalkGenCurrent(t *testing.T) {
 }
 
 // rangeChildren is what eachChild replaced: protoreflect's Range over the
-// message-typed fields that are set.
+// message-typed fields that are set, put in declaration order (a oneof where its
+// first member is declared). Range itself promises no order, and protobuf-go
+// swaps two fields at random per binary, so the reflective walk's order changed
+// from build to build; the generated walk's does not.
 func rangeChildren(m proto.Message, skip []string) []proto.Message {
-	var out []proto.Message
+	type child struct {
+		pos int
+		m   proto.Message
+	}
+	var out []child
 	m.ProtoReflect().Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		if fd.Kind() != protoreflect.MessageKind || skipped(skip, string(fd.Name())) {
 			return true
 		}
+		pos := fd.Index()
+		if od := fd.ContainingOneof(); od != nil {
+			pos = od.Fields().Get(0).Index()
+		}
 		if fd.IsList() {
 			for i := range v.List().Len() {
-				out = append(out, v.List().Get(i).Message().Interface())
+				out = append(out, child{pos, v.List().Get(i).Message().Interface()})
 			}
 			return true
 		}
-		out = append(out, v.Message().Interface())
+		out = append(out, child{pos, v.Message().Interface()})
 		return true
 	})
-	return out
+	slices.SortStableFunc(out, func(a, b child) int { return a.pos - b.pos })
+	ms := make([]proto.Message, len(out))
+	for i, c := range out {
+		ms[i] = c.m
+	}
+	return ms
 }
 
 // TestEachChildIsRange: for every message of every tree in the corpora, the
