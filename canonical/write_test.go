@@ -6,8 +6,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf16"
 )
 
 // agree checks that the tree writer and jcs.Transform give the same bytes for doc, or
@@ -75,5 +77,42 @@ func TestInexact(t *testing.T) {
 		if got := Inexact(lit); got != want {
 			t.Errorf("Inexact(%s) = %v, want %v", lit, got, want)
 		}
+	}
+}
+
+// TestCompareUTF16: member names sort as their UTF-16 code units do, whatever mix of
+// ASCII, two- and three-byte characters, E000-FFFF and surrogate pairs they hold.
+func TestCompareUTF16(t *testing.T) {
+	alphabet := []rune{'a', 'b', 'Z', 0x7f, 0xe9, 0x20ac, 0xd7ff, 0xe000, 0xfb33, 0xffff, 0x10000, 0x1f600, 0x1f601, 0x10ffff}
+	r := rand.New(rand.NewPCG(1, 2))
+	word := func() string {
+		n := r.IntN(4)
+		rs := make([]rune, n)
+		for i := range rs {
+			rs[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		return string(rs)
+	}
+	for range 200000 {
+		a, b := word(), word()
+		want := slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+		if got := compareUTF16(a, b); (got > 0) != (want > 0) || (got < 0) != (want < 0) {
+			t.Fatalf("compareUTF16(%q, %q) = %d, UTF-16 order says %d", a, b, got, want)
+		}
+	}
+}
+
+// TestShortIntegers: integers written as they are keep their canonical form; the rest
+// go through the double.
+func TestShortIntegers(t *testing.T) {
+	for lit, want := range map[string]string{"0": "0", "-0": "0", "7": "7", "-123456789012345": "-123456789012345",
+		"1234567890123456": "1234567890123456", "12345678901234567": "12345678901234568", "1e2": "100", "100.0": "100"} {
+		got, err := Bytes(stdjson.Number(lit))
+		if err != nil || string(got) != want {
+			t.Errorf("%s: %s, %v; want %s", lit, got, err, want)
+		}
+	}
+	if _, err := Bytes(stdjson.Number("01")); err == nil {
+		t.Error("01 was accepted as a number")
 	}
 }

@@ -63,69 +63,79 @@ var maxExact = new(big.Int).Lsh(big.NewInt(1), 53)
 
 // numberPrecision reports integers outside ±2^53. The pointer of a value is built only
 // for a finding: a 4 MiB array holds two million values, and formatting a pointer for
-// each cost more than the rest of the walk.
-func numberPrecision(f *File, n *source.Node, path *pathStep) {
+// each cost more than the rest of the walk. The way down is kept on one stack, so the
+// walk allocates nothing per value.
+func numberPrecision(f *File, root *source.Node) {
+	w := precisionWalk{f: f}
+	if root.Kind == source.Number {
+		w.check(root)
+		return
+	}
+	w.walk(root)
+}
+
+type precisionWalk struct {
+	f    *File
+	path []pathStep // from the root to the value being walked
+}
+
+// pathStep is one step of the way from the root to a value.
+type pathStep struct {
+	key   string
+	index int
+	isKey bool
+}
+
+func (w *precisionWalk) walk(n *source.Node) {
 	switch n.Kind {
-	case source.Number:
-		checkPrecision(f, n, nil, pathStep{root: true})
 	case source.Array:
 		for i, it := range n.Items {
-			step := pathStep{parent: path, index: i}
-			switch it.Kind {
-			case source.Number:
-				checkPrecision(f, it, path, step)
-			case source.Array, source.Object:
-				numberPrecision(f, it, &step)
-			}
+			w.step(pathStep{index: i}, it)
 		}
 	case source.Object:
 		for _, m := range n.Members {
-			step := pathStep{parent: path, key: m.Key, isKey: true}
-			switch m.Value.Kind {
-			case source.Number:
-				checkPrecision(f, m.Value, path, step)
-			case source.Array, source.Object:
-				numberPrecision(f, m.Value, &step)
-			}
+			w.step(pathStep{key: m.Key, isKey: true}, m.Value)
 		}
 	}
 }
 
-// checkPrecision judges one number; last is its own step (zero for the root).
-func checkPrecision(f *File, n *source.Node, parent *pathStep, last pathStep) {
+func (w *precisionWalk) step(s pathStep, n *source.Node) {
+	switch n.Kind {
+	case source.Number:
+		if len(n.Text) < 16 {
+			return // at most 15 digits is well inside ±2^53
+		}
+	case source.Array, source.Object:
+	default:
+		return
+	}
+	w.path = append(w.path, s)
+	if n.Kind == source.Number {
+		w.check(n)
+	} else {
+		w.walk(n)
+	}
+	w.path = w.path[:len(w.path)-1]
+}
+
+// check judges one number, at the end of w.path.
+func (w *precisionWalk) check(n *source.Node) {
 	if len(n.Text) < 16 || strings.ContainsAny(n.Text, ".eE") {
 		return // at most 15 digits is well inside ±2^53
 	}
 	v, ok := new(big.Int).SetString(n.Text, 10)
 	if ok && v.CmpAbs(maxExact) > 0 {
 		ptr := ""
-		if !last.root {
-			last.parent = parent
-			ptr = last.pointer()
+		for _, s := range w.path {
+			if s.isKey {
+				ptr = source.AppendPointer(ptr, s.key)
+			} else {
+				ptr += "/" + strconv.Itoa(s.index)
+			}
 		}
-		f.Report("number-precision", ptr, fmt.Sprintf(
+		w.f.Report("number-precision", ptr, fmt.Sprintf(
 			"%s is beyond ±2^53: JSON consumers that read numbers as doubles get %s; write it as a string", n.Text, asDouble(v)))
 	}
-}
-
-// pathStep is one step of the way from the root to a value, turned into a JSON Pointer
-// only when needed.
-type pathStep struct {
-	parent *pathStep
-	key    string
-	index  int
-	isKey  bool
-	root   bool // the document itself
-}
-
-func (p *pathStep) pointer() string {
-	if p == nil || p.root {
-		return ""
-	}
-	if p.isKey {
-		return source.AppendPointer(p.parent.pointer(), p.key)
-	}
-	return p.parent.pointer() + "/" + strconv.Itoa(p.index)
 }
 
 func asDouble(v *big.Int) string {

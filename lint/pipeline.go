@@ -380,7 +380,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 	}
 	value := doc.Root.Value()
 	// The document's own properties: no dialect needed.
-	numberPrecision(f, doc.Root, nil)
+	numberPrecision(f, doc.Root)
 	if in.Context {
 		return ""
 	}

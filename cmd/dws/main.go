@@ -32,9 +32,22 @@ func main() {
 	os.Exit(profiled(func() int { return run(os.Args, os.Stdin, os.Stdout, os.Stderr) }))
 }
 
-// profiled runs fn, writing a CPU profile to $DWS_CPUPROFILE when it is set: how the
-// benchmark's figures are explained (go tool pprof dws $DWS_CPUPROFILE).
+// profiled runs fn, writing a CPU profile to $DWS_CPUPROFILE and an allocation profile
+// to $DWS_MEMPROFILE when they are set: how the benchmark's figures are explained (go
+// tool pprof dws $DWS_CPUPROFILE; -sample_index=alloc_space for allocations).
 func profiled(fn func() int) int {
+	if path := os.Getenv("DWS_MEMPROFILE"); path != "" {
+		defer func() {
+			out, err := os.Create(path)
+			if err == nil {
+				err = pprof.Lookup("allocs").WriteTo(out, 0)
+				_ = out.Close()
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "dws: DWS_MEMPROFILE:", err)
+			}
+		}()
+	}
 	path := os.Getenv("DWS_CPUPROFILE")
 	if path == "" {
 		return fn()
