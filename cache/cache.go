@@ -9,6 +9,15 @@
 // ignore): a file with findings is checked again on every run, so its report, its
 // source lines and what its waivers match are always today's.
 //
+// A file whose metadata (device, inode, size, modification and status-change times)
+// is what it was when its bytes were last found clean is taken as unchanged without
+// being read: the stamp is kept with the entry, as git's index and ccache keep
+// theirs. A status-change time cannot be set by a program, and every write moves
+// it; a stamp is only kept when both times are RacyWindow older than the run that
+// saw them, so that a second write in the same tick of the file system's clock
+// cannot leave the stamp as it was. A fresh checkout (CI) has new times throughout:
+// there, every file is read and hashed.
+//
 // Writes are atomic (a temporary file renamed over the index), so a reader never
 // sees half an index, whatever other processes do; writers of one scope take turns
 // under a lock beside the index, each merging what the others wrote. An index keeps at most MaxEntries entries, the most recently used, and
@@ -46,7 +55,24 @@ var maxEntries = MaxEntries
 
 // magic opens every index; a file that does not start with it is no index (and is
 // read as empty).
-const magic = "dws-cache 1\n"
+const magic = "dws-cache 2\n"
+
+// RacyWindow is how much older than the run a file's times must be for its stamp to
+// be kept: far more than any file system clock's tick.
+var RacyWindow = 2 * time.Second
+
+// Stamp is what a file's metadata says of its bytes.
+type Stamp struct {
+	Dev, Ino     uint64
+	Size         int64
+	Mtime, Ctime int64 // nanoseconds since 1970
+}
+
+type stampRecord struct {
+	Stamp
+	key  Key // the entry of the bytes the file had
+	used int64
+}
 
 // Key is the SHA-256 of the parts that identify an entry or a scope.
 type Key [32]byte
@@ -81,9 +107,11 @@ type record struct {
 type Cache struct {
 	dir, path string
 	now       int64
+	opened    time.Time
 
 	mu      sync.Mutex
 	entries map[Key]record
+	stamps  map[Key]stampRecord // by KeyOf(absolute path)
 	changed bool
 }
 
@@ -93,13 +121,55 @@ func Open(dir string, scope Key) *Cache {
 	c := &Cache{
 		dir:     dir,
 		path:    filepath.Join(dir, hex.EncodeToString(scope[:16])+".idx"),
-		now:     time.Now().Unix(),
+		opened:  time.Now(),
 		entries: map[Key]record{},
+		stamps:  map[Key]stampRecord{},
 	}
+	c.now = c.opened.Unix()
 	if data, err := os.ReadFile(c.path); err == nil {
-		c.entries = decode(data)
+		c.entries, c.stamps = decode(data)
 	}
 	return c
+}
+
+// Stamped returns the entry of the file at the absolute path abs when its stamp is
+// the one kept for it.
+func (c *Cache) Stamped(abs string, st Stamp) (Entry, bool) {
+	pk := KeyOf([]byte(abs))
+	c.mu.Lock()
+	sr, ok := c.stamps[pk]
+	c.mu.Unlock()
+	if !ok || sr.Stamp != st {
+		return Entry{}, false
+	}
+	e, ok := c.Get(sr.key)
+	if ok && sr.used != c.now {
+		c.mu.Lock()
+		sr.used = c.now
+		c.stamps[pk] = sr
+		if len(c.stamps) >= maxEntries {
+			c.changed = true
+		}
+		c.mu.Unlock()
+	}
+	return e, ok
+}
+
+// PutStamp keeps st as the stamp of the file at abs, whose bytes are the entry k,
+// unless its times are too recent to tell a later write apart (RacyWindow).
+func (c *Cache) PutStamp(abs string, st Stamp, k Key) {
+	limit := c.opened.Add(-RacyWindow).UnixNano()
+	if st.Ctime >= limit || st.Mtime >= limit || st == (Stamp{}) {
+		return
+	}
+	pk := KeyOf([]byte(abs))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.stamps[pk]; ok && old.Stamp == st && old.key == k {
+		return
+	}
+	c.stamps[pk] = stampRecord{Stamp: st, key: k, used: c.now}
+	c.changed = true
 }
 
 // Get returns the entry under k.
@@ -148,9 +218,15 @@ func (c *Cache) Close() error {
 	defer unlock()
 	// What another process wrote since Open stays, unless this run has the key too.
 	if data, err := os.ReadFile(c.path); err == nil {
-		for k, r := range decode(data) {
+		entries, stamps := decode(data)
+		for k, r := range entries {
 			if _, ok := c.entries[k]; !ok {
 				c.entries[k] = r
+			}
+		}
+		for k, r := range stamps {
+			if _, ok := c.stamps[k]; !ok {
+				c.stamps[k] = r
 			}
 		}
 	}
@@ -159,7 +235,7 @@ func (c *Cache) Close() error {
 		return err
 	}
 	w := bufio.NewWriterSize(tmp, 64<<10)
-	werr := encode(w, c.entries)
+	werr := encode(w, c.entries, c.stamps)
 	if werr == nil {
 		werr = w.Flush()
 	}
@@ -177,15 +253,61 @@ func (c *Cache) Close() error {
 	return trim(c.dir, c.path)
 }
 
-// encode writes the MaxEntries most recently used entries, newest first, keys
-// breaking ties so that the bytes do not depend on map order.
-func encode(w io.Writer, entries map[Key]record) error {
-	keys := make([]Key, 0, len(entries))
-	for k := range entries {
+// encode writes the MaxEntries most recently used entries and stamps, newest
+// first, keys breaking ties so that the bytes do not depend on map order: the
+// count of entries, the entries, the count of stamps, the stamps.
+func encode(w io.Writer, entries map[Key]record, stamps map[Key]stampRecord) error {
+	keys := recent(entries, func(r record) int64 { return r.used })
+	skeys := recent(stamps, func(r stampRecord) int64 { return r.used })
+	var buf []byte
+	flush := func(force bool) error {
+		if len(buf) > 32<<10 || force {
+			_, err := w.Write(buf)
+			buf = buf[:0]
+			return err
+		}
+		return nil
+	}
+	buf = append(buf, magic...)
+	buf = binary.AppendUvarint(buf, uint64(len(keys)))
+	for _, k := range keys {
+		r := entries[k]
+		buf = append(buf, k[:]...)
+		buf = binary.AppendVarint(buf, r.used)
+		buf = binary.AppendUvarint(buf, uint64(len(r.Dialect)))
+		buf = append(buf, r.Dialect...)
+		buf = binary.AppendUvarint(buf, uint64(len(r.Checksum)))
+		buf = append(buf, r.Checksum...)
+		if err := flush(false); err != nil {
+			return err
+		}
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(skeys)))
+	for _, k := range skeys {
+		r := stamps[k]
+		buf = append(buf, k[:]...)
+		buf = append(buf, r.key[:]...)
+		buf = binary.AppendVarint(buf, r.used)
+		buf = binary.AppendUvarint(buf, r.Dev)
+		buf = binary.AppendUvarint(buf, r.Ino)
+		buf = binary.AppendVarint(buf, r.Size)
+		buf = binary.AppendVarint(buf, r.Mtime)
+		buf = binary.AppendVarint(buf, r.Ctime)
+		if err := flush(false); err != nil {
+			return err
+		}
+	}
+	return flush(true)
+}
+
+// recent returns the keys of m, most recently used first, at most maxEntries.
+func recent[R any](m map[Key]R, used func(R) int64) []Key {
+	keys := make([]Key, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b Key) int {
-		if ua, ub := entries[a].used, entries[b].used; ua != ub {
+		if ua, ub := used(m[a]), used(m[b]); ua != ub {
 			if ua > ub {
 				return -1
 			}
@@ -196,68 +318,75 @@ func encode(w io.Writer, entries map[Key]record) error {
 	if len(keys) > maxEntries {
 		keys = keys[:maxEntries]
 	}
-	var buf []byte
-	buf = append(buf, magic...)
-	for _, k := range keys {
-		r := entries[k]
-		buf = append(buf, k[:]...)
-		buf = binary.AppendVarint(buf, r.used)
-		buf = binary.AppendUvarint(buf, uint64(len(r.Dialect)))
-		buf = append(buf, r.Dialect...)
-		buf = binary.AppendUvarint(buf, uint64(len(r.Checksum)))
-		buf = append(buf, r.Checksum...)
-		if len(buf) > 32<<10 {
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
-		}
-	}
-	_, err := w.Write(buf)
-	return err
+	return keys
 }
 
-var errCorrupt = errors.New("corrupt cache index")
-
-// decode reads an index; from a damaged one it keeps the entries before the damage.
-func decode(data []byte) map[Key]record {
-	entries := map[Key]record{}
+// decode reads an index; from a damaged one it keeps what comes before the damage.
+func decode(data []byte) (map[Key]record, map[Key]stampRecord) {
+	entries, stamps := map[Key]record{}, map[Key]stampRecord{}
 	if !bytes.HasPrefix(data, []byte(magic)) {
-		return entries
+		return entries, stamps
 	}
 	data = data[len(magic):]
-	str := func() (string, error) {
+	bad := false
+	uvarint := func() uint64 {
 		n, w := binary.Uvarint(data)
-		if w <= 0 || n > uint64(len(data)-w) {
-			return "", errCorrupt
-		}
-		s := string(data[w : w+int(n)])
-		data = data[w+int(n):]
-		return s, nil
-	}
-	for len(data) > 0 {
-		if len(data) < len(Key{}) {
-			break
-		}
-		var k Key
-		copy(k[:], data)
-		data = data[len(k):]
-		used, w := binary.Varint(data)
 		if w <= 0 {
-			break
+			bad = true
+			return 0
 		}
 		data = data[w:]
-		d, err := str()
-		if err != nil {
-			break
+		return n
+	}
+	varint := func() int64 {
+		n, w := binary.Varint(data)
+		if w <= 0 {
+			bad = true
+			return 0
 		}
-		sum, err := str()
-		if err != nil {
+		data = data[w:]
+		return n
+	}
+	key := func() (k Key) {
+		if len(data) < len(k) {
+			bad = true
+			return k
+		}
+		copy(k[:], data)
+		data = data[len(k):]
+		return k
+	}
+	str := func() string {
+		n := uvarint()
+		if bad || n > uint64(len(data)) {
+			bad = true
+			return ""
+		}
+		s := string(data[:n])
+		data = data[n:]
+		return s
+	}
+	for n := uvarint(); n > 0 && !bad; n-- {
+		k := key()
+		used := varint()
+		d := str()
+		sum := str()
+		if bad {
 			break
 		}
 		entries[k] = record{Entry: Entry{Dialect: d, Checksum: sum}, used: used}
 	}
-	return entries
+	for n := uvarint(); n > 0 && !bad; n-- {
+		pk, k := key(), key()
+		r := stampRecord{key: k, used: varint()}
+		r.Dev, r.Ino = uvarint(), uvarint()
+		r.Size, r.Mtime, r.Ctime = varint(), varint(), varint()
+		if bad {
+			break
+		}
+		stamps[pk] = r
+	}
+	return entries, stamps
 }
 
 // trim removes the least recently written indexes of dir until they take MaxBytes

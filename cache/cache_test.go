@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 func key(i int) Key { return KeyOf([]byte(fmt.Sprint(i))) }
@@ -160,5 +161,44 @@ func TestBounded(t *testing.T) {
 	}
 	if _, ok := Open(dir, scope).Get(key(10)); !ok {
 		t.Fatal("the index just written was trimmed")
+	}
+}
+
+// A stamp is kept only for times older than the racy window, survives the index, and
+// answers only for exactly the same stamp whose entry is still there.
+func TestStamps(t *testing.T) {
+	dir := t.TempDir()
+	scope := KeyOf([]byte("s"))
+	c := Open(dir, scope)
+	old := c.opened.Add(-time.Hour).UnixNano()
+	st := Stamp{Dev: 1, Ino: 2, Size: 3, Mtime: old, Ctime: old}
+	c.Put(key(1), Entry{Dialect: "cortex", Checksum: "sha256:01"})
+	c.PutStamp("/a.json", st, key(1))
+	recent := st
+	recent.Ctime = c.opened.Add(-RacyWindow / 2).UnixNano()
+	c.PutStamp("/b.json", recent, key(1))
+	c.Put(key(3), Entry{Dialect: "cortex", Checksum: "sha256:03"})
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c = Open(dir, scope)
+	if e, ok := c.Stamped("/a.json", st); !ok || e.Checksum != "sha256:01" {
+		t.Fatalf("the stamp of /a.json: %v %v", e, ok)
+	}
+	if _, ok := c.Stamped("/b.json", recent); ok {
+		t.Fatal("a stamp within the racy window was kept")
+	}
+	for _, other := range []Stamp{{Dev: 1, Ino: 2, Size: 4, Mtime: old, Ctime: old}, {Dev: 1, Ino: 9, Size: 3, Mtime: old, Ctime: old},
+		{Dev: 1, Ino: 2, Size: 3, Mtime: old, Ctime: old + 1}, {Dev: 1, Ino: 2, Size: 3, Mtime: old + 1, Ctime: old}} {
+		if _, ok := c.Stamped("/a.json", other); ok {
+			t.Fatalf("stamp %+v answered for %+v", other, st)
+		}
+	}
+	if _, ok := c.Stamped("/c.json", st); ok {
+		t.Fatal("a stamp answered for another path")
+	}
+	c.entries = map[Key]record{}
+	if _, ok := c.Stamped("/a.json", st); ok {
+		t.Fatal("a stamp answered without its entry")
 	}
 }

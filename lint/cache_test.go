@@ -3,7 +3,9 @@ package lint_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/dwsdev/dws/cache"
 	"github.com/dwsdev/dws/dialect"
@@ -110,5 +112,56 @@ func TestCacheScope(t *testing.T) {
 			t.Errorf("a change to %s keeps the scope", f.name)
 		}
 		write(t, filepath.Join(dir, f.name), string(old))
+	}
+}
+
+// A clean file's stamp (its metadata) is kept when the file is older than the racy
+// window, and answers for it on later runs; a write that keeps the size and puts the
+// modification time back still moves the status-change time, and is checked; a file
+// written just before the run gets no stamp.
+func TestCacheStamps(t *testing.T) {
+	_, stamps := cache.StampOf("cache_test.go") // false where the system gives none
+	defer func(w time.Duration) { cache.RacyWindow = w }(cache.RacyWindow)
+	cache.RacyWindow = 50 * time.Millisecond
+	dir, cacheDir := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\n")
+	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	flow := filepath.Join(dir, "flow.json")
+	write(t, flow, cleanFlow)
+	time.Sleep(150 * time.Millisecond)
+
+	l := cachedLinter(t, dir, cacheDir)
+	if n := len(l.Run([]lint.Input{{Path: flow}}).Diagnostics()); n != 0 {
+		t.Fatalf("the clean flow: %d findings", n)
+	}
+	fresh := filepath.Join(dir, "fresh.json")
+	write(t, fresh, cleanFlow)
+	if n := len(l.Run([]lint.Input{{Path: fresh}}).Diagnostics()); n != 0 {
+		t.Fatalf("the fresh flow: %d findings", n)
+	}
+	if err := l.Cache.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c := cachedLinter(t, dir, cacheDir).Cache
+	st, _ := cache.StampOf(flow)
+	if _, ok := c.Stamped(flow, st); ok != stamps {
+		t.Fatalf("a stamp kept for the clean flow: %v; stamps on this system: %v", ok, stamps)
+	}
+	if st, _ := cache.StampOf(fresh); func() bool { _, ok := c.Stamped(fresh, st); return ok }() {
+		t.Fatal("a stamp was kept for a file written within the racy window")
+	}
+
+	// The same size, another column, the old modification time.
+	info, err := os.Stat(flow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, flow, strings.Replace(cleanFlow, "SELECT status", "SELECT statux", 1))
+	if err := os.Chtimes(flow, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	l = cachedLinter(t, dir, cacheDir)
+	if got := l.Run([]lint.Input{{Path: flow}}).Diagnostics(); len(got) != 1 || got[0].Rule != "sql-column" {
+		t.Fatalf("after a same-size write with the old mtime: %v", got)
 	}
 }

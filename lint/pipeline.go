@@ -97,6 +97,19 @@ type Input struct {
 	// read marks Data as the file's bytes, read already (key is then their cache key).
 	read bool
 	key  cache.Key
+	// regular marks a file a directory listing named as a regular file: it is read
+	// without a stat first (source.ReadRegular).
+	regular bool
+	// stamp is the file's metadata as it was before it was read (cache.Stamp).
+	stamp cache.Stamp
+}
+
+// readInput reads in's file.
+func readInput(in *Input) ([]byte, error) {
+	if in.regular {
+		return source.ReadRegular(in.Path)
+	}
+	return source.ReadFile(in.Path)
 }
 
 // FileResult is what the pipeline found in one file.
@@ -252,7 +265,15 @@ func (r *run) cached(in *Input, res *FileResult) bool {
 	if _, ok := r.Overlay[abs]; ok {
 		return false
 	}
-	data, err := source.ReadFile(in.Path)
+	// A file whose stamp is the one kept with its clean result is not read at all.
+	if st, ok := cache.StampOf(in.Path); ok {
+		if e, ok := r.Cache.Stamped(abs, st); ok {
+			*res = FileResult{Path: in.Path, Dialect: e.Dialect, Checksum: e.Checksum}
+			return true
+		}
+		in.stamp, in.regular = st, true
+	}
+	data, err := readInput(in)
 	if err != nil {
 		return false // the read stage reports it
 	}
@@ -271,6 +292,7 @@ func (r *run) remember(in Input, res FileResult) {
 		return
 	}
 	r.Cache.Put(in.key, cache.Entry{Dialect: res.Dialect, Checksum: res.Checksum})
+	r.Cache.PutStamp(absOrSelf(in.Path), in.stamp, in.key)
 }
 
 // file runs the stages on one input. keep says whether the caller needs the parsed
@@ -328,7 +350,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 	}
 	if !in.Stdin && !in.read {
 		var err error
-		if data, err = source.ReadFile(in.Path); err != nil {
+		if data, err = readInput(&in); err != nil {
 			rule := "read"
 			var re *source.ReadError
 			if errors.As(err, &re) && re.TooLarge {

@@ -29,7 +29,7 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 	var empty []string
 	outside := false
 	found := 0
-	add := func(p string) {
+	add := func(p string, regular bool) {
 		found++
 		key := absOrSelf(p)
 		if filepath.IsAbs(p) {
@@ -37,18 +37,18 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 		}
 		if !seen[key] {
 			seen[key] = true
-			inputs = append(inputs, Input{Path: display(p)})
+			inputs = append(inputs, Input{Path: display(p), regular: regular})
 		}
 	}
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil || !st.IsDir() {
-			add(p) // the read stage reports what is wrong with it
+			add(p, false) // the read stage reports what is wrong with it
 			continue
 		}
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil {
-			add(p)
+			add(p, false)
 			continue
 		}
 		before := found
@@ -57,7 +57,7 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 		if h := r.homeOf(p); h.b != nil {
 			if check, _, err := r.files(h); err == nil {
 				for _, c := range check {
-					add(c)
+					add(c, false)
 				}
 			}
 		}
@@ -91,7 +91,7 @@ func (e *NoFilesError) Error() string {
 	return msg + ")"
 }
 
-func (l *Linter) walk(dir string, ancestors []string, add func(string)) []Diagnostic {
+func (l *Linter) walk(dir string, ancestors []string, add func(p string, regular bool)) []Diagnostic {
 	var problems []Diagnostic
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -101,16 +101,16 @@ func (l *Linter) walk(dir string, ancestors []string, add func(string)) []Diagno
 	for _, e := range entries {
 		name := e.Name()
 		p := filepath.Join(dir, name)
-		isDir := e.IsDir()
+		isDir, regular := e.IsDir(), e.Type().IsRegular()
 		if e.Type()&os.ModeSymlink != 0 {
 			st, err := os.Stat(p)
 			if err != nil {
 				if l.included(p) {
-					add(p) // a broken link to a file we would check: the read stage says so
+					add(p, false) // a broken link to a file we would check: the read stage says so
 				}
 				continue
 			}
-			isDir = st.IsDir()
+			isDir, regular = st.IsDir(), st.Mode().IsRegular()
 		}
 		if isDir {
 			if strings.HasPrefix(name, ".") || name == "node_modules" {
@@ -133,7 +133,7 @@ func (l *Linter) walk(dir string, ancestors []string, add func(string)) []Diagno
 		if !l.Selects(p) {
 			continue
 		}
-		add(p)
+		add(p, regular)
 	}
 	return problems
 }
