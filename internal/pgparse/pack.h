@@ -161,6 +161,11 @@ static int dws_zeroish(const ProtobufCFieldDescriptor *f, const void *m)
  */
 static unsigned dws_oneof_end(const ProtobufCMessageDescriptor *d, unsigned i)
 {
+	/* Nearly every oneof packed is Node's: remember the last one found. */
+	static __thread const ProtobufCMessageDescriptor *memo_d;
+	static __thread unsigned memo_i, memo_end;
+	if (d == memo_d && i == memo_i)
+		return memo_end;
 	unsigned q = d->fields[i].quantifier_offset, lo = i, hi = d->n_fields;
 	/* the last index of the run of fields sharing q, found in [lo, hi) */
 	while (hi - lo > 1) {
@@ -171,12 +176,18 @@ static unsigned dws_oneof_end(const ProtobufCMessageDescriptor *d, unsigned i)
 		else
 			hi = mid;
 	}
+	memo_d = d;
+	memo_i = i;
+	memo_end = lo + 1;
 	return lo + 1;
 }
 
 static const ProtobufCFieldDescriptor *dws_oneof_member(const ProtobufCMessageDescriptor *d, unsigned i, unsigned end, uint32_t id)
 {
 	unsigned lo = i, hi = end;
+	/* Members numbered one after another (Node's) are found at once. */
+	if (id >= d->fields[i].id && id - d->fields[i].id < end - i && d->fields[i + (id - d->fields[i].id)].id == id)
+		return &d->fields[i + (id - d->fields[i].id)];
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
 		if (d->fields[mid].id < id)
