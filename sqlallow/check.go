@@ -233,10 +233,29 @@ func (c *checker) addBad(err error) bool {
 	return true
 }
 
+// Prepared is a policy compiled once for many checks: a snapshot of the Policy it was
+// made from (changes to that Policy do not reach it), safe for concurrent use.
+type Prepared struct{ pol *compiled }
+
+// Prepare compiles p for checking (nil: DefaultPolicy). Compiling it again for every
+// statement was a tenth of the allow-list's allocations.
+func Prepare(p *Policy) *Prepared { return &Prepared{pol: compile(p)} }
+
 // CheckStatement checks one sql step statement. args is the number of
 // entries in the step's args (-1: unknown, sql-args is not checked).
 func CheckStatement(stmt string, args int, p *Policy) Result {
-	c := newChecker(p)
+	return Prepare(p).Statement(stmt, args)
+}
+
+// CheckExpression checks a branch expression: one SQL expression that reads
+// no relation. Offsets are into expr.
+func CheckExpression(expr string, p *Policy) Result {
+	return Prepare(p).Expression(expr)
+}
+
+// Statement is CheckStatement under the prepared policy.
+func (pp *Prepared) Statement(stmt string, args int) Result {
+	c := newChecker(pp.pol)
 	tree, ph, src, err := parseTemplated(stmt)
 	c.src, c.ph = src, ph
 	if c.addBad(err) {
@@ -274,10 +293,9 @@ func CheckStatement(stmt string, args int, p *Policy) Result {
 // exprPrefix wraps a branch expression so the parser reads it as one.
 const exprPrefix = "SELECT ("
 
-// CheckExpression checks a branch expression: one SQL expression that reads
-// no relation. Offsets are into expr.
-func CheckExpression(expr string, p *Policy) Result {
-	c := newChecker(p)
+// Expression is CheckExpression under the prepared policy.
+func (pp *Prepared) Expression(expr string) Result {
+	c := newChecker(pp.pol)
 	c.expr = true
 	wrapped := exprPrefix + expr + "\n)"
 	tree, ph, src, err := parseTemplated(wrapped)

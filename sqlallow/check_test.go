@@ -3,6 +3,7 @@ package sqlallow
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -719,5 +720,45 @@ CREATE POLICY own ON expense USING (id IN (SELECT id FROM owners));
 	pol.Allow = map[string][]string{}
 	if got := render(CheckStatement("SELECT amount FROM expense", -1, &pol)); got != "sql-table@19+7: policy own on expense (sql.from_ddl line 5): table \"owners\" is not on the allow-list\n" {
 		t.Errorf("policy: %s", got)
+	}
+}
+
+// TestPreparedShared: one Prepared policy, used by several goroutines at once (as a
+// validate run uses it), finds what a policy compiled for each statement finds; and
+// it is a snapshot: a change to the Policy after Prepare does not reach it.
+func TestPreparedShared(t *testing.T) {
+	ddl, err := FromDDL(testDDL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := testPolicy()
+	p.DDL = ddl
+	texts := fullCorpus()
+	want := make([]Result, len(texts))
+	for i, s := range texts {
+		want[i] = CheckStatement(s, -1, p)
+	}
+	pp := Prepare(p)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range texts {
+				i := (i + g*len(texts)/4) % len(texts)
+				if got := pp.Statement(texts[i], -1); !reflect.DeepEqual(got, want[i]) {
+					t.Errorf("%q: prepared %v, compiled for it %v", texts[i], got, want[i])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	p.Allow, p.DDL = map[string][]string{}, nil
+	if fresh := CheckStatement("SELECT id FROM expense", -1, p); len(fresh.Findings) == 0 {
+		t.Fatal("the changed policy still allows expense: the snapshot is not tested")
+	}
+	if got := pp.Statement("SELECT id FROM expense", -1); len(got.Findings) != 0 {
+		t.Errorf("a change to the policy reached the prepared one: %v", got.Findings)
 	}
 }

@@ -3,6 +3,7 @@ package sqlallow
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Policy is what one statement may touch.
@@ -81,7 +82,7 @@ type grant struct {
 
 type compiled struct {
 	allow      map[string]*grant // schema.name → grant, from Policy.Allow
-	ddlGrants  map[string]*grant // grants made from the DDL, on first use
+	ddlGrants  sync.Map          // schema.name → *grant made from the DDL, on first use
 	searchPath []string
 	statements map[string]bool
 	denyExact  map[string]bool // name or schema.name
@@ -269,8 +270,8 @@ func (c *compiled) grantFor(key string) *grant {
 	if g := c.allow[key]; g != nil {
 		return g
 	}
-	if g, ok := c.ddlGrants[key]; ok {
-		return g
+	if g, ok := c.ddlGrants.Load(key); ok {
+		return g.(*grant)
 	}
 	cols, ok := c.ddlTable(key)
 	if !ok {
@@ -280,11 +281,8 @@ func (c *compiled) grantFor(key string) *grant {
 	for _, col := range cols {
 		g.cols[col] = true
 	}
-	if c.ddlGrants == nil {
-		c.ddlGrants = map[string]*grant{}
-	}
-	c.ddlGrants[key] = g
-	return g
+	actual, _ := c.ddlGrants.LoadOrStore(key, g)
+	return actual.(*grant)
 }
 
 func sortedCopy(list []string) []string {

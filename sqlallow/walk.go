@@ -38,8 +38,8 @@ type checker struct {
 	via []string
 }
 
-func newChecker(p *Policy) *checker {
-	return &checker{pol: compile(p), uses: map[string]*useAcc{}, tplRoles: map[int]string{}}
+func newChecker(pol *compiled) *checker {
+	return &checker{pol: pol, uses: map[string]*useAcc{}, tplRoles: map[int]string{}}
 }
 
 // relRef is one reference to a real relation.

@@ -17,6 +17,8 @@ type sqlSettings struct {
 	ddl string
 	// memo remembers checks under policy when the config is Interactive (dws lsp).
 	memo sqlallow.Memo
+	// prepared is policy compiled once for the run's checks.
+	prepared *sqlallow.Prepared
 }
 
 // policyOf returns the configured policy and whether one is configured. Without one,
@@ -102,7 +104,7 @@ func parseSQLSettings(n *source.Node, dir string) (any, error) {
 		}
 	}
 	// from_ddl allows what the DDL creates; sqlallow merges it with allow, whose entries win.
-	return &sqlSettings{policy: p, ddl: ddl}, nil
+	return &sqlSettings{policy: p, ddl: ddl, prepared: sqlallow.Prepare(&p)}, nil
 }
 
 // NamedFiles is the DDL file the section reads: a result depends on its bytes.
@@ -199,8 +201,15 @@ func checkSQL(f *lint.File, steps []step) {
 		}
 	}
 	var memo *sqlallow.Memo
-	if s, ok := f.Config.Section("sql").(*sqlSettings); ok && f.Config.Interactive {
-		memo = &s.memo
+	var prepared *sqlallow.Prepared
+	if s, ok := f.Config.Section("sql").(*sqlSettings); ok {
+		if f.Config.Interactive {
+			memo = &s.memo
+		}
+		prepared = s.prepared
+	}
+	if prepared == nil {
+		prepared = sqlallow.Prepare(policy)
 	}
 	f.Limiter.Each(len(unique), 16, func(i int) {
 		j := unique[i]
@@ -210,9 +219,9 @@ func checkSQL(f *lint.File, steps []step) {
 		case memo != nil:
 			j.res = memo.Statement(j.node.Text, j.args, policy)
 		case j.expr:
-			j.res = sqlallow.CheckExpression(j.node.Text, policy)
+			j.res = prepared.Expression(j.node.Text)
 		default:
-			j.res = sqlallow.CheckStatement(j.node.Text, j.args, policy)
+			j.res = prepared.Statement(j.node.Text, j.args)
 		}
 	})
 	for _, j := range jobs {
