@@ -3,8 +3,9 @@
 package sqlallow
 
 import (
-	pg "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
 )
 
 // inner returns the message a Node holds, nil when it holds none.

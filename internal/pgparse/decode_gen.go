@@ -5,8 +5,9 @@ package pgparse
 import (
 	"math"
 
-	pg "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/encoding/protowire"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
 )
 
 var _ = math.Float64frombits
