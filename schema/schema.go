@@ -156,7 +156,7 @@ func Validate(dialect string, v any) (fs []Failure, err error) {
 }
 
 func validateWith(d *dialect, v any) ([]Failure, error) {
-	if vd := d.verdict(); vd != nil && vd(v) {
+	if vd := d.verdict(); vd != nil && vd(v) && jsonModel(v) {
 		return nil, nil
 	}
 	sch, err := d.compiled()

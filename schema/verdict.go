@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -24,11 +25,39 @@ import (
 //
 // It knows the keywords of draft 2020-12 that dws's schemas use, with jsonschema
 // v5's meaning (its regexp, its formats, its number and equality rules). A schema
-// with any other keyword, a $ref outside the document, or a nested $id gets no
-// verdict; jsonschema then validates everything, as before.
+// with any other keyword, a $ref outside the document or through a nested $id, a
+// bound beyond 2^53, or a $ref loop that reads nothing of the document gets no
+// verdict; jsonschema then validates everything, as before. The verdict does not check
+// a schema against its metaschema: TestVerdictAgrees compiles every embedded schema
+// with jsonschema, which does.
 type verdict func(v any) bool
 
 const draft2020 = "https://json-schema.org/draft/2020-12/schema"
+
+// jsonModel reports whether v holds only the types of the JSON data model Validate
+// takes. The verdict judges only those: under "not" or "if", its false for any other
+// type would turn into an acceptance that jsonschema need not share.
+func jsonModel(v any) bool {
+	switch x := v.(type) {
+	case nil, bool, json.Number, string:
+		return true
+	case []any:
+		for _, e := range x {
+			if !jsonModel(e) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !jsonModel(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
 
 // annotations are keywords that never change a verdict.
 var annotations = map[string]bool{
@@ -42,6 +71,9 @@ var annotations = map[string]bool{
 type verdictCompiler struct {
 	root  any
 	slots map[string]*verdict
+	// active are the $refs being compiled that the current schema applies in place
+	// of (no property or item between).
+	active map[string]bool
 }
 
 // compileVerdict compiles the schema text src, whose $id must be url.
@@ -59,7 +91,7 @@ func compileVerdict(src []byte, url string) (verdict, error) {
 	if d, ok := m["$schema"]; ok && d != draft2020 {
 		return nil, fmt.Errorf("$schema %v is not draft 2020-12", d)
 	}
-	c := &verdictCompiler{root: root, slots: map[string]*verdict{}}
+	c := &verdictCompiler{root: root, slots: map[string]*verdict{}, active: map[string]bool{}}
 	slot, err := c.ref("#")
 	if err != nil {
 		return nil, err
@@ -69,7 +101,7 @@ func compileVerdict(src []byte, url string) (verdict, error) {
 
 // ref returns the slot of the schema at a "#…" reference, compiling it once.
 func (c *verdictCompiler) ref(ref string) (*verdict, error) {
-	if slot, ok := c.slots[ref]; ok {
+	if slot, ok := c.slots[ref]; ok && !c.active[ref] {
 		return slot, nil
 	}
 	ptr, ok := strings.CutPrefix(ref, "#")
@@ -78,24 +110,53 @@ func (c *verdictCompiler) ref(ref string) (*verdict, error) {
 	}
 	target := c.root
 	if ptr != "" {
-		for _, tok := range strings.Split(ptr[1:], "/") {
+		for i, tok := range strings.Split(ptr[1:], "/") {
 			m, ok := target.(map[string]any)
 			if !ok {
 				return nil, fmt.Errorf("$ref %q does not resolve", ref)
 			}
-			if target, ok = m[unescapePointer(tok)]; !ok {
+			if _, ok := m["$id"]; ok && i > 0 {
+				// jsonschema resolves the rest against that $id: not followed here.
+				return nil, fmt.Errorf("$ref %q passes a nested $id", ref)
+			}
+			// jsonschema's reading of a token: ~1, ~0, then percent-decoding.
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+			tok, err := url.PathUnescape(tok)
+			if err != nil {
+				return nil, fmt.Errorf("$ref %q: %w", ref, err)
+			}
+			if target, ok = m[tok]; !ok {
 				return nil, fmt.Errorf("$ref %q does not resolve", ref)
 			}
 		}
 	}
+	if c.active[ref] {
+		// A loop of $refs and in-place keywords that reads nothing of the document:
+		// jsonschema refuses such a schema.
+		return nil, fmt.Errorf("$ref %q loops without descending into the document", ref)
+	}
+	if slot, ok := c.slots[ref]; ok {
+		return slot, nil // being compiled, below a keyword that descends into the document
+	}
 	slot := new(verdict)
 	c.slots[ref] = slot
+	c.active[ref] = true
 	f, err := c.compile(target, ptr == "")
+	delete(c.active, ref)
 	if err != nil {
 		return nil, err
 	}
 	*slot = f
 	return slot, nil
+}
+
+// descend compiles a subschema that applies to a part of the document (a property,
+// an item): a $ref loop through it reads ever deeper, and ends with the document.
+func (c *verdictCompiler) descend(s any) (verdict, error) {
+	saved := c.active
+	c.active = map[string]bool{}
+	defer func() { c.active = saved }()
+	return c.sub(s)
 }
 
 // sub compiles a subschema that a keyword holds.
@@ -236,7 +297,7 @@ func (c *verdictCompiler) keyword(x map[string]any, k string) (verdict, error) {
 			if !ok {
 				return true
 			}
-			if isMin && len(s) >= 4*n || !isMin && len(s) <= n {
+			if isMin && len(s)/4 >= n || !isMin && len(s) <= n {
 				return true // decided by the byte length alone
 			}
 			l := utf8.RuneCountInString(s)
@@ -306,7 +367,7 @@ func (c *verdictCompiler) object(x map[string]any) (verdict, error) {
 			return nil, fmt.Errorf("properties is not an object")
 		}
 		for name, s := range m {
-			f, err := c.sub(s)
+			f, err := c.descend(s)
 			if err != nil {
 				return nil, err
 			}
@@ -330,7 +391,7 @@ func (c *verdictCompiler) object(x map[string]any) (verdict, error) {
 			if err != nil {
 				return nil, err
 			}
-			f, err := c.sub(s)
+			f, err := c.descend(s)
 			if err != nil {
 				return nil, err
 			}
@@ -340,7 +401,7 @@ func (c *verdictCompiler) object(x map[string]any) (verdict, error) {
 	var additional verdict
 	if a, ok := x["additionalProperties"]; ok {
 		var err error
-		if additional, err = c.sub(a); err != nil {
+		if additional, err = c.descend(a); err != nil {
 			return nil, err
 		}
 	}
@@ -383,7 +444,7 @@ func (c *verdictCompiler) array(x map[string]any) (verdict, error) {
 			return nil, fmt.Errorf("prefixItems is not an array")
 		}
 		for _, s := range list {
-			f, err := c.sub(s)
+			f, err := c.descend(s)
 			if err != nil {
 				return nil, err
 			}
@@ -393,7 +454,7 @@ func (c *verdictCompiler) array(x map[string]any) (verdict, error) {
 	var items verdict
 	if s, ok := x["items"]; ok {
 		var err error
-		if items, err = c.sub(s); err != nil {
+		if items, err = c.descend(s); err != nil {
 			return nil, err
 		}
 	}
@@ -702,8 +763,9 @@ func intOf(val any) (int, error) {
 		return 0, fmt.Errorf("not an integer")
 	}
 	i, err := strconv.Atoi(string(n))
-	if err != nil || i < 0 {
-		return 0, fmt.Errorf("not a non-negative integer")
+	if err != nil || i < 0 || i > 1<<53 {
+		// jsonschema reads a bound through a double: beyond 2^53 it is not this one.
+		return 0, fmt.Errorf("not a non-negative integer up to 2^53")
 	}
 	return i, nil
 }

@@ -156,10 +156,62 @@ func TestNoVerdict(t *testing.T) {
 		`{"$id": "https://dws.dev/schema/x.json", "$schema": "http://json-schema.org/draft-07/schema#"}`,
 		`{"$id": "https://dws.dev/schema/other.json"}`,
 		`{"$id": "https://dws.dev/schema/x.json", "unevaluatedProperties": false}`,
+		// jsonschema resolves inner's #/$defs/t against other.json's $id: a string there.
+		`{"$id": "https://dws.dev/schema/x.json", "$ref": "#/$defs/x/$defs/inner", "$defs": {"x": {"$id": "https://dws.dev/schema/other.json",
+			"$defs": {"inner": {"$ref": "#/$defs/t"}, "t": {"type": "string"}}}, "t": {"type": "number"}}}`,
+		// Bounds jsonschema reads through a double.
+		`{"$id": "https://dws.dev/schema/x.json", "minLength": 4611686018427387904}`,
+		`{"$id": "https://dws.dev/schema/x.json", "maxItems": 9223372036854775807}`,
+		// Loops that read nothing of the document: jsonschema refuses them.
+		`{"$id": "https://dws.dev/schema/x.json", "$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/a"}}}`,
+		`{"$id": "https://dws.dev/schema/x.json", "$ref": "#/$defs/a", "$defs": {"a": {"allOf": [{"not": {"$ref": "#/$defs/b"}}]}, "b": {"if": {"$ref": "#/$defs/a"}}}}`,
 	} {
 		if vd, err := compileVerdict([]byte(src), "https://dws.dev/schema/x.json"); vd != nil || err == nil {
 			t.Errorf("%s: compiled to a verdict", src)
 		}
+	}
+}
+
+// TestVerdictRefs: a $ref is read as jsonschema reads it (~1, ~0, then percent
+// escapes), and a recursive schema that descends into the document is fine.
+func TestVerdictRefs(t *testing.T) {
+	const url = "https://dws.dev/schema/x.json"
+	src := `{"$id": "` + url + `", "$defs": {"a b": {"type": "string"}, "a%20b": {"type": "number"},
+		"list": {"type": "array", "items": {"$ref": "#/$defs/list"}}, "sl~ash/": {"$ref": "#/$defs/list"}},
+		"properties": {"s": {"$ref": "#/$defs/a%20b"}, "l": {"$ref": "#/$defs/sl~0ash~1"}}}`
+	vd, err := compileVerdict([]byte(src), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCompiler()
+	if err := c.AddResource(url, strings.NewReader(src)); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := 0
+	for _, v := range []any{map[string]any{"s": json.Number("5")}, map[string]any{"s": "five"},
+		map[string]any{"l": []any{[]any{[]any{}}}}, map[string]any{"l": []any{json.Number("1")}}} {
+		want, got := sch.Validate(v) == nil, vd(v)
+		if want != got {
+			t.Errorf("%v: the verdict says %v, jsonschema %v", v, got, want)
+		}
+		if want {
+			valid++
+		}
+	}
+	if valid != 2 {
+		t.Errorf("%d of 4 documents valid, want 2", valid)
+	}
+}
+
+// TestVerdictOnlyJSON: a value of a Go type outside the JSON data model is left to
+// jsonschema, even where the verdict's "not" would accept it.
+func TestVerdictOnlyJSON(t *testing.T) {
+	if jsonModel(map[string]any{"a": []any{float64(1)}}) || !jsonModel(map[string]any{"a": []any{json.Number("1"), nil, true, "s"}}) {
+		t.Fatal("jsonModel misjudges")
 	}
 }
 
