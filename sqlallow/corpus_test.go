@@ -6,8 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dwsdev/dws/internal/pgparse"
+	pg "github.com/pganalyze/pg_query_go/v5"
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/dwsdev/dws/internal/pgparse"
 )
 
 // handCorpus is every construct of SPEC §6 and the corners around it, written
@@ -362,7 +365,7 @@ func fullCorpus() []string {
 }
 
 // TestParseSameBytes: the parser dws uses (internal/pgparse) packs every statement of
-// the corpora exactly as pg_query_go does.
+// the corpora exactly as pg_query_go does, and builds the same tree from it.
 func TestParseSameBytes(t *testing.T) {
 	texts := append(fullCorpus(), testDDL)
 	for _, s := range texts {
@@ -370,6 +373,11 @@ func TestParseSameBytes(t *testing.T) {
 		got, gerr := pgparse.ParseToProtobuf(s)
 		if (werr == nil) != (gerr == nil) || !bytes.Equal(want, got) {
 			t.Errorf("%q: pgparse and pg_query_go differ (%v, %v)", s, gerr, werr)
+		}
+		wantTree, werr := pg.Parse(s)
+		gotTree, gerr := pgparse.Parse(s)
+		if (werr == nil) != (gerr == nil) || werr == nil && !proto.Equal(wantTree, gotTree) {
+			t.Errorf("%q: pgparse's tree is not pg_query_go's (%v, %v)", s, gerr, werr)
 		}
 	}
 	if len(texts) < 500 {

@@ -9,6 +9,47 @@
 #include "pack.h"
 #include "parse.h"
 
+/*
+ * The protobuf-c messages of input's parse tree, built by pg_query's own code in a
+ * memory context of their own that stays until dws_free_tree, which must run on the
+ * same thread (pg_query's memory contexts are per thread).
+ */
+DwsTree dws_parse_tree(const char *input)
+{
+	DwsTree r = {0};
+	MemoryContext ctx = pg_query_enter_memory_context();
+	PgQueryInternalParsetreeAndError pt = pg_query_raw_parse(input, PG_QUERY_PARSE_DEFAULT);
+	free(pt.stderr_buffer);
+	if (pt.error != NULL) {
+		r.error = pt.error;
+		pg_query_exit_memory_context(ctx);
+		return r;
+	}
+	PgQuery__ParseResult *result = palloc(sizeof(PgQuery__ParseResult));
+	pg_query__parse_result__init(result);
+	result->version = PG_VERSION_NUM;
+	if (pt.tree != NULL) {
+		const ListCell *lc;
+		int i = 0;
+		result->n_stmts = list_length(pt.tree);
+		result->stmts = palloc(sizeof(PgQuery__RawStmt *) * result->n_stmts);
+		foreach(lc, pt.tree) {
+			result->stmts[i] = palloc(sizeof(PgQuery__RawStmt));
+			pg_query__raw_stmt__init(result->stmts[i]);
+			_outRawStmt(result->stmts[i], lfirst(lc));
+			i++;
+		}
+	}
+	r.tree = result;
+	r.ctx = ctx;
+	return r;
+}
+
+void dws_free_tree(void *ctx)
+{
+	pg_query_exit_memory_context((MemoryContext)ctx);
+}
+
 DwsParseResult dws_parse(const char *input)
 {
 	DwsParseResult r = {0};

@@ -6,14 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	"github.com/pganalyze/pg_query_go/v5/parser"
-	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/dwsdev/dws/internal/pggen"
 )
@@ -28,6 +26,7 @@ var statements = []string{
 	"SELECT 1",
 	"SELECT -2147483648, 9223372036854775807, -9223372036854775808, 1.5e300, .5, 0x1F",
 	"SELECT 'text', E'\\n', $$dollar$$, B'1010', X'FF', true, false, NULL",
+	"SELECT E'\\x88'",
 	"SELECT a, b FROM t WHERE x = $1 AND y IN (SELECT z FROM u) ORDER BY 1 DESC NULLS LAST LIMIT 10 OFFSET $2",
 	"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT * FROM r",
 	"WITH w AS MATERIALIZED (DELETE FROM a RETURNING *) INSERT INTO b SELECT * FROM w ON CONFLICT (id) DO UPDATE SET v = EXCLUDED.v",
@@ -97,17 +96,108 @@ func TestSameBytes(t *testing.T) {
 	}
 }
 
+// sameTree fails unless Parse gives the tree pg_query_go's Parse gives for input, or
+// the same error.
+func sameTree(t *testing.T, input string) {
+	t.Helper()
+	want, werr := pg.Parse(input)
+	got, gerr := Parse(input)
+	switch {
+	case werr != nil && strings.Contains(werr.Error(), "exceeded maximum recursion depth"):
+		// proto.Unmarshal's limit, met by a tree the grammar accepted.
+		if !errors.Is(gerr, errDepth) {
+			t.Fatalf("%.80q: pg.Parse says %v, Parse %v", input, werr, gerr)
+		}
+	case werr != nil && strings.Contains(werr.Error(), "invalid UTF-8"):
+		// proto.Unmarshal's refusal of a string the grammar made (E'\x88').
+		if !errors.Is(gerr, errUTF8) {
+			t.Fatalf("%.80q: pg.Parse says %v, Parse %v", input, werr, gerr)
+		}
+	case werr != nil || gerr != nil:
+		var we, ge *parser.Error
+		if !errors.As(werr, &we) || !errors.As(gerr, &ge) || *we != *ge {
+			t.Fatalf("%.80q: pg.Parse says %v, Parse %v", input, werr, gerr)
+		}
+	case !proto.Equal(want, got):
+		t.Fatalf("%.80q: trees differ:\n%v\n%v", input, want, got)
+	}
+}
+
+// TestParseIsPgParse: the tree built from pg_query's C messages is pg_query_go's, for
+// every statement above, every DDL fixture, and nesting up to where the parser stops.
 func TestParseIsPgParse(t *testing.T) {
 	for _, s := range statements {
-		want, werr := pg.Parse(s)
-		got, gerr := Parse(s)
-		if (werr == nil) != (gerr == nil) {
-			t.Fatalf("%q: pg.Parse says %v, Parse %v", s, werr, gerr)
-		}
-		if werr == nil && !proto.Equal(want, got) {
-			t.Fatalf("%q: trees differ", s)
-		}
+		sameTree(t, s)
 	}
+	files, _ := filepath.Glob("../../fixtures/*/*.sql")
+	more, _ := filepath.Glob("../../fixtures/*/*/*.sql")
+	for _, f := range append(files, more...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameTree(t, string(data))
+	}
+	for _, n := range []int{1000, 3000, 6000, 20000} {
+		sameTree(t, "SELECT "+strings.Repeat("(", n)+"1"+strings.Repeat(")", n))
+		sameTree(t, "SELECT "+strings.Repeat("-", n)+"1")
+		sameTree(t, "SELECT 1"+strings.Repeat(" + 1", n))
+	}
+}
+
+// TestParseConcurrently: parses on many goroutines at once (pg_query's memory
+// contexts are per thread, and Parse reads its messages between two C calls) give
+// the trees they give alone.
+func TestParseConcurrently(t *testing.T) {
+	want := make([]*pg.ParseResult, len(statements))
+	for i, s := range statements {
+		want[i], _ = pg.Parse(s)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 20 * len(statements) {
+				i := (k + g) % len(statements)
+				got, err := Parse(statements[i])
+				if (err == nil) != (want[i] != nil) || err == nil && !proto.Equal(want[i], got) {
+					t.Errorf("%q on goroutine %d: %v", statements[i], g, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestTreeGenCurrent: tree_gen.go is what internal/pggen writes for the pg_query_go
+// in go.mod (run `go generate ./internal/pgparse` after an upgrade).
+func TestTreeGenCurrent(t *testing.T) {
+	want, err := pggen.Tree("pgparse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("tree_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("tree_gen.go is stale: run go generate ./internal/pgparse")
+	}
+}
+
+// FuzzParse: whatever the text, Parse gives pg_query_go's tree or its error.
+func FuzzParse(f *testing.F) {
+	for _, s := range statements {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.IndexByte(s, 0) >= 0 {
+			return // a C string ends there, for both
+		}
+		sameTree(t, s)
+	})
 }
 
 // FuzzSameBytes: whatever the text, pgparse packs what pg_query_go packs.
@@ -138,215 +228,5 @@ func BenchmarkParse(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-	})
-}
-
-// TestDecodeGenCurrent: decode_gen.go is what internal/pggen writes for the
-// pg_query_go in go.mod (run `go generate ./internal/pgparse` after an upgrade).
-func TestDecodeGenCurrent(t *testing.T) {
-	want, err := pggen.Decode("pgparse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile("decode_gen.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatal("decode_gen.go is stale: run go generate ./internal/pgparse")
-	}
-}
-
-// sameTree fails unless Decode reads data as proto.Unmarshal does: both refuse it,
-// or both give equal trees (unknown fields, which Decode drops, aside).
-func sameTree(t *testing.T, data []byte) {
-	t.Helper()
-	want := &pg.ParseResult{}
-	werr := proto.Unmarshal(data, want)
-	got, gerr := Decode(data)
-	if (werr == nil) != (gerr == nil) {
-		t.Fatalf("%x: proto.Unmarshal says %v, Decode %v", data, werr, gerr)
-	}
-	if werr != nil {
-		return
-	}
-	dropUnknown(want.ProtoReflect())
-	if !proto.Equal(want, got) {
-		t.Fatalf("%x: trees differ:\n%v\n%v", data, want, got)
-	}
-}
-
-func dropUnknown(m protoreflect.Message) {
-	m.SetUnknown(nil)
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.Kind() != protoreflect.MessageKind:
-		case fd.IsList():
-			for i := range v.List().Len() {
-				dropUnknown(v.List().Get(i).Message())
-			}
-		default:
-			dropUnknown(v.Message())
-		}
-		return true
-	})
-}
-
-// TestDecodeIsUnmarshal: every statement and DDL fixture, and what a tree of every
-// message type with every field set packs to, decode as proto.Unmarshal decodes them;
-// so do damaged bytes, deep nesting, invalid UTF-8 and fields of the wrong wire type.
-func TestDecodeIsUnmarshal(t *testing.T) {
-	texts := append([]string(nil), statements...)
-	files, _ := filepath.Glob("../../fixtures/*/*.sql")
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		texts = append(texts, string(data))
-	}
-	for _, s := range texts {
-		data, err := ParseToProtobuf(s)
-		if err != nil {
-			continue
-		}
-		sameTree(t, data)
-		for cut := range min(len(data), 64) {
-			sameTree(t, data[:len(data)-cut])
-		}
-	}
-	ms, err := pggen.Messages()
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, m := range ms {
-		path := pathTo(m.Desc)
-		if path == nil {
-			continue // not in a parse tree (ScanResult)
-		}
-		full := fill(m.Desc, 3)
-		data, err := proto.Marshal(full)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := len(path) - 1; i >= 0; i-- {
-			data = protowire.AppendBytes(protowire.AppendTag(nil, path[i], protowire.BytesType), data)
-		}
-		sameTree(t, data)
-		checked++
-	}
-	if checked < 250 {
-		t.Fatalf("only %d message types checked", checked)
-	}
-	wrongType := protowire.AppendTag(nil, 1, protowire.Fixed32Type) // version is a varint
-	wrongType = protowire.AppendFixed32(wrongType, 7)
-	badUTF8 := []byte{0x12, 0x0a, 0x0a, 0x08, 0xa2, 0x06, 0x05, 0x0a, 0x03, 0xff, 0xfe, 0x41}
-	for _, data := range [][]byte{wrongType, badUTF8, {0x08}, {0x08, 0xff}, {0x12, 0x05}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, deep(10001), deep(9990)} {
-		sameTree(t, data)
-	}
-}
-
-// pathTo returns the field numbers that lead from a ParseResult to a message of
-// type md (empty for ParseResult itself), nil when none does.
-func pathTo(md protoreflect.MessageDescriptor) []protowire.Number {
-	root := (&pg.ParseResult{}).ProtoReflect().Descriptor()
-	type step struct {
-		md   protoreflect.MessageDescriptor
-		path []protowire.Number
-	}
-	seen := map[protoreflect.FullName]bool{root.FullName(): true}
-	queue := []step{{root, []protowire.Number{}}}
-	for len(queue) > 0 {
-		st := queue[0]
-		queue = queue[1:]
-		if st.md.FullName() == md.FullName() {
-			return st.path
-		}
-		for i := range st.md.Fields().Len() {
-			fd := st.md.Fields().Get(i)
-			if fd.Kind() != protoreflect.MessageKind || seen[fd.Message().FullName()] {
-				continue
-			}
-			seen[fd.Message().FullName()] = true
-			queue = append(queue, step{fd.Message(), append(append([]protowire.Number(nil), st.path...), fd.Number())})
-		}
-	}
-	return nil
-}
-
-// deep packs n nested Node→A_Indirection levels under a statement.
-func deep(n int) []byte {
-	var inner []byte
-	for range n / 2 {
-		ind := protowire.AppendTag(nil, 1, protowire.BytesType)
-		ind = protowire.AppendBytes(ind, inner)
-		node := protowire.AppendTag(nil, 18, protowire.BytesType) // Node.a_indirection
-		inner = protowire.AppendBytes(node, ind)
-	}
-	stmt := protowire.AppendTag(nil, 1, protowire.BytesType)
-	stmt = protowire.AppendBytes(stmt, inner)
-	return protowire.AppendBytes(protowire.AppendTag(nil, 2, protowire.BytesType), stmt)
-}
-
-// fill returns a message of type md with every field set to a value other than
-// its zero (lists of two), to depth levels of messages.
-func fill(md protoreflect.MessageDescriptor, depth int) proto.Message {
-	mt, err := protoregistry.GlobalTypes.FindMessageByName(md.FullName())
-	if err != nil {
-		panic(err)
-	}
-	r := mt.New()
-	for i := range md.Fields().Len() {
-		fd := md.Fields().Get(i)
-		if od := fd.ContainingOneof(); od != nil && od.Fields().Get(0) != fd {
-			continue // one member of a oneof: the first
-		}
-		value := func() protoreflect.Value {
-			switch fd.Kind() {
-			case protoreflect.MessageKind:
-				return protoreflect.ValueOfMessage(fill(fd.Message(), depth-1).ProtoReflect())
-			case protoreflect.BoolKind:
-				return protoreflect.ValueOfBool(true)
-			case protoreflect.EnumKind:
-				return protoreflect.ValueOfEnum(fd.Enum().Values().Get(fd.Enum().Values().Len() - 1).Number())
-			case protoreflect.Int32Kind:
-				return protoreflect.ValueOfInt32(-7)
-			case protoreflect.Int64Kind:
-				return protoreflect.ValueOfInt64(-1 << 40)
-			case protoreflect.Uint32Kind:
-				return protoreflect.ValueOfUint32(1 << 31)
-			case protoreflect.Uint64Kind:
-				return protoreflect.ValueOfUint64(1 << 63)
-			case protoreflect.DoubleKind:
-				return protoreflect.ValueOfFloat64(-2.5)
-			case protoreflect.StringKind:
-				return protoreflect.ValueOfString("ü" + string(fd.Name()))
-			}
-			panic(fd.Kind().String())
-		}
-		if fd.Kind() == protoreflect.MessageKind && depth == 0 {
-			continue
-		}
-		if fd.IsList() {
-			l := r.Mutable(fd).List()
-			l.Append(value())
-			l.Append(value())
-			continue
-		}
-		r.Set(fd, value())
-	}
-	return r.Interface()
-}
-
-// FuzzDecode: whatever the bytes, Decode agrees with proto.Unmarshal.
-func FuzzDecode(f *testing.F) {
-	for _, s := range statements {
-		if data, err := ParseToProtobuf(s); err == nil {
-			f.Add(data)
-		}
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		sameTree(t, data)
 	})
 }
