@@ -366,17 +366,31 @@ func decode(data []byte) (map[Key]record, map[Key]stampRecord) {
 		data = data[n:]
 		return s
 	}
-	for n := uvarint(); n > 0 && !bad; n-- {
+	n := uvarint()
+	if n <= uint64(len(data)/len(Key{})) {
+		entries = make(map[Key]record, n)
+	}
+	dialects := map[string]string{} // a few names, each kept once
+	for ; n > 0 && !bad; n-- {
 		k := key()
 		used := varint()
 		d := str()
+		if same, ok := dialects[d]; ok {
+			d = same
+		} else {
+			dialects[d] = d
+		}
 		sum := str()
 		if bad {
 			break
 		}
 		entries[k] = record{Entry: Entry{Dialect: d, Checksum: sum}, used: used}
 	}
-	for n := uvarint(); n > 0 && !bad; n-- {
+	n = uvarint()
+	if n <= uint64(len(data)/len(Key{})) {
+		stamps = make(map[Key]stampRecord, n)
+	}
+	for ; n > 0 && !bad; n-- {
 		pk, k := key(), key()
 		r := stampRecord{key: k, used: varint()}
 		r.Dev, r.Ino = uvarint(), uvarint()

@@ -549,8 +549,13 @@ func stringList(n *source.Node) ([]string, error) {
 }
 
 // Rel returns path relative to the config directory, slash-separated, for glob matching.
-func (c *Config) Rel(path string) string {
-	abs := absOrSelf(path)
+func (c *Config) Rel(path string) string { return c.relAbs(absOrSelf(path)) }
+
+// relAbs is Rel of a clean absolute path.
+func (c *Config) relAbs(abs string) string {
+	if rest, ok := strings.CutPrefix(abs, c.Dir); ok && len(rest) > 1 && rest[0] == filepath.Separator && filepath.IsAbs(c.Dir) && c.Dir == filepath.Clean(c.Dir) {
+		return filepath.ToSlash(rest[1:]) // inside the config's directory, as nearly every file is
+	}
 	rel, err := filepath.Rel(c.Dir, abs)
 	if err != nil {
 		return filepath.ToSlash(abs)

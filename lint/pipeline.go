@@ -102,6 +102,16 @@ type Input struct {
 	regular bool
 	// stamp is the file's metadata as it was before it was read (cache.Stamp).
 	stamp cache.Stamp
+	// abs is the absolute path, once known (absPath).
+	abs string
+}
+
+// absPath returns in's absolute path, working it out once.
+func (in *Input) absPath() string {
+	if in.abs == "" {
+		in.abs = absOrSelf(in.Path)
+	}
+	return in.abs
 }
 
 // readInput reads in's file.
@@ -180,7 +190,7 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 		if in.Stdin {
 			continue
 		}
-		homes[i] = r.homeOf(filepath.Dir(absOrSelf(in.Path)))
+		homes[i] = r.homeOf(filepath.Dir(inputs[i].absPath()))
 		if !in.Context && homes[i].b != nil {
 			inputs[i].Context = r.isContext(homes[i], in.Path)
 		}
@@ -261,7 +271,7 @@ func (r *run) cached(in *Input, res *FileResult) bool {
 	if r.Cache == nil || r.Simulation != nil || in.Stdin || in.Context {
 		return false
 	}
-	abs := absOrSelf(in.Path)
+	abs := in.absPath()
 	if _, ok := r.Overlay[abs]; ok {
 		return false
 	}
@@ -292,7 +302,7 @@ func (r *run) remember(in Input, res FileResult) {
 		return
 	}
 	r.Cache.Put(in.key, cache.Entry{Dialect: res.Dialect, Checksum: res.Checksum})
-	r.Cache.PutStamp(absOrSelf(in.Path), in.stamp, in.key)
+	r.Cache.PutStamp(in.absPath(), in.stamp, in.key)
 }
 
 // file runs the stages on one input. keep says whether the caller needs the parsed

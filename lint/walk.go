@@ -29,26 +29,29 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 	var empty []string
 	outside := false
 	found := 0
-	add := func(p string, regular bool) {
+	add := func(p, abs string, regular bool) {
 		found++
-		key := absOrSelf(p)
+		key := abs
+		if key == "" {
+			key = absOrSelf(p)
+		}
 		if filepath.IsAbs(p) {
 			p = relCwd(p)
 		}
 		if !seen[key] {
 			seen[key] = true
-			inputs = append(inputs, Input{Path: display(p), regular: regular})
+			inputs = append(inputs, Input{Path: display(p), regular: regular, abs: key})
 		}
 	}
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil || !st.IsDir() {
-			add(p, false) // the read stage reports what is wrong with it
+			add(p, "", false) // the read stage reports what is wrong with it
 			continue
 		}
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil {
-			add(p, false)
+			add(p, "", false)
 			continue
 		}
 		before := found
@@ -57,7 +60,7 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 		if h := r.homeOf(p); h.b != nil {
 			if check, _, err := r.files(h); err == nil {
 				for _, c := range check {
-					add(c, false)
+					add(c, "", false)
 				}
 			}
 		}
@@ -91,22 +94,26 @@ func (e *NoFilesError) Error() string {
 	return msg + ")"
 }
 
-func (l *Linter) walk(dir string, ancestors []string, add func(p string, regular bool)) []Diagnostic {
+func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, regular bool)) []Diagnostic {
 	var problems []Diagnostic
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return []Diagnostic{l.readProblem(dir, readProblem(dir, err))}
 	}
 	slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	// Each entry's absolute path is the directory's and its name: made once per
+	// directory, not once per file and question (four each, every one a Clean).
+	absDir := absOrSelf(dir)
 	for _, e := range entries {
 		name := e.Name()
 		p := filepath.Join(dir, name)
+		abs := filepath.Join(absDir, name)
 		isDir, regular := e.IsDir(), e.Type().IsRegular()
 		if e.Type()&os.ModeSymlink != 0 {
 			st, err := os.Stat(p)
 			if err != nil {
 				if l.included(p) {
-					add(p, false) // a broken link to a file we would check: the read stage says so
+					add(p, abs, false) // a broken link to a file we would check: the read stage says so
 				}
 				continue
 			}
@@ -130,10 +137,10 @@ func (l *Linter) walk(dir string, ancestors []string, add func(p string, regular
 			problems = append(problems, l.walk(p, append(slices.Clip(ancestors), real), add)...)
 			continue
 		}
-		if !l.Selects(p) {
+		if !l.selects(p, abs) {
 			continue
 		}
-		add(p, regular)
+		add(p, abs, regular)
 	}
 	return problems
 }
@@ -143,13 +150,19 @@ func (l *Linter) walk(dir string, ancestors []string, add func(p string, regular
 // .golangci.yml: tools' settings, never definitions) and no file dws itself reads or
 // writes (.dws.yaml, the lockfile, the baseline, scenarios). validate --only-included
 // applies it to the files it is given, for hooks that pass every changed file.
-func (l *Linter) Selects(p string) bool {
+func (l *Linter) Selects(p string) bool { return l.selects(p, absOrSelf(p)) }
+
+// selects is Selects of the file at p, whose absolute path is abs.
+func (l *Linter) selects(p, abs string) bool {
 	name := filepath.Base(p)
-	return name != ConfigName && !strings.HasPrefix(name, ".") && !l.ownFile(p) && l.included(p)
+	return name != ConfigName && !strings.HasPrefix(name, ".") &&
+		abs != l.Config.Lock && abs != l.Config.Baseline && !IsScenario(p) && l.includedAbs(p, abs)
 }
 
-func (l *Linter) included(p string) bool {
-	rel := l.Config.Rel(p)
+func (l *Linter) included(p string) bool { return l.includedAbs(p, absOrSelf(p)) }
+
+func (l *Linter) includedAbs(p, abs string) bool {
+	rel := l.Config.relAbs(abs)
 	if rel == ".." || strings.HasPrefix(rel, "../") {
 		// The config's globs describe its own tree; elsewhere take what dws reads.
 		return matchAny(defaultInclude, filepath.Base(p))
@@ -158,11 +171,6 @@ func (l *Linter) included(p string) bool {
 }
 
 var defaultInclude = []string{"*.json", "*.yaml", "*.yml"}
-
-func (l *Linter) ownFile(p string) bool {
-	abs := absOrSelf(p)
-	return abs == l.Config.Lock || abs == l.Config.Baseline || IsScenario(p)
-}
 
 // IsScenario reports whether path names a scenario file (NAME.scenario.yaml or .yml):
 // a test of a definition that dws test runs, never a definition itself.
