@@ -139,6 +139,9 @@ func placeholderAt(s string, i int) (end int, name string, ok bool) {
 // parameter $9000+i, or for one that stands where a name is needed, the
 // identifier q$NNN. Either way every offset still points into the original.
 func substitute(s string, ph []placeholder) string {
+	if len(ph) == 0 {
+		return s
+	}
 	b := []byte(s)
 	for i, p := range ph {
 		var tok string
