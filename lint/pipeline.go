@@ -410,7 +410,6 @@ func (r *run) check(f *File, in Input) (sum string) {
 		f.own = true
 		return ""
 	}
-	value := doc.Root.Value()
 	// The document's own properties: no dialect needed.
 	numberPrecision(f, doc.Root)
 	if in.Context {
@@ -419,7 +418,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 	// Stage 9 needs nothing the other stages produce: its canonicalisation runs beside
 	// them (a large definition spends a tenth of its time there), its findings after.
 	var sumErr error
-	wait := r.lim.Go(func() { sum, sumErr = canonical.Checksum(value) })
+	wait := r.lim.Go(func() { sum, sumErr = canonical.ChecksumNode(doc.Root) })
 	defer func() {
 		wait()
 		sum = r.checksum(f, sum, sumErr)
@@ -435,7 +434,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 	}
 	p := &Pass{File: f, Model: f.Model}
 	// Stage 4: schema.
-	failures, err := schema.Validate(d.ID, value)
+	failures, err := schema.ValidateNode(d.ID, doc.Root)
 	if err != nil {
 		f.ReportAt("schema", "", fileStart, err.Error())
 	}

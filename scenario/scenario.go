@@ -138,7 +138,7 @@ func Parse(path string, data []byte) (*Scenario, []lint.Diagnostic) {
 		return sc, []lint.Diagnostic{d}
 	}
 	sc.Doc = doc
-	fails, err := schema.Validate("scenario", doc.Root.Value())
+	fails, err := schema.ValidateNode("scenario", doc.Root)
 	if err != nil {
 		return sc, []lint.Diagnostic{sc.diag("schema", "", err.Error())}
 	}

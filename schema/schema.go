@@ -1,12 +1,12 @@
 // Package schema holds the embedded JSON Schemas (draft 2020-12) of the dws dialects,
 // compiles each one once, and turns validation errors into plain-words failures.
 //
-// A valid document is accepted by a verdict compiled from the schema's text into Go
-// closures (verdict.go); jsonschema v5 compiles the schema, validates and explains
-// only when the verdict does not accept.
+// A parsed document (ValidateNode) is first judged by a verdict compiled from the
+// schema's text into Go closures (verdict.go); jsonschema v5 compiles the schema,
+// validates and explains only when the verdict does not accept.
 //
-// It knows schemas and nothing else: not files, not source positions, not how a dialect is
-// detected, not rules. Everything is embedded and the compiler refuses to load any URL that
+// It knows schemas and nothing else: not files, not source positions (a parsed document is
+// read for its values only), not how a dialect is detected, not rules. Everything is embedded and the compiler refuses to load any URL that
 // is not one of the embedded schemas (the draft metaschemas ship inside the library), so
 // validation never reaches the network or the file system.
 //
@@ -27,6 +27,8 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/dwsdev/dws/source"
 )
 
 //go:embed *.schema.json
@@ -155,10 +157,21 @@ func Validate(dialect string, v any) (fs []Failure, err error) {
 	return validateWith(d, v)
 }
 
-func validateWith(d *dialect, v any) ([]Failure, error) {
-	if vd := d.verdict(); vd != nil && vd(v) && jsonModel(v) {
+// ValidateNode is Validate of root.Value(), for a parsed document: the verdict judges
+// the document itself, and only a document it does not accept is turned into a value
+// for jsonschema to validate and explain.
+func ValidateNode(dialect string, root *source.Node) (fs []Failure, err error) {
+	d, ok := registry.byID[dialect]
+	if !ok {
+		return nil, fmt.Errorf("schema: unknown dialect %q", dialect)
+	}
+	if vd := d.verdict(); vd != nil && vd(root) {
 		return nil, nil
 	}
+	return Validate(dialect, root.Value())
+}
+
+func validateWith(d *dialect, v any) ([]Failure, error) {
 	sch, err := d.compiled()
 	if err != nil {
 		return nil, err

@@ -13,12 +13,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/dwsdev/dws/source"
 )
 
 // A verdict says whether a document is valid, and nothing else. It is compiled
-// straight from a schema's text into Go closures, so that a valid document (almost
-// every document a CI run sees) costs a walk of its values and no more: no
-// compiled jsonschema.Schema, no error values built and dropped, no metaschemas.
+// straight from a schema's text into Go closures over the parsed document
+// (source.Node), so that a valid document (almost every document a CI run sees)
+// costs a walk of it and no more: no value tree, no compiled jsonschema.Schema, no
+// error values built and dropped, no metaschemas.
 // jsonschema v5 stays the judge: a document the verdict does not accept is
 // validated by it, which explains every failure (and decides, should the two ever
 // disagree). TestVerdictAgrees holds them together.
@@ -30,34 +33,9 @@ import (
 // verdict; jsonschema then validates everything, as before. The verdict does not check
 // a schema against its metaschema: TestVerdictAgrees compiles every embedded schema
 // with jsonschema, which does.
-type verdict func(v any) bool
+type verdict func(n *source.Node) bool
 
 const draft2020 = "https://json-schema.org/draft/2020-12/schema"
-
-// jsonModel reports whether v holds only the types of the JSON data model Validate
-// takes. The verdict judges only those: under "not" or "if", its false for any other
-// type would turn into an acceptance that jsonschema need not share.
-func jsonModel(v any) bool {
-	switch x := v.(type) {
-	case nil, bool, json.Number, string:
-		return true
-	case []any:
-		for _, e := range x {
-			if !jsonModel(e) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		for _, e := range x {
-			if !jsonModel(e) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
 
 // annotations are keywords that never change a verdict.
 var annotations = map[string]bool{
@@ -167,7 +145,7 @@ func (c *verdictCompiler) sub(s any) (verdict, error) { return c.compile(s, fals
 func (c *verdictCompiler) compile(s any, root bool) (verdict, error) {
 	switch x := s.(type) {
 	case bool:
-		return func(any) bool { return x }, nil
+		return func(*source.Node) bool { return x }, nil
 	case map[string]any:
 		var checks []verdict
 		keys := make([]string, 0, len(x))
@@ -197,13 +175,13 @@ func (c *verdictCompiler) compile(s any, root bool) (verdict, error) {
 		}
 		switch len(checks) {
 		case 0:
-			return func(any) bool { return true }, nil
+			return func(*source.Node) bool { return true }, nil
 		case 1:
 			return checks[0], nil
 		}
-		return func(v any) bool {
+		return func(n *source.Node) bool {
 			for _, f := range checks {
-				if !f(v) {
+				if !f(n) {
 					return false
 				}
 			}
@@ -227,9 +205,9 @@ func (c *verdictCompiler) keyword(x map[string]any, k string) (verdict, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(v any) bool { return (*slot)(v) }, nil
+		return func(n *source.Node) bool { return (*slot)(n) }, nil
 	case "const":
-		return func(v any) bool { return jsonEqual(v, val) }, nil
+		return func(n *source.Node) bool { return nodeEqual(n, val) }, nil
 	case "enum":
 		return enumCheck(val)
 	case "format":
@@ -238,7 +216,12 @@ func (c *verdictCompiler) keyword(x map[string]any, k string) (verdict, error) {
 		if f == nil {
 			return nil, nil // jsonschema asserts only the formats it knows
 		}
-		return f, nil
+		return func(n *source.Node) bool {
+			if kind(n) == source.String {
+				return f(n.Text)
+			}
+			return f(n.Value())
+		}, nil
 	case "properties", "patternProperties", "additionalProperties":
 		if k != "properties" && x["properties"] != nil || k == "additionalProperties" && x["patternProperties"] != nil {
 			return nil, nil // compiled with properties (or patternProperties)
@@ -249,13 +232,12 @@ func (c *verdictCompiler) keyword(x map[string]any, k string) (verdict, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(v any) bool {
-			m, ok := v.(map[string]any)
-			if !ok {
+		return func(n *source.Node) bool {
+			if kind(n) != source.Object {
 				return true
 			}
-			for _, n := range names {
-				if _, ok := m[n]; !ok {
+			for _, name := range names {
+				if n.Member(name) == nil {
 					return false
 				}
 			}
@@ -267,9 +249,8 @@ func (c *verdictCompiler) keyword(x map[string]any, k string) (verdict, error) {
 			return nil, err
 		}
 		isMin := k == "minProperties"
-		return func(v any) bool {
-			m, ok := v.(map[string]any)
-			return !ok || (isMin && len(m) >= n) || (!isMin && len(m) <= n)
+		return func(x *source.Node) bool {
+			return kind(x) != source.Object || (isMin && len(x.Members) >= n) || (!isMin && len(x.Members) <= n)
 		}, nil
 	case "minItems", "maxItems":
 		n, err := intOf(val)
@@ -277,9 +258,8 @@ func (c *verdictCompiler) keyword(x map[string]any, k string) (verdict, error) {
 			return nil, err
 		}
 		isMin := k == "minItems"
-		return func(v any) bool {
-			a, ok := v.([]any)
-			return !ok || (isMin && len(a) >= n) || (!isMin && len(a) <= n)
+		return func(x *source.Node) bool {
+			return kind(x) != source.Array || (isMin && len(x.Items) >= n) || (!isMin && len(x.Items) <= n)
 		}, nil
 	case "items", "prefixItems":
 		if k == "items" && x["prefixItems"] != nil {
@@ -292,11 +272,11 @@ func (c *verdictCompiler) keyword(x map[string]any, k string) (verdict, error) {
 			return nil, err
 		}
 		isMin := k == "minLength"
-		return func(v any) bool {
-			s, ok := v.(string)
-			if !ok {
+		return func(x *source.Node) bool {
+			if kind(x) != source.String {
 				return true
 			}
+			s := x.Text
 			if isMin && len(s)/4 >= n || !isMin && len(s) <= n {
 				return true // decided by the byte length alone
 			}
@@ -312,9 +292,8 @@ func (c *verdictCompiler) keyword(x map[string]any, k string) (verdict, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(v any) bool {
-			s, ok := v.(string)
-			return !ok || re.MatchString(s)
+		return func(n *source.Node) bool {
+			return kind(n) != source.String || re.MatchString(n.Text)
 		}, nil
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
 		return boundCheck(k, val)
@@ -323,7 +302,7 @@ func (c *verdictCompiler) keyword(x map[string]any, k string) (verdict, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(v any) bool { return !f(v) }, nil
+		return func(n *source.Node) bool { return !f(n) }, nil
 	case "allOf", "anyOf", "oneOf":
 		return c.combine(k, val)
 	case "if":
@@ -342,11 +321,11 @@ func (c *verdictCompiler) keyword(x map[string]any, k string) (verdict, error) {
 				return nil, err
 			}
 		}
-		return func(v any) bool {
-			if cond(v) {
-				return then == nil || then(v)
+		return func(n *source.Node) bool {
+			if cond(n) {
+				return then == nil || then(n)
 			}
-			return els == nil || els(v)
+			return els == nil || els(n)
 		}, nil
 	case "then", "else":
 		return nil, nil // only with if, which compiles them
@@ -355,12 +334,7 @@ func (c *verdictCompiler) keyword(x map[string]any, k string) (verdict, error) {
 }
 
 func (c *verdictCompiler) object(x map[string]any) (verdict, error) {
-	type prop struct {
-		name string
-		f    verdict
-	}
-	var props []prop
-	known := map[string]bool{}
+	props := map[string]verdict{}
 	if ps, ok := x["properties"]; ok {
 		m, ok := ps.(map[string]any)
 		if !ok {
@@ -371,10 +345,8 @@ func (c *verdictCompiler) object(x map[string]any) (verdict, error) {
 			if err != nil {
 				return nil, err
 			}
-			props = append(props, prop{name, f})
-			known[name] = true
+			props[name] = f
 		}
-		slices.SortFunc(props, func(a, b prop) int { return strings.Compare(a.name, b.name) })
 	}
 	type pattern struct {
 		re *regexp.Regexp
@@ -405,30 +377,27 @@ func (c *verdictCompiler) object(x map[string]any) (verdict, error) {
 			return nil, err
 		}
 	}
-	return func(v any) bool {
-		m, ok := v.(map[string]any)
-		if !ok {
+	// Every member is judged by its property's schema, the patterns it matches,
+	// and additionalProperties when it has neither (keys are unique in a parsed
+	// document, so each is seen once).
+	return func(n *source.Node) bool {
+		if kind(n) != source.Object {
 			return true
 		}
-		for _, p := range props {
-			if pv, ok := m[p.name]; ok && !p.f(pv) {
+		for _, m := range n.Members {
+			f, known := props[m.Key]
+			if known && !f(m.Value) {
 				return false
 			}
-		}
-		if patterns == nil && additional == nil {
-			return true
-		}
-		for name, pv := range m {
-			matched := known[name]
 			for _, p := range patterns {
-				if p.re.MatchString(name) {
-					matched = true
-					if !p.f(pv) {
+				if p.re.MatchString(m.Key) {
+					known = true
+					if !p.f(m.Value) {
 						return false
 					}
 				}
 			}
-			if !matched && additional != nil && !additional(pv) {
+			if !known && additional != nil && !additional(m.Value) {
 				return false
 			}
 		}
@@ -458,12 +427,11 @@ func (c *verdictCompiler) array(x map[string]any) (verdict, error) {
 			return nil, err
 		}
 	}
-	return func(v any) bool {
-		a, ok := v.([]any)
-		if !ok {
+	return func(n *source.Node) bool {
+		if kind(n) != source.Array {
 			return true
 		}
-		for i, e := range a {
+		for i, e := range n.Items {
 			switch {
 			case i < len(prefix):
 				if !prefix[i](e) {
@@ -495,34 +463,34 @@ func (c *verdictCompiler) combine(k string, val any) (verdict, error) {
 	}
 	switch k {
 	case "allOf":
-		return func(v any) bool {
+		return func(n *source.Node) bool {
 			for _, f := range fs {
-				if !f(v) {
+				if !f(n) {
 					return false
 				}
 			}
 			return true
 		}, nil
 	case "anyOf":
-		return func(v any) bool {
+		return func(n *source.Node) bool {
 			for _, f := range fs {
-				if f(v) {
+				if f(n) {
 					return true
 				}
 			}
 			return false
 		}, nil
 	}
-	return func(v any) bool {
-		n := 0
+	return func(n *source.Node) bool {
+		valid := 0
 		for _, f := range fs {
-			if f(v) {
-				if n++; n > 1 {
+			if f(n) {
+				if valid++; valid > 1 {
 					return false
 				}
 			}
 		}
-		return n == 1
+		return valid == 1
 	}, nil
 }
 
@@ -559,22 +527,22 @@ func typeCheck(t any) (verdict, error) {
 		}
 		mask |= b
 	}
-	return func(v any) bool {
-		switch x := v.(type) {
-		case nil:
+	return func(n *source.Node) bool {
+		switch kind(n) {
+		case source.Null:
 			return mask&tNull != 0
-		case bool:
+		case source.Bool:
 			return mask&tBoolean != 0
-		case string:
+		case source.String:
 			return mask&tString != 0
-		case []any:
+		case source.Array:
 			return mask&tArray != 0
-		case map[string]any:
+		case source.Object:
 			return mask&tObject != 0
-		case json.Number:
-			return mask&tNumber != 0 || mask&tInteger != 0 && isInteger(x)
+		case source.Number:
+			return mask&tNumber != 0 || mask&tInteger != 0 && isInteger(json.Number(n.Text))
 		}
-		return false // another Go type: jsonschema decides
+		return false
 	}, nil
 }
 
@@ -601,16 +569,6 @@ func plainInt(s string) bool {
 	return true
 }
 
-// otherNumber reports whether v is a number of a Go type other than json.Number:
-// jsonschema accepts those, and the verdict leaves them to it.
-func otherNumber(v any) bool {
-	switch v.(type) {
-	case float32, float64, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		return true
-	}
-	return false
-}
-
 func enumCheck(val any) (verdict, error) {
 	list, ok := val.([]any)
 	if !ok || len(list) == 0 {
@@ -626,14 +584,13 @@ func enumCheck(val any) (verdict, error) {
 		strs[s] = true
 	}
 	if strs != nil {
-		return func(v any) bool {
-			s, ok := v.(string)
-			return ok && strs[s]
+		return func(n *source.Node) bool {
+			return kind(n) == source.String && strs[n.Text]
 		}, nil
 	}
-	return func(v any) bool {
+	return func(n *source.Node) bool {
 		for _, e := range list {
-			if jsonEqual(v, e) {
+			if nodeEqual(n, e) {
 				return true
 			}
 		}
@@ -641,48 +598,51 @@ func enumCheck(val any) (verdict, error) {
 	}, nil
 }
 
-// jsonEqual is jsonschema's equality: numbers by value, objects and arrays deeply,
-// values of different JSON types never.
-func jsonEqual(a, b any) bool {
-	switch x := a.(type) {
+// kind is n's JSON type; a missing node is null, as its value is.
+func kind(n *source.Node) source.Kind {
+	if n == nil {
+		return source.Null
+	}
+	return n.Kind
+}
+
+// nodeEqual is jsonschema's equality of the document's n and a schema's value b:
+// numbers by value, objects and arrays deeply, values of different JSON types never.
+func nodeEqual(n *source.Node, b any) bool {
+	switch y := b.(type) {
 	case nil:
-		return b == nil
+		return kind(n) == source.Null
 	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
+		return kind(n) == source.Bool && n.Bool == y
 	case string:
-		y, ok := b.(string)
-		return ok && x == y
+		return kind(n) == source.String && n.Text == y
 	case json.Number:
-		y, ok := b.(json.Number)
-		if !ok {
+		if kind(n) != source.Number {
 			return false
 		}
-		if x == y {
+		if n.Text == string(y) {
 			return true
 		}
-		rx, okx := new(big.Rat).SetString(string(x))
+		rx, okx := new(big.Rat).SetString(n.Text)
 		ry, oky := new(big.Rat).SetString(string(y))
 		return okx && oky && rx.Cmp(ry) == 0
 	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
+		if kind(n) != source.Array || len(n.Items) != len(y) {
 			return false
 		}
-		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
+		for i := range y {
+			if !nodeEqual(n.Items[i], y[i]) {
 				return false
 			}
 		}
 		return true
 	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
+		if kind(n) != source.Object || len(n.Members) != len(y) {
 			return false
 		}
-		for k, e := range x {
-			f, ok := y[k]
-			if !ok || !jsonEqual(e, f) {
+		for _, m := range n.Members {
+			e, ok := y[m.Key]
+			if !ok || !nodeEqual(m.Value, e) {
 				return false
 			}
 		}
@@ -716,17 +676,16 @@ func boundCheck(k string, val any) (verdict, error) {
 	if isSmall {
 		small = bound.Num().Int64()
 	}
-	return func(v any) bool {
-		x, ok := v.(json.Number)
-		if !ok {
-			return !otherNumber(v) // a non-number passes
+	return func(n *source.Node) bool {
+		if kind(n) != source.Number {
+			return true // a non-number passes
 		}
-		if isSmall && plainInt(string(x)) {
-			if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+		if isSmall && plainInt(n.Text) {
+			if i, err := strconv.ParseInt(n.Text, 10, 64); err == nil {
 				return pass(cmpInt(i, small))
 			}
 		}
-		r, ok := new(big.Rat).SetString(string(x))
+		r, ok := new(big.Rat).SetString(n.Text)
 		return ok && pass(r.Cmp(bound))
 	}, nil
 }

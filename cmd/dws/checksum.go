@@ -284,7 +284,7 @@ func sumFiles(c *cli.Context, files []string, jobs int) []sumResult {
 		doc, err := loadStdin(c)
 		if err == nil {
 			res[i].path = doc.Path
-			res[i].sum, err = canonical.Checksum(doc.Root.Value())
+			res[i].sum, err = canonical.ChecksumNode(doc.Root)
 			if err != nil {
 				err = &loadError{doc.Path, err}
 			}
@@ -305,7 +305,7 @@ func checksumFile(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sum, err := canonical.Checksum(doc.Root.Value())
+	sum, err := canonical.ChecksumNode(doc.Root)
 	if err != nil {
 		return "", &loadError{path, err}
 	}
