@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"slices"
 
 	"github.com/dwsdev/dws/source"
 )
@@ -50,49 +49,16 @@ func writeNode(w *bufio.Writer, n *source.Node, root bool) error {
 	case source.String:
 		return writeString(w, n.Text)
 	case source.Array:
-		if err := w.WriteByte('['); err != nil {
-			return err
-		}
-		for i, it := range n.Items {
-			if i > 0 {
-				if err := w.WriteByte(','); err != nil {
-					return err
-				}
-			}
-			if err := writeNode(w, it, false); err != nil {
-				return err
-			}
-		}
-		return w.WriteByte(']')
+		return writeArray(w, len(n.Items), func(i int) error { return writeNode(w, n.Items[i], false) })
 	case source.Object:
-		members := make([]*source.Member, 0, len(n.Members))
-		for i := range n.Members {
-			if root && n.Members[i].Key == SignatureProperty {
+		members := make([]member, 0, len(n.Members))
+		for i, m := range n.Members {
+			if root && m.Key == SignatureProperty {
 				continue
 			}
-			members = append(members, &n.Members[i])
+			members = append(members, member{key: m.Key, at: i})
 		}
-		slices.SortFunc(members, func(a, b *source.Member) int { return compareUTF16(a.Key, b.Key) })
-		if err := w.WriteByte('{'); err != nil {
-			return err
-		}
-		for i, m := range members {
-			if i > 0 {
-				if err := w.WriteByte(','); err != nil {
-					return err
-				}
-			}
-			if err := writeString(w, m.Key); err != nil {
-				return err
-			}
-			if err := w.WriteByte(':'); err != nil {
-				return err
-			}
-			if err := writeNode(w, m.Value, false); err != nil {
-				return err
-			}
-		}
-		return w.WriteByte('}')
+		return writeObject(w, members, func(m member) error { return writeNode(w, n.Members[m.at].Value, false) })
 	}
 	_, err := w.WriteString("null")
 	return err

@@ -55,47 +55,13 @@ func writeValue(w *bufio.Writer, v any) error {
 	case string:
 		return writeString(w, v)
 	case []any:
-		if err := w.WriteByte('['); err != nil {
-			return err
-		}
-		for i, e := range v {
-			if i > 0 {
-				if err := w.WriteByte(','); err != nil {
-					return err
-				}
-			}
-			if err := writeValue(w, e); err != nil {
-				return err
-			}
-		}
-		return w.WriteByte(']')
+		return writeArray(w, len(v), func(i int) error { return writeValue(w, v[i]) })
 	case map[string]any:
-		type member struct{ key string }
 		members := make([]member, 0, len(v))
 		for k := range v {
-			members = append(members, member{k})
+			members = append(members, member{key: k})
 		}
-		slices.SortFunc(members, func(a, b member) int { return compareUTF16(a.key, b.key) })
-		if err := w.WriteByte('{'); err != nil {
-			return err
-		}
-		for i, m := range members {
-			if i > 0 {
-				if err := w.WriteByte(','); err != nil {
-					return err
-				}
-			}
-			if err := writeString(w, m.key); err != nil {
-				return err
-			}
-			if err := w.WriteByte(':'); err != nil {
-				return err
-			}
-			if err := writeValue(w, v[m.key]); err != nil {
-				return err
-			}
-		}
-		return w.WriteByte('}')
+		return writeObject(w, members, func(m member) error { return writeValue(w, v[m.key]) })
 	}
 	return errFallback
 }
@@ -133,6 +99,57 @@ func firstUnit(r rune) rune {
 		return 0xD800 + (r-0x10000)>>10
 	}
 	return r
+}
+
+// writeArray writes n items, each by item.
+func writeArray(w *bufio.Writer, n int, item func(i int) error) error {
+	if err := w.WriteByte('['); err != nil {
+		return err
+	}
+	for i := range n {
+		if i > 0 {
+			if err := w.WriteByte(','); err != nil {
+				return err
+			}
+		}
+		if err := item(i); err != nil {
+			return err
+		}
+	}
+	return w.WriteByte(']')
+}
+
+// member is one member of an object being written: its name, and where its value is
+// for whoever writes it.
+type member struct {
+	key string
+	at  int
+}
+
+// writeObject writes members (sorted here, by their names' UTF-16 code units), each
+// value by value.
+func writeObject(w *bufio.Writer, members []member, value func(member) error) error {
+	slices.SortFunc(members, func(a, b member) int { return compareUTF16(a.key, b.key) })
+	if err := w.WriteByte('{'); err != nil {
+		return err
+	}
+	for i, m := range members {
+		if i > 0 {
+			if err := w.WriteByte(','); err != nil {
+				return err
+			}
+		}
+		if err := writeString(w, m.key); err != nil {
+			return err
+		}
+		if err := w.WriteByte(':'); err != nil {
+			return err
+		}
+		if err := value(m); err != nil {
+			return err
+		}
+	}
+	return w.WriteByte('}')
 }
 
 func writeNumber(w *bufio.Writer, lit string) error {

@@ -9,6 +9,27 @@
 #include "pack.h"
 #include "parse.h"
 
+/* The protobuf-c messages of a raw parse tree, built by pg_query's own code, in ctx. */
+static PgQuery__ParseResult *dws_messages(List *tree)
+{
+	PgQuery__ParseResult *result = palloc(sizeof(PgQuery__ParseResult));
+	pg_query__parse_result__init(result);
+	result->version = PG_VERSION_NUM;
+	if (tree != NULL) {
+		const ListCell *lc;
+		int i = 0;
+		result->n_stmts = list_length(tree);
+		result->stmts = palloc(sizeof(PgQuery__RawStmt *) * result->n_stmts);
+		foreach(lc, tree) {
+			result->stmts[i] = palloc(sizeof(PgQuery__RawStmt));
+			pg_query__raw_stmt__init(result->stmts[i]);
+			_outRawStmt(result->stmts[i], lfirst(lc));
+			i++;
+		}
+	}
+	return result;
+}
+
 /*
  * The protobuf-c messages of input's parse tree, built by pg_query's own code in a
  * memory context of their own that stays until dws_free_tree, which must run on the
@@ -25,22 +46,7 @@ DwsTree dws_parse_tree(const char *input)
 		pg_query_exit_memory_context(ctx);
 		return r;
 	}
-	PgQuery__ParseResult *result = palloc(sizeof(PgQuery__ParseResult));
-	pg_query__parse_result__init(result);
-	result->version = PG_VERSION_NUM;
-	if (pt.tree != NULL) {
-		const ListCell *lc;
-		int i = 0;
-		result->n_stmts = list_length(pt.tree);
-		result->stmts = palloc(sizeof(PgQuery__RawStmt *) * result->n_stmts);
-		foreach(lc, pt.tree) {
-			result->stmts[i] = palloc(sizeof(PgQuery__RawStmt));
-			pg_query__raw_stmt__init(result->stmts[i]);
-			_outRawStmt(result->stmts[i], lfirst(lc));
-			i++;
-		}
-	}
-	r.tree = result;
+	r.tree = dws_messages(pt.tree);
 	r.ctx = ctx;
 	return r;
 }
@@ -53,41 +59,22 @@ void dws_free_tree(void *ctx)
 DwsParseResult dws_parse(const char *input)
 {
 	DwsParseResult r = {0};
-	MemoryContext ctx = pg_query_enter_memory_context();
-	PgQueryInternalParsetreeAndError pt = pg_query_raw_parse(input, PG_QUERY_PARSE_DEFAULT);
-	free(pt.stderr_buffer);
-	if (pt.error != NULL) {
-		r.error = pt.error;
-		pg_query_exit_memory_context(ctx);
+	DwsTree t = dws_parse_tree(input);
+	if (t.error != NULL) {
+		r.error = t.error;
 		return r;
 	}
-
-	PgQuery__ParseResult parse_result = PG_QUERY__PARSE_RESULT__INIT;
-	parse_result.version = PG_VERSION_NUM;
-	if (pt.tree != NULL) {
-		const ListCell *lc;
-		int i = 0;
-		parse_result.n_stmts = list_length(pt.tree);
-		parse_result.stmts = palloc(sizeof(PgQuery__RawStmt *) * parse_result.n_stmts);
-		foreach(lc, pt.tree) {
-			parse_result.stmts[i] = palloc(sizeof(PgQuery__RawStmt));
-			pg_query__raw_stmt__init(parse_result.stmts[i]);
-			_outRawStmt(parse_result.stmts[i], lfirst(lc));
-			i++;
-		}
-	}
-
 	dws_sizes sizes = {0};
-	size_t len = dws_message_size(&sizes, &parse_result.base);
+	size_t len = dws_message_size(&sizes, &t.tree->base);
 	if (!sizes.oom) {
 		r.data = malloc(len ? len : 1);
 		if (r.data != NULL) {
 			sizes.next = 0;
-			uint8_t *end = dws_message_pack(&sizes, &parse_result.base, (uint8_t *)r.data);
+			uint8_t *end = dws_message_pack(&sizes, &t.tree->base, (uint8_t *)r.data);
 			r.len = (size_t)(end - (uint8_t *)r.data);
 		}
 	}
 	free(sizes.v);
-	pg_query_exit_memory_context(ctx);
+	dws_free_tree(t.ctx);
 	return r;
 }
