@@ -55,7 +55,7 @@ var maxEntries = MaxEntries
 
 // magic opens every index; a file that does not start with it is no index (and is
 // read as empty).
-const magic = "dws-cache 2\n"
+const magic = "dws-cache 3\n"
 
 // RacyWindow is how much older than the run a file's times must be for its stamp to
 // be kept: far more than any file system clock's tick.
@@ -111,7 +111,7 @@ type Cache struct {
 
 	mu      sync.Mutex
 	entries map[Key]record
-	stamps  map[Key]stampRecord // by KeyOf(absolute path)
+	stamps  map[string]stampRecord // by absolute path
 	changed bool
 }
 
@@ -123,7 +123,7 @@ func Open(dir string, scope Key) *Cache {
 		path:    filepath.Join(dir, hex.EncodeToString(scope[:16])+".idx"),
 		opened:  time.Now(),
 		entries: map[Key]record{},
-		stamps:  map[Key]stampRecord{},
+		stamps:  map[string]stampRecord{},
 	}
 	c.now = c.opened.Unix()
 	if data, err := os.ReadFile(c.path); err == nil {
@@ -135,9 +135,8 @@ func Open(dir string, scope Key) *Cache {
 // Stamped returns the entry of the file at the absolute path abs when its stamp is
 // the one kept for it.
 func (c *Cache) Stamped(abs string, st Stamp) (Entry, bool) {
-	pk := KeyOf([]byte(abs))
 	c.mu.Lock()
-	sr, ok := c.stamps[pk]
+	sr, ok := c.stamps[abs]
 	c.mu.Unlock()
 	if !ok || sr.Stamp != st {
 		return Entry{}, false
@@ -146,7 +145,7 @@ func (c *Cache) Stamped(abs string, st Stamp) (Entry, bool) {
 	if ok && sr.used != c.now {
 		c.mu.Lock()
 		sr.used = c.now
-		c.stamps[pk] = sr
+		c.stamps[abs] = sr
 		if len(c.stamps) >= maxEntries {
 			c.changed = true
 		}
@@ -162,13 +161,12 @@ func (c *Cache) PutStamp(abs string, st Stamp, k Key) {
 	if st.Ctime >= limit || st.Mtime >= limit || st == (Stamp{}) {
 		return
 	}
-	pk := KeyOf([]byte(abs))
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old, ok := c.stamps[pk]; ok && old.Stamp == st && old.key == k {
+	if old, ok := c.stamps[abs]; ok && old.Stamp == st && old.key == k {
 		return
 	}
-	c.stamps[pk] = stampRecord{Stamp: st, key: k, used: c.now}
+	c.stamps[abs] = stampRecord{Stamp: st, key: k, used: c.now}
 	c.changed = true
 }
 
@@ -256,9 +254,9 @@ func (c *Cache) Close() error {
 // encode writes the MaxEntries most recently used entries and stamps, newest
 // first, keys breaking ties so that the bytes do not depend on map order: the
 // count of entries, the entries, the count of stamps, the stamps.
-func encode(w io.Writer, entries map[Key]record, stamps map[Key]stampRecord) error {
-	keys := recent(entries, func(r record) int64 { return r.used })
-	skeys := recent(stamps, func(r stampRecord) int64 { return r.used })
+func encode(w io.Writer, entries map[Key]record, stamps map[string]stampRecord) error {
+	keys := recent(entries, func(r record) int64 { return r.used }, func(a, b Key) int { return bytes.Compare(a[:], b[:]) })
+	skeys := recent(stamps, func(r stampRecord) int64 { return r.used }, strings.Compare)
 	var buf []byte
 	flush := func(force bool) error {
 		if len(buf) > 32<<10 || force {
@@ -285,7 +283,8 @@ func encode(w io.Writer, entries map[Key]record, stamps map[Key]stampRecord) err
 	buf = binary.AppendUvarint(buf, uint64(len(skeys)))
 	for _, k := range skeys {
 		r := stamps[k]
-		buf = append(buf, k[:]...)
+		buf = binary.AppendUvarint(buf, uint64(len(k)))
+		buf = append(buf, k...)
 		buf = append(buf, r.key[:]...)
 		buf = binary.AppendVarint(buf, r.used)
 		buf = binary.AppendUvarint(buf, r.Dev)
@@ -300,20 +299,21 @@ func encode(w io.Writer, entries map[Key]record, stamps map[Key]stampRecord) err
 	return flush(true)
 }
 
-// recent returns the keys of m, most recently used first, at most maxEntries.
-func recent[R any](m map[Key]R, used func(R) int64) []Key {
-	keys := make([]Key, 0, len(m))
+// recent returns the keys of m, most recently used first (cmp breaking ties), at most
+// maxEntries.
+func recent[K comparable, R any](m map[K]R, used func(R) int64, cmp func(a, b K) int) []K {
+	keys := make([]K, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b Key) int {
+	slices.SortFunc(keys, func(a, b K) int {
 		if ua, ub := used(m[a]), used(m[b]); ua != ub {
 			if ua > ub {
 				return -1
 			}
 			return 1
 		}
-		return bytes.Compare(a[:], b[:])
+		return cmp(a, b)
 	})
 	if len(keys) > maxEntries {
 		keys = keys[:maxEntries]
@@ -322,8 +322,8 @@ func recent[R any](m map[Key]R, used func(R) int64) []Key {
 }
 
 // decode reads an index; from a damaged one it keeps what comes before the damage.
-func decode(data []byte) (map[Key]record, map[Key]stampRecord) {
-	entries, stamps := map[Key]record{}, map[Key]stampRecord{}
+func decode(data []byte) (map[Key]record, map[string]stampRecord) {
+	entries, stamps := map[Key]record{}, map[string]stampRecord{}
 	if !bytes.HasPrefix(data, []byte(magic)) {
 		return entries, stamps
 	}
@@ -388,10 +388,11 @@ func decode(data []byte) (map[Key]record, map[Key]stampRecord) {
 	}
 	n = uvarint()
 	if n <= uint64(len(data)/len(Key{})) {
-		stamps = make(map[Key]stampRecord, n)
+		stamps = make(map[string]stampRecord, n)
 	}
 	for ; n > 0 && !bad; n-- {
-		pk, k := key(), key()
+		pk := str()
+		k := key()
 		r := stampRecord{key: k, used: varint()}
 		r.Dev, r.Ino = uvarint(), uvarint()
 		r.Size, r.Mtime, r.Ctime = varint(), varint(), varint()
