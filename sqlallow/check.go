@@ -226,6 +226,9 @@ func (b badPlaceholders) Error() string {
 
 // addBad reports each "{{" that is not a placeholder and says whether there was one.
 func (c *checker) addBad(err error) bool {
+	if err == nil {
+		return false // before errors.As, whose target would escape for every statement
+	}
 	var bad badPlaceholders
 	if !errors.As(err, &bad) {
 		return false

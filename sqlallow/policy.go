@@ -165,8 +165,12 @@ func (c *compiled) ddlFind(key string, bare func(string) (isBare, ok bool)) (str
 	}
 	schema, name := splitKey(key)
 	if schema == c.searchPath[0] {
-		if b, ok := bare("public." + name); ok && b {
-			return "public." + name, true
+		pk := key // public.name already, with the default search path
+		if schema != "public" {
+			pk = "public." + name
+		}
+		if b, ok := bare(pk); ok && b {
+			return pk, true
 		}
 	}
 	return "", false
