@@ -151,6 +151,22 @@ func TestCacheStamps(t *testing.T) {
 		t.Fatal("a stamp was kept for a file written within the racy window")
 	}
 
+	// Rewritten as it was (a checkout, a touch): the bytes hit, and the new stamp is
+	// kept, so the next run need not read the file.
+	write(t, flow, cleanFlow)
+	time.Sleep(150 * time.Millisecond)
+	l = cachedLinter(t, dir, cacheDir)
+	if n := len(l.Run([]lint.Input{{Path: flow}}).Diagnostics()); n != 0 {
+		t.Fatalf("the rewritten flow: %d findings", n)
+	}
+	if err := l.Cache.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, _ = cache.StampOf(flow)
+	if _, ok := cachedLinter(t, dir, cacheDir).Cache.Stamped(flow, st); ok != stamps {
+		t.Fatalf("the rewritten flow's new stamp kept: %v; stamps on this system: %v", ok, stamps)
+	}
+
 	// The same size, another column, the old modification time.
 	info, err := os.Stat(flow)
 	if err != nil {

@@ -291,6 +291,9 @@ func (r *run) cached(in *Input, res *FileResult) bool {
 	e, ok := r.Cache.Get(in.key)
 	if ok {
 		*res = FileResult{Path: in.Path, Dialect: e.Dialect, Checksum: e.Checksum}
+		// The bytes are known, the stamp was not (a checkout or a touch rewrote the
+		// file as it was): keep the new one, so the next run need not read it.
+		r.Cache.PutStamp(abs, in.stamp, in.key)
 	}
 	return ok
 }
