@@ -588,10 +588,26 @@ func (se *session) fixOnce(u uri.URI, content string, ds []protocol.Diagnostic, 
 	if d == nil {
 		se.t.Fatalf("no %s finding in %v", rule, codes(ds))
 	}
-	acts, err := se.server.CodeAction(se.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
-		Range: d.Range, Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{*d}}})
-	if err != nil {
-		se.t.Fatal(err)
+	var acts []protocol.CommandOrCodeAction
+	for try := 0; ; try++ {
+		var err error
+		acts, err = se.server.CodeAction(se.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
+			Range: d.Range, Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{*d}}})
+		if err != nil {
+			se.t.Fatal(err)
+		}
+		// go.lsp.dev's in-process client can hand back a result whose strings share
+		// its read buffer, which the next frame (a publishDiagnostics) may overwrite
+		// before they are read: a title holding JSON syntax is such a leftover, never
+		// one of dws's. Ask again; the answer must then be right.
+		if try < 2 && slices.ContainsFunc(acts, func(a protocol.CommandOrCodeAction) bool {
+			ca, ok := a.(*protocol.CodeAction)
+			return ok && strings.ContainsAny(ca.Title, `"{}`)
+		}) {
+			se.t.Logf("code action titles overwritten by the next frame in the test client; asking again")
+			continue
+		}
+		break
 	}
 	for _, a := range acts {
 		ca, ok := a.(*protocol.CodeAction)
