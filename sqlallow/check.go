@@ -184,7 +184,7 @@ func templateIn(name string, ph []placeholder) (int, bool) {
 // parseTemplated parses s with its placeholders substituted. A placeholder at
 // which the parser stops is retried as an identifier, so that `FROM {{t}}`
 // parses and is then reported as a name the allow-list cannot check.
-func parseTemplated(s string) (*pg.ParseResult, []placeholder, string, error) {
+func parseTemplated(s string, a *pgparse.Arena) (*pg.ParseResult, []placeholder, string, error) {
 	ph, bad := findPlaceholders(s)
 	if len(bad) > 0 {
 		return nil, ph, s, badPlaceholders(bad)
@@ -194,7 +194,7 @@ func parseTemplated(s string) (*pg.ParseResult, []placeholder, string, error) {
 	}
 	for {
 		src := substitute(s, ph)
-		tree, err := pgparse.Parse(src)
+		tree, err := a.Parse(src)
 		if err == nil {
 			return tree, ph, src, nil
 		}
@@ -239,6 +239,12 @@ func (c *checker) addBad(err error) bool {
 	return true
 }
 
+// arenas hold the trees of the statements being checked: a check's tree is dropped
+// when its Result is made (a Result holds no node of it), and building the next one
+// in the same memory spares allocating and collecting an object per node. A check
+// that parses more while its tree is live (a DDL function's body) uses the heap.
+var arenas = sync.Pool{New: func() any { return new(pgparse.Arena) }}
+
 // Prepared is a policy compiled once for many checks: a snapshot of the Policy it was
 // made from (changes to that Policy do not reach it), safe for concurrent use.
 type Prepared struct{ pol *compiled }
@@ -262,7 +268,9 @@ func CheckExpression(expr string, p *Policy) Result {
 // Statement is CheckStatement under the prepared policy.
 func (pp *Prepared) Statement(stmt string, args int) Result {
 	c := newChecker(pp.pol)
-	tree, ph, src, err := parseTemplated(stmt)
+	a := arenas.Get().(*pgparse.Arena)
+	defer arenas.Put(a)
+	tree, ph, src, err := parseTemplated(stmt, a)
 	c.src, c.ph = src, ph
 	if c.addBad(err) {
 		return c.result()
@@ -304,7 +312,9 @@ func (pp *Prepared) Expression(expr string) Result {
 	c := newChecker(pp.pol)
 	c.expr = true
 	wrapped := exprPrefix + expr + "\n)"
-	tree, ph, src, err := parseTemplated(wrapped)
+	a := arenas.Get().(*pgparse.Arena)
+	defer arenas.Put(a)
+	tree, ph, src, err := parseTemplated(wrapped, a)
 	c.src, c.ph, c.shift = src, ph, len(exprPrefix)
 	if c.addBad(err) {
 		return c.result()

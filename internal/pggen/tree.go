@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"go/format"
 	"go/token"
+	"maps"
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -30,12 +32,15 @@ func Tree(pkg string) ([]byte, error) {
 	p("package %s\n\n", pkg)
 	p("/*\n#include \"protobuf/pg_query.pb-c.h\"\n*/\nimport \"C\"\n\n")
 	p("import (\n\t\"unsafe\"\n\n\tpg %q\n)\n\n", "github.com/pganalyze/pg_query_go/v5")
+	var msgs, wrappers []string
+	lists := map[string]bool{}
 	for _, m := range ms {
 		ct := cName(m.Desc.FullName())
-		p("func tree%s(m *C.%s, depth int) *pg.%s {\n", m.GoName, ct, m.GoName)
+		p("func tree%s(m *C.%s, depth int, a *Arena) *pg.%s {\n", m.GoName, ct, m.GoName)
 		p("\tif m == nil {\n\t\treturn nil\n\t}\n")
 		p("\tif depth > maxDepth {\n\t\tpanic(errDepth)\n\t}\n")
-		p("\tx := &pg.%s{}\n", m.GoName)
+		p("\tvar x *pg.%s\n\tif a != nil {\n\t\tx = alloc(&a.slabs.m%s, a.gen)\n\t} else {\n\t\tx = &pg.%s{}\n\t}\n", m.GoName, m.GoName, m.GoName)
+		msgs = append(msgs, m.GoName)
 		oneofs := map[string]bool{}
 		for _, f := range m.Fields {
 			fd := f.Desc
@@ -56,13 +61,18 @@ func Tree(pkg string) ([]byte, error) {
 					if g.Desc.Kind() != protoreflect.MessageKind {
 						return nil, fmt.Errorf("%s.%s: a oneof member of kind %s", m.GoName, g.Desc.Name(), g.Desc.Kind())
 					}
-					p("\t\tcase %d:\n\t\t\tx.%s = &pg.%s{%s: tree%s((*C.%s)(u), depth+1)}\n", g.Desc.Number(), f.Oneof, g.Wrapper, g.GoName, g.Elem, cName(g.Desc.Message().FullName()))
+					p("\t\tcase %d:\n", g.Desc.Number())
+					p("\t\t\tvar w *pg.%s\n\t\t\tif a != nil {\n\t\t\t\tw = alloc(&a.slabs.w%s, a.gen)\n\t\t\t} else {\n\t\t\t\tw = &pg.%s{}\n\t\t\t}\n", g.Wrapper, g.Wrapper, g.Wrapper)
+					p("\t\t\tw.%s = tree%s((*C.%s)(u), depth+1, a)\n\t\t\tx.%s = w\n", g.GoName, g.Elem, cName(g.Desc.Message().FullName()), f.Oneof)
+					wrappers = append(wrappers, g.Wrapper)
 				}
 				p("\t\t}\n\t}\n")
 			case fd.IsList() && fd.Kind() == protoreflect.MessageKind:
 				p("\tif m.n_%s > 0 {\n", strings.TrimPrefix(cf, "_"))
-				p("\t\tx.%s = make([]*pg.%s, m.n_%s)\n", f.GoName, f.Elem, strings.TrimPrefix(cf, "_"))
-				p("\t\tfor i, e := range unsafe.Slice(m.%s, m.n_%s) {\n\t\t\tx.%s[i] = tree%s(e, depth+1)\n\t\t}\n\t}\n", cf, strings.TrimPrefix(cf, "_"), f.GoName, f.Elem)
+				n := strings.TrimPrefix(cf, "_")
+				p("\t\tif a != nil {\n\t\t\tx.%s = carve(&a.slabs.l%s, a.gen, int(m.n_%s))\n\t\t} else {\n\t\t\tx.%s = make([]*pg.%s, m.n_%s)\n\t\t}\n", f.GoName, f.Elem, n, f.GoName, f.Elem, n)
+				p("\t\tfor i, e := range unsafe.Slice(m.%s, m.n_%s) {\n\t\t\tx.%s[i] = tree%s(e, depth+1, a)\n\t\t}\n\t}\n", cf, n, f.GoName, f.Elem)
+				lists[f.Elem] = true
 			case fd.IsList() && fd.Kind() == protoreflect.Uint64Kind:
 				p("\tif m.n_%s > 0 {\n", strings.TrimPrefix(cf, "_"))
 				p("\t\tx.%s = make([]uint64, m.n_%s)\n", f.GoName, strings.TrimPrefix(cf, "_"))
@@ -70,7 +80,7 @@ func Tree(pkg string) ([]byte, error) {
 			case fd.IsList():
 				return nil, fmt.Errorf("%s.%s: a repeated field of kind %s", m.GoName, fd.Name(), fd.Kind())
 			case fd.Kind() == protoreflect.MessageKind:
-				p("\tx.%s = tree%s(m.%s, depth+1)\n", f.GoName, f.Elem, cf)
+				p("\tx.%s = tree%s(m.%s, depth+1, a)\n", f.GoName, f.Elem, cf)
 			case fd.Kind() == protoreflect.StringKind:
 				p("\tif m.%s != nil {\n\t\tx.%s = goString(m.%s)\n\t}\n", cf, f.GoName, cf)
 			case fd.Kind() == protoreflect.BoolKind:
@@ -87,6 +97,19 @@ func Tree(pkg string) ([]byte, error) {
 		}
 		p("\treturn x\n}\n\n")
 	}
+	p("// slabs holds an Arena's memory: a slab for each message type (m), oneof wrapper\n")
+	p("// type (w) and list element type (l) of the tree.\n")
+	p("type slabs struct {\n")
+	for _, n := range msgs {
+		p("\tm%s slab[pg.%s]\n", n, n)
+	}
+	for _, n := range wrappers {
+		p("\tw%s slab[pg.%s]\n", n, n)
+	}
+	for _, n := range slices.Sorted(maps.Keys(lists)) {
+		p("\tl%s slab[*pg.%s]\n", n, n)
+	}
+	p("}\n")
 	return format.Source(b.Bytes())
 }
 

@@ -5,8 +5,9 @@
 // times the grammar), and decodes the bytes into Go with reflection. Parse builds the
 // Go tree straight from those protobuf-c messages (tree_gen.go, generated from
 // pg_query_go's types by internal/pggen), with no bytes between; ParseToProtobuf packs
-// the same messages in one linear pass into the bytes pg_query_go packs. The tests hold
-// both to pg_query_go.
+// the same messages in one linear pass into the bytes pg_query_go packs. Arena.Parse
+// builds the tree in memory reused from one parse to the next, for a caller that drops
+// each tree before parsing again. The tests hold all three to pg_query_go.
 //
 // It must not know what the tree is for: sqlallow and pgeval decide that.
 package pgparse
@@ -57,7 +58,10 @@ func goString(s *C.char) string {
 // Parse parses input into the tree pg_query_go's Parse returns; a syntax error is
 // the *parser.Error it returns. The Go tree is built straight from the protobuf-c
 // messages pg_query's code makes (tree_gen.go), with no protobuf bytes between.
-func Parse(input string) (tree *pg.ParseResult, err error) {
+func Parse(input string) (*pg.ParseResult, error) { return parse(input, nil) }
+
+// parse is Parse with the tree in a's memory (nil: the heap's).
+func parse(input string, a *Arena) (tree *pg.ParseResult, err error) {
 	cs := C.CString(input)
 	defer C.free(unsafe.Pointer(cs))
 	// The messages live in a memory context of pg_query's, which is per thread:
@@ -78,7 +82,7 @@ func Parse(input string) (tree *pg.ParseResult, err error) {
 			tree, err = nil, e
 		}
 	}()
-	return treeParseResult((*C.PgQuery__ParseResult)(unsafe.Pointer(r.tree)), 1), nil
+	return treeParseResult((*C.PgQuery__ParseResult)(unsafe.Pointer(r.tree)), 1, a), nil
 }
 
 // parseError turns pg_query's error into the one pg_query_go returns, and frees it.

@@ -96,12 +96,28 @@ func TestSameBytes(t *testing.T) {
 	}
 }
 
-// sameTree fails unless Parse gives the tree pg_query_go's Parse gives for input, or
-// the same error.
+// testArena is the one Arena every sameTree parses into after Parse, so that each
+// tree is built in memory the trees before it (of other sizes and shapes) used.
+var testArena struct {
+	sync.Mutex
+	Arena
+}
+
+// sameTree fails unless Parse, and Arena.Parse in a reused arena, give the tree
+// pg_query_go's Parse gives for input, or the same error.
 func sameTree(t *testing.T, input string) {
 	t.Helper()
 	want, werr := pg.Parse(input)
 	got, gerr := Parse(input)
+	sameAs(t, input, want, werr, got, gerr)
+	testArena.Lock()
+	defer testArena.Unlock()
+	got, gerr = testArena.Parse(input)
+	sameAs(t, input, want, werr, got, gerr)
+}
+
+func sameAs(t *testing.T, input string, want *pg.ParseResult, werr error, got *pg.ParseResult, gerr error) {
+	t.Helper()
 	switch {
 	case werr != nil && strings.Contains(werr.Error(), "exceeded maximum recursion depth"):
 		// proto.Unmarshal's limit, met by a tree the grammar accepted.
@@ -142,6 +158,31 @@ func TestParseIsPgParse(t *testing.T) {
 		sameTree(t, "SELECT "+strings.Repeat("(", n)+"1"+strings.Repeat(")", n))
 		sameTree(t, "SELECT "+strings.Repeat("-", n)+"1")
 		sameTree(t, "SELECT 1"+strings.Repeat(" + 1", n))
+	}
+}
+
+// TestArenaReuses: once an Arena has held a tree, parsing a statement of that shape
+// again allocates only its strings and the C call's text, not a node; and the old
+// tree is the new one's memory.
+func TestArenaReuses(t *testing.T) {
+	const q = "SELECT e.id, sum(p.amount) FROM expense e JOIN payment p ON p.expense_id = e.id WHERE e.status = $1 GROUP BY e.id ORDER BY 2 DESC LIMIT 10"
+	var a Arena
+	first, err := a.Parse(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	heap := testing.AllocsPerRun(20, func() { _, _ = Parse(q) })
+	arena := testing.AllocsPerRun(20, func() { _, _ = a.Parse(q) })
+	t.Logf("allocs: heap %v, arena %v", heap, arena)
+	if arena > heap/3 {
+		t.Errorf("Arena.Parse allocates %v objects, Parse %v: the arena is not reused", arena, heap)
+	}
+	again, err := a.Parse(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first != again {
+		t.Errorf("the second tree is not in the first one's memory")
 	}
 }
 

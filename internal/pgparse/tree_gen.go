@@ -13,698 +13,2577 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 )
 
-func treeParseResult(m *C.PgQuery__ParseResult, depth int) *pg.ParseResult {
+func treeParseResult(m *C.PgQuery__ParseResult, depth int, a *Arena) *pg.ParseResult {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ParseResult{}
+	var x *pg.ParseResult
+	if a != nil {
+		x = alloc(&a.slabs.mParseResult, a.gen)
+	} else {
+		x = &pg.ParseResult{}
+	}
 	x.Version = int32(m.version)
 	if m.n_stmts > 0 {
-		x.Stmts = make([]*pg.RawStmt, m.n_stmts)
+		if a != nil {
+			x.Stmts = carve(&a.slabs.lRawStmt, a.gen, int(m.n_stmts))
+		} else {
+			x.Stmts = make([]*pg.RawStmt, m.n_stmts)
+		}
 		for i, e := range unsafe.Slice(m.stmts, m.n_stmts) {
-			x.Stmts[i] = treeRawStmt(e, depth+1)
+			x.Stmts[i] = treeRawStmt(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeScanResult(m *C.PgQuery__ScanResult, depth int) *pg.ScanResult {
+func treeScanResult(m *C.PgQuery__ScanResult, depth int, a *Arena) *pg.ScanResult {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ScanResult{}
+	var x *pg.ScanResult
+	if a != nil {
+		x = alloc(&a.slabs.mScanResult, a.gen)
+	} else {
+		x = &pg.ScanResult{}
+	}
 	x.Version = int32(m.version)
 	if m.n_tokens > 0 {
-		x.Tokens = make([]*pg.ScanToken, m.n_tokens)
+		if a != nil {
+			x.Tokens = carve(&a.slabs.lScanToken, a.gen, int(m.n_tokens))
+		} else {
+			x.Tokens = make([]*pg.ScanToken, m.n_tokens)
+		}
 		for i, e := range unsafe.Slice(m.tokens, m.n_tokens) {
-			x.Tokens[i] = treeScanToken(e, depth+1)
+			x.Tokens[i] = treeScanToken(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeNode(m *C.PgQuery__Node, depth int) *pg.Node {
+func treeNode(m *C.PgQuery__Node, depth int, a *Arena) *pg.Node {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.Node{}
+	var x *pg.Node
+	if a != nil {
+		x = alloc(&a.slabs.mNode, a.gen)
+	} else {
+		x = &pg.Node{}
+	}
 	if u := *(*unsafe.Pointer)(unsafe.Pointer(&m.anon0)); u != nil {
 		switch m.node_case {
 		case 1:
-			x.Node = &pg.Node_Alias{Alias: treeAlias((*C.PgQuery__Alias)(u), depth+1)}
+			var w *pg.Node_Alias
+			if a != nil {
+				w = alloc(&a.slabs.wNode_Alias, a.gen)
+			} else {
+				w = &pg.Node_Alias{}
+			}
+			w.Alias = treeAlias((*C.PgQuery__Alias)(u), depth+1, a)
+			x.Node = w
 		case 2:
-			x.Node = &pg.Node_RangeVar{RangeVar: treeRangeVar((*C.PgQuery__RangeVar)(u), depth+1)}
+			var w *pg.Node_RangeVar
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RangeVar, a.gen)
+			} else {
+				w = &pg.Node_RangeVar{}
+			}
+			w.RangeVar = treeRangeVar((*C.PgQuery__RangeVar)(u), depth+1, a)
+			x.Node = w
 		case 3:
-			x.Node = &pg.Node_TableFunc{TableFunc: treeTableFunc((*C.PgQuery__TableFunc)(u), depth+1)}
+			var w *pg.Node_TableFunc
+			if a != nil {
+				w = alloc(&a.slabs.wNode_TableFunc, a.gen)
+			} else {
+				w = &pg.Node_TableFunc{}
+			}
+			w.TableFunc = treeTableFunc((*C.PgQuery__TableFunc)(u), depth+1, a)
+			x.Node = w
 		case 4:
-			x.Node = &pg.Node_IntoClause{IntoClause: treeIntoClause((*C.PgQuery__IntoClause)(u), depth+1)}
+			var w *pg.Node_IntoClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_IntoClause, a.gen)
+			} else {
+				w = &pg.Node_IntoClause{}
+			}
+			w.IntoClause = treeIntoClause((*C.PgQuery__IntoClause)(u), depth+1, a)
+			x.Node = w
 		case 5:
-			x.Node = &pg.Node_Var{Var: treeVar((*C.PgQuery__Var)(u), depth+1)}
+			var w *pg.Node_Var
+			if a != nil {
+				w = alloc(&a.slabs.wNode_Var, a.gen)
+			} else {
+				w = &pg.Node_Var{}
+			}
+			w.Var = treeVar((*C.PgQuery__Var)(u), depth+1, a)
+			x.Node = w
 		case 6:
-			x.Node = &pg.Node_Param{Param: treeParam((*C.PgQuery__Param)(u), depth+1)}
+			var w *pg.Node_Param
+			if a != nil {
+				w = alloc(&a.slabs.wNode_Param, a.gen)
+			} else {
+				w = &pg.Node_Param{}
+			}
+			w.Param = treeParam((*C.PgQuery__Param)(u), depth+1, a)
+			x.Node = w
 		case 7:
-			x.Node = &pg.Node_Aggref{Aggref: treeAggref((*C.PgQuery__Aggref)(u), depth+1)}
+			var w *pg.Node_Aggref
+			if a != nil {
+				w = alloc(&a.slabs.wNode_Aggref, a.gen)
+			} else {
+				w = &pg.Node_Aggref{}
+			}
+			w.Aggref = treeAggref((*C.PgQuery__Aggref)(u), depth+1, a)
+			x.Node = w
 		case 8:
-			x.Node = &pg.Node_GroupingFunc{GroupingFunc: treeGroupingFunc((*C.PgQuery__GroupingFunc)(u), depth+1)}
+			var w *pg.Node_GroupingFunc
+			if a != nil {
+				w = alloc(&a.slabs.wNode_GroupingFunc, a.gen)
+			} else {
+				w = &pg.Node_GroupingFunc{}
+			}
+			w.GroupingFunc = treeGroupingFunc((*C.PgQuery__GroupingFunc)(u), depth+1, a)
+			x.Node = w
 		case 9:
-			x.Node = &pg.Node_WindowFunc{WindowFunc: treeWindowFunc((*C.PgQuery__WindowFunc)(u), depth+1)}
+			var w *pg.Node_WindowFunc
+			if a != nil {
+				w = alloc(&a.slabs.wNode_WindowFunc, a.gen)
+			} else {
+				w = &pg.Node_WindowFunc{}
+			}
+			w.WindowFunc = treeWindowFunc((*C.PgQuery__WindowFunc)(u), depth+1, a)
+			x.Node = w
 		case 10:
-			x.Node = &pg.Node_SubscriptingRef{SubscriptingRef: treeSubscriptingRef((*C.PgQuery__SubscriptingRef)(u), depth+1)}
+			var w *pg.Node_SubscriptingRef
+			if a != nil {
+				w = alloc(&a.slabs.wNode_SubscriptingRef, a.gen)
+			} else {
+				w = &pg.Node_SubscriptingRef{}
+			}
+			w.SubscriptingRef = treeSubscriptingRef((*C.PgQuery__SubscriptingRef)(u), depth+1, a)
+			x.Node = w
 		case 11:
-			x.Node = &pg.Node_FuncExpr{FuncExpr: treeFuncExpr((*C.PgQuery__FuncExpr)(u), depth+1)}
+			var w *pg.Node_FuncExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_FuncExpr, a.gen)
+			} else {
+				w = &pg.Node_FuncExpr{}
+			}
+			w.FuncExpr = treeFuncExpr((*C.PgQuery__FuncExpr)(u), depth+1, a)
+			x.Node = w
 		case 12:
-			x.Node = &pg.Node_NamedArgExpr{NamedArgExpr: treeNamedArgExpr((*C.PgQuery__NamedArgExpr)(u), depth+1)}
+			var w *pg.Node_NamedArgExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_NamedArgExpr, a.gen)
+			} else {
+				w = &pg.Node_NamedArgExpr{}
+			}
+			w.NamedArgExpr = treeNamedArgExpr((*C.PgQuery__NamedArgExpr)(u), depth+1, a)
+			x.Node = w
 		case 13:
-			x.Node = &pg.Node_OpExpr{OpExpr: treeOpExpr((*C.PgQuery__OpExpr)(u), depth+1)}
+			var w *pg.Node_OpExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_OpExpr, a.gen)
+			} else {
+				w = &pg.Node_OpExpr{}
+			}
+			w.OpExpr = treeOpExpr((*C.PgQuery__OpExpr)(u), depth+1, a)
+			x.Node = w
 		case 14:
-			x.Node = &pg.Node_DistinctExpr{DistinctExpr: treeDistinctExpr((*C.PgQuery__DistinctExpr)(u), depth+1)}
+			var w *pg.Node_DistinctExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DistinctExpr, a.gen)
+			} else {
+				w = &pg.Node_DistinctExpr{}
+			}
+			w.DistinctExpr = treeDistinctExpr((*C.PgQuery__DistinctExpr)(u), depth+1, a)
+			x.Node = w
 		case 15:
-			x.Node = &pg.Node_NullIfExpr{NullIfExpr: treeNullIfExpr((*C.PgQuery__NullIfExpr)(u), depth+1)}
+			var w *pg.Node_NullIfExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_NullIfExpr, a.gen)
+			} else {
+				w = &pg.Node_NullIfExpr{}
+			}
+			w.NullIfExpr = treeNullIfExpr((*C.PgQuery__NullIfExpr)(u), depth+1, a)
+			x.Node = w
 		case 16:
-			x.Node = &pg.Node_ScalarArrayOpExpr{ScalarArrayOpExpr: treeScalarArrayOpExpr((*C.PgQuery__ScalarArrayOpExpr)(u), depth+1)}
+			var w *pg.Node_ScalarArrayOpExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ScalarArrayOpExpr, a.gen)
+			} else {
+				w = &pg.Node_ScalarArrayOpExpr{}
+			}
+			w.ScalarArrayOpExpr = treeScalarArrayOpExpr((*C.PgQuery__ScalarArrayOpExpr)(u), depth+1, a)
+			x.Node = w
 		case 17:
-			x.Node = &pg.Node_BoolExpr{BoolExpr: treeBoolExpr((*C.PgQuery__BoolExpr)(u), depth+1)}
+			var w *pg.Node_BoolExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_BoolExpr, a.gen)
+			} else {
+				w = &pg.Node_BoolExpr{}
+			}
+			w.BoolExpr = treeBoolExpr((*C.PgQuery__BoolExpr)(u), depth+1, a)
+			x.Node = w
 		case 18:
-			x.Node = &pg.Node_SubLink{SubLink: treeSubLink((*C.PgQuery__SubLink)(u), depth+1)}
+			var w *pg.Node_SubLink
+			if a != nil {
+				w = alloc(&a.slabs.wNode_SubLink, a.gen)
+			} else {
+				w = &pg.Node_SubLink{}
+			}
+			w.SubLink = treeSubLink((*C.PgQuery__SubLink)(u), depth+1, a)
+			x.Node = w
 		case 19:
-			x.Node = &pg.Node_SubPlan{SubPlan: treeSubPlan((*C.PgQuery__SubPlan)(u), depth+1)}
+			var w *pg.Node_SubPlan
+			if a != nil {
+				w = alloc(&a.slabs.wNode_SubPlan, a.gen)
+			} else {
+				w = &pg.Node_SubPlan{}
+			}
+			w.SubPlan = treeSubPlan((*C.PgQuery__SubPlan)(u), depth+1, a)
+			x.Node = w
 		case 20:
-			x.Node = &pg.Node_AlternativeSubPlan{AlternativeSubPlan: treeAlternativeSubPlan((*C.PgQuery__AlternativeSubPlan)(u), depth+1)}
+			var w *pg.Node_AlternativeSubPlan
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlternativeSubPlan, a.gen)
+			} else {
+				w = &pg.Node_AlternativeSubPlan{}
+			}
+			w.AlternativeSubPlan = treeAlternativeSubPlan((*C.PgQuery__AlternativeSubPlan)(u), depth+1, a)
+			x.Node = w
 		case 21:
-			x.Node = &pg.Node_FieldSelect{FieldSelect: treeFieldSelect((*C.PgQuery__FieldSelect)(u), depth+1)}
+			var w *pg.Node_FieldSelect
+			if a != nil {
+				w = alloc(&a.slabs.wNode_FieldSelect, a.gen)
+			} else {
+				w = &pg.Node_FieldSelect{}
+			}
+			w.FieldSelect = treeFieldSelect((*C.PgQuery__FieldSelect)(u), depth+1, a)
+			x.Node = w
 		case 22:
-			x.Node = &pg.Node_FieldStore{FieldStore: treeFieldStore((*C.PgQuery__FieldStore)(u), depth+1)}
+			var w *pg.Node_FieldStore
+			if a != nil {
+				w = alloc(&a.slabs.wNode_FieldStore, a.gen)
+			} else {
+				w = &pg.Node_FieldStore{}
+			}
+			w.FieldStore = treeFieldStore((*C.PgQuery__FieldStore)(u), depth+1, a)
+			x.Node = w
 		case 23:
-			x.Node = &pg.Node_RelabelType{RelabelType: treeRelabelType((*C.PgQuery__RelabelType)(u), depth+1)}
+			var w *pg.Node_RelabelType
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RelabelType, a.gen)
+			} else {
+				w = &pg.Node_RelabelType{}
+			}
+			w.RelabelType = treeRelabelType((*C.PgQuery__RelabelType)(u), depth+1, a)
+			x.Node = w
 		case 24:
-			x.Node = &pg.Node_CoerceViaIo{CoerceViaIo: treeCoerceViaIO((*C.PgQuery__CoerceViaIO)(u), depth+1)}
+			var w *pg.Node_CoerceViaIo
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CoerceViaIo, a.gen)
+			} else {
+				w = &pg.Node_CoerceViaIo{}
+			}
+			w.CoerceViaIo = treeCoerceViaIO((*C.PgQuery__CoerceViaIO)(u), depth+1, a)
+			x.Node = w
 		case 25:
-			x.Node = &pg.Node_ArrayCoerceExpr{ArrayCoerceExpr: treeArrayCoerceExpr((*C.PgQuery__ArrayCoerceExpr)(u), depth+1)}
+			var w *pg.Node_ArrayCoerceExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ArrayCoerceExpr, a.gen)
+			} else {
+				w = &pg.Node_ArrayCoerceExpr{}
+			}
+			w.ArrayCoerceExpr = treeArrayCoerceExpr((*C.PgQuery__ArrayCoerceExpr)(u), depth+1, a)
+			x.Node = w
 		case 26:
-			x.Node = &pg.Node_ConvertRowtypeExpr{ConvertRowtypeExpr: treeConvertRowtypeExpr((*C.PgQuery__ConvertRowtypeExpr)(u), depth+1)}
+			var w *pg.Node_ConvertRowtypeExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ConvertRowtypeExpr, a.gen)
+			} else {
+				w = &pg.Node_ConvertRowtypeExpr{}
+			}
+			w.ConvertRowtypeExpr = treeConvertRowtypeExpr((*C.PgQuery__ConvertRowtypeExpr)(u), depth+1, a)
+			x.Node = w
 		case 27:
-			x.Node = &pg.Node_CollateExpr{CollateExpr: treeCollateExpr((*C.PgQuery__CollateExpr)(u), depth+1)}
+			var w *pg.Node_CollateExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CollateExpr, a.gen)
+			} else {
+				w = &pg.Node_CollateExpr{}
+			}
+			w.CollateExpr = treeCollateExpr((*C.PgQuery__CollateExpr)(u), depth+1, a)
+			x.Node = w
 		case 28:
-			x.Node = &pg.Node_CaseExpr{CaseExpr: treeCaseExpr((*C.PgQuery__CaseExpr)(u), depth+1)}
+			var w *pg.Node_CaseExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CaseExpr, a.gen)
+			} else {
+				w = &pg.Node_CaseExpr{}
+			}
+			w.CaseExpr = treeCaseExpr((*C.PgQuery__CaseExpr)(u), depth+1, a)
+			x.Node = w
 		case 29:
-			x.Node = &pg.Node_CaseWhen{CaseWhen: treeCaseWhen((*C.PgQuery__CaseWhen)(u), depth+1)}
+			var w *pg.Node_CaseWhen
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CaseWhen, a.gen)
+			} else {
+				w = &pg.Node_CaseWhen{}
+			}
+			w.CaseWhen = treeCaseWhen((*C.PgQuery__CaseWhen)(u), depth+1, a)
+			x.Node = w
 		case 30:
-			x.Node = &pg.Node_CaseTestExpr{CaseTestExpr: treeCaseTestExpr((*C.PgQuery__CaseTestExpr)(u), depth+1)}
+			var w *pg.Node_CaseTestExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CaseTestExpr, a.gen)
+			} else {
+				w = &pg.Node_CaseTestExpr{}
+			}
+			w.CaseTestExpr = treeCaseTestExpr((*C.PgQuery__CaseTestExpr)(u), depth+1, a)
+			x.Node = w
 		case 31:
-			x.Node = &pg.Node_ArrayExpr{ArrayExpr: treeArrayExpr((*C.PgQuery__ArrayExpr)(u), depth+1)}
+			var w *pg.Node_ArrayExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ArrayExpr, a.gen)
+			} else {
+				w = &pg.Node_ArrayExpr{}
+			}
+			w.ArrayExpr = treeArrayExpr((*C.PgQuery__ArrayExpr)(u), depth+1, a)
+			x.Node = w
 		case 32:
-			x.Node = &pg.Node_RowExpr{RowExpr: treeRowExpr((*C.PgQuery__RowExpr)(u), depth+1)}
+			var w *pg.Node_RowExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RowExpr, a.gen)
+			} else {
+				w = &pg.Node_RowExpr{}
+			}
+			w.RowExpr = treeRowExpr((*C.PgQuery__RowExpr)(u), depth+1, a)
+			x.Node = w
 		case 33:
-			x.Node = &pg.Node_RowCompareExpr{RowCompareExpr: treeRowCompareExpr((*C.PgQuery__RowCompareExpr)(u), depth+1)}
+			var w *pg.Node_RowCompareExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RowCompareExpr, a.gen)
+			} else {
+				w = &pg.Node_RowCompareExpr{}
+			}
+			w.RowCompareExpr = treeRowCompareExpr((*C.PgQuery__RowCompareExpr)(u), depth+1, a)
+			x.Node = w
 		case 34:
-			x.Node = &pg.Node_CoalesceExpr{CoalesceExpr: treeCoalesceExpr((*C.PgQuery__CoalesceExpr)(u), depth+1)}
+			var w *pg.Node_CoalesceExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CoalesceExpr, a.gen)
+			} else {
+				w = &pg.Node_CoalesceExpr{}
+			}
+			w.CoalesceExpr = treeCoalesceExpr((*C.PgQuery__CoalesceExpr)(u), depth+1, a)
+			x.Node = w
 		case 35:
-			x.Node = &pg.Node_MinMaxExpr{MinMaxExpr: treeMinMaxExpr((*C.PgQuery__MinMaxExpr)(u), depth+1)}
+			var w *pg.Node_MinMaxExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_MinMaxExpr, a.gen)
+			} else {
+				w = &pg.Node_MinMaxExpr{}
+			}
+			w.MinMaxExpr = treeMinMaxExpr((*C.PgQuery__MinMaxExpr)(u), depth+1, a)
+			x.Node = w
 		case 36:
-			x.Node = &pg.Node_SqlvalueFunction{SqlvalueFunction: treeSQLValueFunction((*C.PgQuery__SQLValueFunction)(u), depth+1)}
+			var w *pg.Node_SqlvalueFunction
+			if a != nil {
+				w = alloc(&a.slabs.wNode_SqlvalueFunction, a.gen)
+			} else {
+				w = &pg.Node_SqlvalueFunction{}
+			}
+			w.SqlvalueFunction = treeSQLValueFunction((*C.PgQuery__SQLValueFunction)(u), depth+1, a)
+			x.Node = w
 		case 37:
-			x.Node = &pg.Node_XmlExpr{XmlExpr: treeXmlExpr((*C.PgQuery__XmlExpr)(u), depth+1)}
+			var w *pg.Node_XmlExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_XmlExpr, a.gen)
+			} else {
+				w = &pg.Node_XmlExpr{}
+			}
+			w.XmlExpr = treeXmlExpr((*C.PgQuery__XmlExpr)(u), depth+1, a)
+			x.Node = w
 		case 38:
-			x.Node = &pg.Node_JsonFormat{JsonFormat: treeJsonFormat((*C.PgQuery__JsonFormat)(u), depth+1)}
+			var w *pg.Node_JsonFormat
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JsonFormat, a.gen)
+			} else {
+				w = &pg.Node_JsonFormat{}
+			}
+			w.JsonFormat = treeJsonFormat((*C.PgQuery__JsonFormat)(u), depth+1, a)
+			x.Node = w
 		case 39:
-			x.Node = &pg.Node_JsonReturning{JsonReturning: treeJsonReturning((*C.PgQuery__JsonReturning)(u), depth+1)}
+			var w *pg.Node_JsonReturning
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JsonReturning, a.gen)
+			} else {
+				w = &pg.Node_JsonReturning{}
+			}
+			w.JsonReturning = treeJsonReturning((*C.PgQuery__JsonReturning)(u), depth+1, a)
+			x.Node = w
 		case 40:
-			x.Node = &pg.Node_JsonValueExpr{JsonValueExpr: treeJsonValueExpr((*C.PgQuery__JsonValueExpr)(u), depth+1)}
+			var w *pg.Node_JsonValueExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JsonValueExpr, a.gen)
+			} else {
+				w = &pg.Node_JsonValueExpr{}
+			}
+			w.JsonValueExpr = treeJsonValueExpr((*C.PgQuery__JsonValueExpr)(u), depth+1, a)
+			x.Node = w
 		case 41:
-			x.Node = &pg.Node_JsonConstructorExpr{JsonConstructorExpr: treeJsonConstructorExpr((*C.PgQuery__JsonConstructorExpr)(u), depth+1)}
+			var w *pg.Node_JsonConstructorExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JsonConstructorExpr, a.gen)
+			} else {
+				w = &pg.Node_JsonConstructorExpr{}
+			}
+			w.JsonConstructorExpr = treeJsonConstructorExpr((*C.PgQuery__JsonConstructorExpr)(u), depth+1, a)
+			x.Node = w
 		case 42:
-			x.Node = &pg.Node_JsonIsPredicate{JsonIsPredicate: treeJsonIsPredicate((*C.PgQuery__JsonIsPredicate)(u), depth+1)}
+			var w *pg.Node_JsonIsPredicate
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JsonIsPredicate, a.gen)
+			} else {
+				w = &pg.Node_JsonIsPredicate{}
+			}
+			w.JsonIsPredicate = treeJsonIsPredicate((*C.PgQuery__JsonIsPredicate)(u), depth+1, a)
+			x.Node = w
 		case 43:
-			x.Node = &pg.Node_NullTest{NullTest: treeNullTest((*C.PgQuery__NullTest)(u), depth+1)}
+			var w *pg.Node_NullTest
+			if a != nil {
+				w = alloc(&a.slabs.wNode_NullTest, a.gen)
+			} else {
+				w = &pg.Node_NullTest{}
+			}
+			w.NullTest = treeNullTest((*C.PgQuery__NullTest)(u), depth+1, a)
+			x.Node = w
 		case 44:
-			x.Node = &pg.Node_BooleanTest{BooleanTest: treeBooleanTest((*C.PgQuery__BooleanTest)(u), depth+1)}
+			var w *pg.Node_BooleanTest
+			if a != nil {
+				w = alloc(&a.slabs.wNode_BooleanTest, a.gen)
+			} else {
+				w = &pg.Node_BooleanTest{}
+			}
+			w.BooleanTest = treeBooleanTest((*C.PgQuery__BooleanTest)(u), depth+1, a)
+			x.Node = w
 		case 45:
-			x.Node = &pg.Node_CoerceToDomain{CoerceToDomain: treeCoerceToDomain((*C.PgQuery__CoerceToDomain)(u), depth+1)}
+			var w *pg.Node_CoerceToDomain
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CoerceToDomain, a.gen)
+			} else {
+				w = &pg.Node_CoerceToDomain{}
+			}
+			w.CoerceToDomain = treeCoerceToDomain((*C.PgQuery__CoerceToDomain)(u), depth+1, a)
+			x.Node = w
 		case 46:
-			x.Node = &pg.Node_CoerceToDomainValue{CoerceToDomainValue: treeCoerceToDomainValue((*C.PgQuery__CoerceToDomainValue)(u), depth+1)}
+			var w *pg.Node_CoerceToDomainValue
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CoerceToDomainValue, a.gen)
+			} else {
+				w = &pg.Node_CoerceToDomainValue{}
+			}
+			w.CoerceToDomainValue = treeCoerceToDomainValue((*C.PgQuery__CoerceToDomainValue)(u), depth+1, a)
+			x.Node = w
 		case 47:
-			x.Node = &pg.Node_SetToDefault{SetToDefault: treeSetToDefault((*C.PgQuery__SetToDefault)(u), depth+1)}
+			var w *pg.Node_SetToDefault
+			if a != nil {
+				w = alloc(&a.slabs.wNode_SetToDefault, a.gen)
+			} else {
+				w = &pg.Node_SetToDefault{}
+			}
+			w.SetToDefault = treeSetToDefault((*C.PgQuery__SetToDefault)(u), depth+1, a)
+			x.Node = w
 		case 48:
-			x.Node = &pg.Node_CurrentOfExpr{CurrentOfExpr: treeCurrentOfExpr((*C.PgQuery__CurrentOfExpr)(u), depth+1)}
+			var w *pg.Node_CurrentOfExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CurrentOfExpr, a.gen)
+			} else {
+				w = &pg.Node_CurrentOfExpr{}
+			}
+			w.CurrentOfExpr = treeCurrentOfExpr((*C.PgQuery__CurrentOfExpr)(u), depth+1, a)
+			x.Node = w
 		case 49:
-			x.Node = &pg.Node_NextValueExpr{NextValueExpr: treeNextValueExpr((*C.PgQuery__NextValueExpr)(u), depth+1)}
+			var w *pg.Node_NextValueExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_NextValueExpr, a.gen)
+			} else {
+				w = &pg.Node_NextValueExpr{}
+			}
+			w.NextValueExpr = treeNextValueExpr((*C.PgQuery__NextValueExpr)(u), depth+1, a)
+			x.Node = w
 		case 50:
-			x.Node = &pg.Node_InferenceElem{InferenceElem: treeInferenceElem((*C.PgQuery__InferenceElem)(u), depth+1)}
+			var w *pg.Node_InferenceElem
+			if a != nil {
+				w = alloc(&a.slabs.wNode_InferenceElem, a.gen)
+			} else {
+				w = &pg.Node_InferenceElem{}
+			}
+			w.InferenceElem = treeInferenceElem((*C.PgQuery__InferenceElem)(u), depth+1, a)
+			x.Node = w
 		case 51:
-			x.Node = &pg.Node_TargetEntry{TargetEntry: treeTargetEntry((*C.PgQuery__TargetEntry)(u), depth+1)}
+			var w *pg.Node_TargetEntry
+			if a != nil {
+				w = alloc(&a.slabs.wNode_TargetEntry, a.gen)
+			} else {
+				w = &pg.Node_TargetEntry{}
+			}
+			w.TargetEntry = treeTargetEntry((*C.PgQuery__TargetEntry)(u), depth+1, a)
+			x.Node = w
 		case 52:
-			x.Node = &pg.Node_RangeTblRef{RangeTblRef: treeRangeTblRef((*C.PgQuery__RangeTblRef)(u), depth+1)}
+			var w *pg.Node_RangeTblRef
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RangeTblRef, a.gen)
+			} else {
+				w = &pg.Node_RangeTblRef{}
+			}
+			w.RangeTblRef = treeRangeTblRef((*C.PgQuery__RangeTblRef)(u), depth+1, a)
+			x.Node = w
 		case 53:
-			x.Node = &pg.Node_JoinExpr{JoinExpr: treeJoinExpr((*C.PgQuery__JoinExpr)(u), depth+1)}
+			var w *pg.Node_JoinExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JoinExpr, a.gen)
+			} else {
+				w = &pg.Node_JoinExpr{}
+			}
+			w.JoinExpr = treeJoinExpr((*C.PgQuery__JoinExpr)(u), depth+1, a)
+			x.Node = w
 		case 54:
-			x.Node = &pg.Node_FromExpr{FromExpr: treeFromExpr((*C.PgQuery__FromExpr)(u), depth+1)}
+			var w *pg.Node_FromExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_FromExpr, a.gen)
+			} else {
+				w = &pg.Node_FromExpr{}
+			}
+			w.FromExpr = treeFromExpr((*C.PgQuery__FromExpr)(u), depth+1, a)
+			x.Node = w
 		case 55:
-			x.Node = &pg.Node_OnConflictExpr{OnConflictExpr: treeOnConflictExpr((*C.PgQuery__OnConflictExpr)(u), depth+1)}
+			var w *pg.Node_OnConflictExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_OnConflictExpr, a.gen)
+			} else {
+				w = &pg.Node_OnConflictExpr{}
+			}
+			w.OnConflictExpr = treeOnConflictExpr((*C.PgQuery__OnConflictExpr)(u), depth+1, a)
+			x.Node = w
 		case 56:
-			x.Node = &pg.Node_Query{Query: treeQuery((*C.PgQuery__Query)(u), depth+1)}
+			var w *pg.Node_Query
+			if a != nil {
+				w = alloc(&a.slabs.wNode_Query, a.gen)
+			} else {
+				w = &pg.Node_Query{}
+			}
+			w.Query = treeQuery((*C.PgQuery__Query)(u), depth+1, a)
+			x.Node = w
 		case 57:
-			x.Node = &pg.Node_TypeName{TypeName: treeTypeName((*C.PgQuery__TypeName)(u), depth+1)}
+			var w *pg.Node_TypeName
+			if a != nil {
+				w = alloc(&a.slabs.wNode_TypeName, a.gen)
+			} else {
+				w = &pg.Node_TypeName{}
+			}
+			w.TypeName = treeTypeName((*C.PgQuery__TypeName)(u), depth+1, a)
+			x.Node = w
 		case 58:
-			x.Node = &pg.Node_ColumnRef{ColumnRef: treeColumnRef((*C.PgQuery__ColumnRef)(u), depth+1)}
+			var w *pg.Node_ColumnRef
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ColumnRef, a.gen)
+			} else {
+				w = &pg.Node_ColumnRef{}
+			}
+			w.ColumnRef = treeColumnRef((*C.PgQuery__ColumnRef)(u), depth+1, a)
+			x.Node = w
 		case 59:
-			x.Node = &pg.Node_ParamRef{ParamRef: treeParamRef((*C.PgQuery__ParamRef)(u), depth+1)}
+			var w *pg.Node_ParamRef
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ParamRef, a.gen)
+			} else {
+				w = &pg.Node_ParamRef{}
+			}
+			w.ParamRef = treeParamRef((*C.PgQuery__ParamRef)(u), depth+1, a)
+			x.Node = w
 		case 60:
-			x.Node = &pg.Node_AExpr{AExpr: treeA_Expr((*C.PgQuery__AExpr)(u), depth+1)}
+			var w *pg.Node_AExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AExpr, a.gen)
+			} else {
+				w = &pg.Node_AExpr{}
+			}
+			w.AExpr = treeA_Expr((*C.PgQuery__AExpr)(u), depth+1, a)
+			x.Node = w
 		case 61:
-			x.Node = &pg.Node_TypeCast{TypeCast: treeTypeCast((*C.PgQuery__TypeCast)(u), depth+1)}
+			var w *pg.Node_TypeCast
+			if a != nil {
+				w = alloc(&a.slabs.wNode_TypeCast, a.gen)
+			} else {
+				w = &pg.Node_TypeCast{}
+			}
+			w.TypeCast = treeTypeCast((*C.PgQuery__TypeCast)(u), depth+1, a)
+			x.Node = w
 		case 62:
-			x.Node = &pg.Node_CollateClause{CollateClause: treeCollateClause((*C.PgQuery__CollateClause)(u), depth+1)}
+			var w *pg.Node_CollateClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CollateClause, a.gen)
+			} else {
+				w = &pg.Node_CollateClause{}
+			}
+			w.CollateClause = treeCollateClause((*C.PgQuery__CollateClause)(u), depth+1, a)
+			x.Node = w
 		case 63:
-			x.Node = &pg.Node_RoleSpec{RoleSpec: treeRoleSpec((*C.PgQuery__RoleSpec)(u), depth+1)}
+			var w *pg.Node_RoleSpec
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RoleSpec, a.gen)
+			} else {
+				w = &pg.Node_RoleSpec{}
+			}
+			w.RoleSpec = treeRoleSpec((*C.PgQuery__RoleSpec)(u), depth+1, a)
+			x.Node = w
 		case 64:
-			x.Node = &pg.Node_FuncCall{FuncCall: treeFuncCall((*C.PgQuery__FuncCall)(u), depth+1)}
+			var w *pg.Node_FuncCall
+			if a != nil {
+				w = alloc(&a.slabs.wNode_FuncCall, a.gen)
+			} else {
+				w = &pg.Node_FuncCall{}
+			}
+			w.FuncCall = treeFuncCall((*C.PgQuery__FuncCall)(u), depth+1, a)
+			x.Node = w
 		case 65:
-			x.Node = &pg.Node_AStar{AStar: treeA_Star((*C.PgQuery__AStar)(u), depth+1)}
+			var w *pg.Node_AStar
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AStar, a.gen)
+			} else {
+				w = &pg.Node_AStar{}
+			}
+			w.AStar = treeA_Star((*C.PgQuery__AStar)(u), depth+1, a)
+			x.Node = w
 		case 66:
-			x.Node = &pg.Node_AIndices{AIndices: treeA_Indices((*C.PgQuery__AIndices)(u), depth+1)}
+			var w *pg.Node_AIndices
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AIndices, a.gen)
+			} else {
+				w = &pg.Node_AIndices{}
+			}
+			w.AIndices = treeA_Indices((*C.PgQuery__AIndices)(u), depth+1, a)
+			x.Node = w
 		case 67:
-			x.Node = &pg.Node_AIndirection{AIndirection: treeA_Indirection((*C.PgQuery__AIndirection)(u), depth+1)}
+			var w *pg.Node_AIndirection
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AIndirection, a.gen)
+			} else {
+				w = &pg.Node_AIndirection{}
+			}
+			w.AIndirection = treeA_Indirection((*C.PgQuery__AIndirection)(u), depth+1, a)
+			x.Node = w
 		case 68:
-			x.Node = &pg.Node_AArrayExpr{AArrayExpr: treeA_ArrayExpr((*C.PgQuery__AArrayExpr)(u), depth+1)}
+			var w *pg.Node_AArrayExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AArrayExpr, a.gen)
+			} else {
+				w = &pg.Node_AArrayExpr{}
+			}
+			w.AArrayExpr = treeA_ArrayExpr((*C.PgQuery__AArrayExpr)(u), depth+1, a)
+			x.Node = w
 		case 69:
-			x.Node = &pg.Node_ResTarget{ResTarget: treeResTarget((*C.PgQuery__ResTarget)(u), depth+1)}
+			var w *pg.Node_ResTarget
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ResTarget, a.gen)
+			} else {
+				w = &pg.Node_ResTarget{}
+			}
+			w.ResTarget = treeResTarget((*C.PgQuery__ResTarget)(u), depth+1, a)
+			x.Node = w
 		case 70:
-			x.Node = &pg.Node_MultiAssignRef{MultiAssignRef: treeMultiAssignRef((*C.PgQuery__MultiAssignRef)(u), depth+1)}
+			var w *pg.Node_MultiAssignRef
+			if a != nil {
+				w = alloc(&a.slabs.wNode_MultiAssignRef, a.gen)
+			} else {
+				w = &pg.Node_MultiAssignRef{}
+			}
+			w.MultiAssignRef = treeMultiAssignRef((*C.PgQuery__MultiAssignRef)(u), depth+1, a)
+			x.Node = w
 		case 71:
-			x.Node = &pg.Node_SortBy{SortBy: treeSortBy((*C.PgQuery__SortBy)(u), depth+1)}
+			var w *pg.Node_SortBy
+			if a != nil {
+				w = alloc(&a.slabs.wNode_SortBy, a.gen)
+			} else {
+				w = &pg.Node_SortBy{}
+			}
+			w.SortBy = treeSortBy((*C.PgQuery__SortBy)(u), depth+1, a)
+			x.Node = w
 		case 72:
-			x.Node = &pg.Node_WindowDef{WindowDef: treeWindowDef((*C.PgQuery__WindowDef)(u), depth+1)}
+			var w *pg.Node_WindowDef
+			if a != nil {
+				w = alloc(&a.slabs.wNode_WindowDef, a.gen)
+			} else {
+				w = &pg.Node_WindowDef{}
+			}
+			w.WindowDef = treeWindowDef((*C.PgQuery__WindowDef)(u), depth+1, a)
+			x.Node = w
 		case 73:
-			x.Node = &pg.Node_RangeSubselect{RangeSubselect: treeRangeSubselect((*C.PgQuery__RangeSubselect)(u), depth+1)}
+			var w *pg.Node_RangeSubselect
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RangeSubselect, a.gen)
+			} else {
+				w = &pg.Node_RangeSubselect{}
+			}
+			w.RangeSubselect = treeRangeSubselect((*C.PgQuery__RangeSubselect)(u), depth+1, a)
+			x.Node = w
 		case 74:
-			x.Node = &pg.Node_RangeFunction{RangeFunction: treeRangeFunction((*C.PgQuery__RangeFunction)(u), depth+1)}
+			var w *pg.Node_RangeFunction
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RangeFunction, a.gen)
+			} else {
+				w = &pg.Node_RangeFunction{}
+			}
+			w.RangeFunction = treeRangeFunction((*C.PgQuery__RangeFunction)(u), depth+1, a)
+			x.Node = w
 		case 75:
-			x.Node = &pg.Node_RangeTableFunc{RangeTableFunc: treeRangeTableFunc((*C.PgQuery__RangeTableFunc)(u), depth+1)}
+			var w *pg.Node_RangeTableFunc
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RangeTableFunc, a.gen)
+			} else {
+				w = &pg.Node_RangeTableFunc{}
+			}
+			w.RangeTableFunc = treeRangeTableFunc((*C.PgQuery__RangeTableFunc)(u), depth+1, a)
+			x.Node = w
 		case 76:
-			x.Node = &pg.Node_RangeTableFuncCol{RangeTableFuncCol: treeRangeTableFuncCol((*C.PgQuery__RangeTableFuncCol)(u), depth+1)}
+			var w *pg.Node_RangeTableFuncCol
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RangeTableFuncCol, a.gen)
+			} else {
+				w = &pg.Node_RangeTableFuncCol{}
+			}
+			w.RangeTableFuncCol = treeRangeTableFuncCol((*C.PgQuery__RangeTableFuncCol)(u), depth+1, a)
+			x.Node = w
 		case 77:
-			x.Node = &pg.Node_RangeTableSample{RangeTableSample: treeRangeTableSample((*C.PgQuery__RangeTableSample)(u), depth+1)}
+			var w *pg.Node_RangeTableSample
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RangeTableSample, a.gen)
+			} else {
+				w = &pg.Node_RangeTableSample{}
+			}
+			w.RangeTableSample = treeRangeTableSample((*C.PgQuery__RangeTableSample)(u), depth+1, a)
+			x.Node = w
 		case 78:
-			x.Node = &pg.Node_ColumnDef{ColumnDef: treeColumnDef((*C.PgQuery__ColumnDef)(u), depth+1)}
+			var w *pg.Node_ColumnDef
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ColumnDef, a.gen)
+			} else {
+				w = &pg.Node_ColumnDef{}
+			}
+			w.ColumnDef = treeColumnDef((*C.PgQuery__ColumnDef)(u), depth+1, a)
+			x.Node = w
 		case 79:
-			x.Node = &pg.Node_TableLikeClause{TableLikeClause: treeTableLikeClause((*C.PgQuery__TableLikeClause)(u), depth+1)}
+			var w *pg.Node_TableLikeClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_TableLikeClause, a.gen)
+			} else {
+				w = &pg.Node_TableLikeClause{}
+			}
+			w.TableLikeClause = treeTableLikeClause((*C.PgQuery__TableLikeClause)(u), depth+1, a)
+			x.Node = w
 		case 80:
-			x.Node = &pg.Node_IndexElem{IndexElem: treeIndexElem((*C.PgQuery__IndexElem)(u), depth+1)}
+			var w *pg.Node_IndexElem
+			if a != nil {
+				w = alloc(&a.slabs.wNode_IndexElem, a.gen)
+			} else {
+				w = &pg.Node_IndexElem{}
+			}
+			w.IndexElem = treeIndexElem((*C.PgQuery__IndexElem)(u), depth+1, a)
+			x.Node = w
 		case 81:
-			x.Node = &pg.Node_DefElem{DefElem: treeDefElem((*C.PgQuery__DefElem)(u), depth+1)}
+			var w *pg.Node_DefElem
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DefElem, a.gen)
+			} else {
+				w = &pg.Node_DefElem{}
+			}
+			w.DefElem = treeDefElem((*C.PgQuery__DefElem)(u), depth+1, a)
+			x.Node = w
 		case 82:
-			x.Node = &pg.Node_LockingClause{LockingClause: treeLockingClause((*C.PgQuery__LockingClause)(u), depth+1)}
+			var w *pg.Node_LockingClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_LockingClause, a.gen)
+			} else {
+				w = &pg.Node_LockingClause{}
+			}
+			w.LockingClause = treeLockingClause((*C.PgQuery__LockingClause)(u), depth+1, a)
+			x.Node = w
 		case 83:
-			x.Node = &pg.Node_XmlSerialize{XmlSerialize: treeXmlSerialize((*C.PgQuery__XmlSerialize)(u), depth+1)}
+			var w *pg.Node_XmlSerialize
+			if a != nil {
+				w = alloc(&a.slabs.wNode_XmlSerialize, a.gen)
+			} else {
+				w = &pg.Node_XmlSerialize{}
+			}
+			w.XmlSerialize = treeXmlSerialize((*C.PgQuery__XmlSerialize)(u), depth+1, a)
+			x.Node = w
 		case 84:
-			x.Node = &pg.Node_PartitionElem{PartitionElem: treePartitionElem((*C.PgQuery__PartitionElem)(u), depth+1)}
+			var w *pg.Node_PartitionElem
+			if a != nil {
+				w = alloc(&a.slabs.wNode_PartitionElem, a.gen)
+			} else {
+				w = &pg.Node_PartitionElem{}
+			}
+			w.PartitionElem = treePartitionElem((*C.PgQuery__PartitionElem)(u), depth+1, a)
+			x.Node = w
 		case 85:
-			x.Node = &pg.Node_PartitionSpec{PartitionSpec: treePartitionSpec((*C.PgQuery__PartitionSpec)(u), depth+1)}
+			var w *pg.Node_PartitionSpec
+			if a != nil {
+				w = alloc(&a.slabs.wNode_PartitionSpec, a.gen)
+			} else {
+				w = &pg.Node_PartitionSpec{}
+			}
+			w.PartitionSpec = treePartitionSpec((*C.PgQuery__PartitionSpec)(u), depth+1, a)
+			x.Node = w
 		case 86:
-			x.Node = &pg.Node_PartitionBoundSpec{PartitionBoundSpec: treePartitionBoundSpec((*C.PgQuery__PartitionBoundSpec)(u), depth+1)}
+			var w *pg.Node_PartitionBoundSpec
+			if a != nil {
+				w = alloc(&a.slabs.wNode_PartitionBoundSpec, a.gen)
+			} else {
+				w = &pg.Node_PartitionBoundSpec{}
+			}
+			w.PartitionBoundSpec = treePartitionBoundSpec((*C.PgQuery__PartitionBoundSpec)(u), depth+1, a)
+			x.Node = w
 		case 87:
-			x.Node = &pg.Node_PartitionRangeDatum{PartitionRangeDatum: treePartitionRangeDatum((*C.PgQuery__PartitionRangeDatum)(u), depth+1)}
+			var w *pg.Node_PartitionRangeDatum
+			if a != nil {
+				w = alloc(&a.slabs.wNode_PartitionRangeDatum, a.gen)
+			} else {
+				w = &pg.Node_PartitionRangeDatum{}
+			}
+			w.PartitionRangeDatum = treePartitionRangeDatum((*C.PgQuery__PartitionRangeDatum)(u), depth+1, a)
+			x.Node = w
 		case 88:
-			x.Node = &pg.Node_PartitionCmd{PartitionCmd: treePartitionCmd((*C.PgQuery__PartitionCmd)(u), depth+1)}
+			var w *pg.Node_PartitionCmd
+			if a != nil {
+				w = alloc(&a.slabs.wNode_PartitionCmd, a.gen)
+			} else {
+				w = &pg.Node_PartitionCmd{}
+			}
+			w.PartitionCmd = treePartitionCmd((*C.PgQuery__PartitionCmd)(u), depth+1, a)
+			x.Node = w
 		case 89:
-			x.Node = &pg.Node_RangeTblEntry{RangeTblEntry: treeRangeTblEntry((*C.PgQuery__RangeTblEntry)(u), depth+1)}
+			var w *pg.Node_RangeTblEntry
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RangeTblEntry, a.gen)
+			} else {
+				w = &pg.Node_RangeTblEntry{}
+			}
+			w.RangeTblEntry = treeRangeTblEntry((*C.PgQuery__RangeTblEntry)(u), depth+1, a)
+			x.Node = w
 		case 90:
-			x.Node = &pg.Node_RtepermissionInfo{RtepermissionInfo: treeRTEPermissionInfo((*C.PgQuery__RTEPermissionInfo)(u), depth+1)}
+			var w *pg.Node_RtepermissionInfo
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RtepermissionInfo, a.gen)
+			} else {
+				w = &pg.Node_RtepermissionInfo{}
+			}
+			w.RtepermissionInfo = treeRTEPermissionInfo((*C.PgQuery__RTEPermissionInfo)(u), depth+1, a)
+			x.Node = w
 		case 91:
-			x.Node = &pg.Node_RangeTblFunction{RangeTblFunction: treeRangeTblFunction((*C.PgQuery__RangeTblFunction)(u), depth+1)}
+			var w *pg.Node_RangeTblFunction
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RangeTblFunction, a.gen)
+			} else {
+				w = &pg.Node_RangeTblFunction{}
+			}
+			w.RangeTblFunction = treeRangeTblFunction((*C.PgQuery__RangeTblFunction)(u), depth+1, a)
+			x.Node = w
 		case 92:
-			x.Node = &pg.Node_TableSampleClause{TableSampleClause: treeTableSampleClause((*C.PgQuery__TableSampleClause)(u), depth+1)}
+			var w *pg.Node_TableSampleClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_TableSampleClause, a.gen)
+			} else {
+				w = &pg.Node_TableSampleClause{}
+			}
+			w.TableSampleClause = treeTableSampleClause((*C.PgQuery__TableSampleClause)(u), depth+1, a)
+			x.Node = w
 		case 93:
-			x.Node = &pg.Node_WithCheckOption{WithCheckOption: treeWithCheckOption((*C.PgQuery__WithCheckOption)(u), depth+1)}
+			var w *pg.Node_WithCheckOption
+			if a != nil {
+				w = alloc(&a.slabs.wNode_WithCheckOption, a.gen)
+			} else {
+				w = &pg.Node_WithCheckOption{}
+			}
+			w.WithCheckOption = treeWithCheckOption((*C.PgQuery__WithCheckOption)(u), depth+1, a)
+			x.Node = w
 		case 94:
-			x.Node = &pg.Node_SortGroupClause{SortGroupClause: treeSortGroupClause((*C.PgQuery__SortGroupClause)(u), depth+1)}
+			var w *pg.Node_SortGroupClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_SortGroupClause, a.gen)
+			} else {
+				w = &pg.Node_SortGroupClause{}
+			}
+			w.SortGroupClause = treeSortGroupClause((*C.PgQuery__SortGroupClause)(u), depth+1, a)
+			x.Node = w
 		case 95:
-			x.Node = &pg.Node_GroupingSet{GroupingSet: treeGroupingSet((*C.PgQuery__GroupingSet)(u), depth+1)}
+			var w *pg.Node_GroupingSet
+			if a != nil {
+				w = alloc(&a.slabs.wNode_GroupingSet, a.gen)
+			} else {
+				w = &pg.Node_GroupingSet{}
+			}
+			w.GroupingSet = treeGroupingSet((*C.PgQuery__GroupingSet)(u), depth+1, a)
+			x.Node = w
 		case 96:
-			x.Node = &pg.Node_WindowClause{WindowClause: treeWindowClause((*C.PgQuery__WindowClause)(u), depth+1)}
+			var w *pg.Node_WindowClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_WindowClause, a.gen)
+			} else {
+				w = &pg.Node_WindowClause{}
+			}
+			w.WindowClause = treeWindowClause((*C.PgQuery__WindowClause)(u), depth+1, a)
+			x.Node = w
 		case 97:
-			x.Node = &pg.Node_RowMarkClause{RowMarkClause: treeRowMarkClause((*C.PgQuery__RowMarkClause)(u), depth+1)}
+			var w *pg.Node_RowMarkClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RowMarkClause, a.gen)
+			} else {
+				w = &pg.Node_RowMarkClause{}
+			}
+			w.RowMarkClause = treeRowMarkClause((*C.PgQuery__RowMarkClause)(u), depth+1, a)
+			x.Node = w
 		case 98:
-			x.Node = &pg.Node_WithClause{WithClause: treeWithClause((*C.PgQuery__WithClause)(u), depth+1)}
+			var w *pg.Node_WithClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_WithClause, a.gen)
+			} else {
+				w = &pg.Node_WithClause{}
+			}
+			w.WithClause = treeWithClause((*C.PgQuery__WithClause)(u), depth+1, a)
+			x.Node = w
 		case 99:
-			x.Node = &pg.Node_InferClause{InferClause: treeInferClause((*C.PgQuery__InferClause)(u), depth+1)}
+			var w *pg.Node_InferClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_InferClause, a.gen)
+			} else {
+				w = &pg.Node_InferClause{}
+			}
+			w.InferClause = treeInferClause((*C.PgQuery__InferClause)(u), depth+1, a)
+			x.Node = w
 		case 100:
-			x.Node = &pg.Node_OnConflictClause{OnConflictClause: treeOnConflictClause((*C.PgQuery__OnConflictClause)(u), depth+1)}
+			var w *pg.Node_OnConflictClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_OnConflictClause, a.gen)
+			} else {
+				w = &pg.Node_OnConflictClause{}
+			}
+			w.OnConflictClause = treeOnConflictClause((*C.PgQuery__OnConflictClause)(u), depth+1, a)
+			x.Node = w
 		case 101:
-			x.Node = &pg.Node_CtesearchClause{CtesearchClause: treeCTESearchClause((*C.PgQuery__CTESearchClause)(u), depth+1)}
+			var w *pg.Node_CtesearchClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CtesearchClause, a.gen)
+			} else {
+				w = &pg.Node_CtesearchClause{}
+			}
+			w.CtesearchClause = treeCTESearchClause((*C.PgQuery__CTESearchClause)(u), depth+1, a)
+			x.Node = w
 		case 102:
-			x.Node = &pg.Node_CtecycleClause{CtecycleClause: treeCTECycleClause((*C.PgQuery__CTECycleClause)(u), depth+1)}
+			var w *pg.Node_CtecycleClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CtecycleClause, a.gen)
+			} else {
+				w = &pg.Node_CtecycleClause{}
+			}
+			w.CtecycleClause = treeCTECycleClause((*C.PgQuery__CTECycleClause)(u), depth+1, a)
+			x.Node = w
 		case 103:
-			x.Node = &pg.Node_CommonTableExpr{CommonTableExpr: treeCommonTableExpr((*C.PgQuery__CommonTableExpr)(u), depth+1)}
+			var w *pg.Node_CommonTableExpr
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CommonTableExpr, a.gen)
+			} else {
+				w = &pg.Node_CommonTableExpr{}
+			}
+			w.CommonTableExpr = treeCommonTableExpr((*C.PgQuery__CommonTableExpr)(u), depth+1, a)
+			x.Node = w
 		case 104:
-			x.Node = &pg.Node_MergeWhenClause{MergeWhenClause: treeMergeWhenClause((*C.PgQuery__MergeWhenClause)(u), depth+1)}
+			var w *pg.Node_MergeWhenClause
+			if a != nil {
+				w = alloc(&a.slabs.wNode_MergeWhenClause, a.gen)
+			} else {
+				w = &pg.Node_MergeWhenClause{}
+			}
+			w.MergeWhenClause = treeMergeWhenClause((*C.PgQuery__MergeWhenClause)(u), depth+1, a)
+			x.Node = w
 		case 105:
-			x.Node = &pg.Node_MergeAction{MergeAction: treeMergeAction((*C.PgQuery__MergeAction)(u), depth+1)}
+			var w *pg.Node_MergeAction
+			if a != nil {
+				w = alloc(&a.slabs.wNode_MergeAction, a.gen)
+			} else {
+				w = &pg.Node_MergeAction{}
+			}
+			w.MergeAction = treeMergeAction((*C.PgQuery__MergeAction)(u), depth+1, a)
+			x.Node = w
 		case 106:
-			x.Node = &pg.Node_TriggerTransition{TriggerTransition: treeTriggerTransition((*C.PgQuery__TriggerTransition)(u), depth+1)}
+			var w *pg.Node_TriggerTransition
+			if a != nil {
+				w = alloc(&a.slabs.wNode_TriggerTransition, a.gen)
+			} else {
+				w = &pg.Node_TriggerTransition{}
+			}
+			w.TriggerTransition = treeTriggerTransition((*C.PgQuery__TriggerTransition)(u), depth+1, a)
+			x.Node = w
 		case 107:
-			x.Node = &pg.Node_JsonOutput{JsonOutput: treeJsonOutput((*C.PgQuery__JsonOutput)(u), depth+1)}
+			var w *pg.Node_JsonOutput
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JsonOutput, a.gen)
+			} else {
+				w = &pg.Node_JsonOutput{}
+			}
+			w.JsonOutput = treeJsonOutput((*C.PgQuery__JsonOutput)(u), depth+1, a)
+			x.Node = w
 		case 108:
-			x.Node = &pg.Node_JsonKeyValue{JsonKeyValue: treeJsonKeyValue((*C.PgQuery__JsonKeyValue)(u), depth+1)}
+			var w *pg.Node_JsonKeyValue
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JsonKeyValue, a.gen)
+			} else {
+				w = &pg.Node_JsonKeyValue{}
+			}
+			w.JsonKeyValue = treeJsonKeyValue((*C.PgQuery__JsonKeyValue)(u), depth+1, a)
+			x.Node = w
 		case 109:
-			x.Node = &pg.Node_JsonObjectConstructor{JsonObjectConstructor: treeJsonObjectConstructor((*C.PgQuery__JsonObjectConstructor)(u), depth+1)}
+			var w *pg.Node_JsonObjectConstructor
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JsonObjectConstructor, a.gen)
+			} else {
+				w = &pg.Node_JsonObjectConstructor{}
+			}
+			w.JsonObjectConstructor = treeJsonObjectConstructor((*C.PgQuery__JsonObjectConstructor)(u), depth+1, a)
+			x.Node = w
 		case 110:
-			x.Node = &pg.Node_JsonArrayConstructor{JsonArrayConstructor: treeJsonArrayConstructor((*C.PgQuery__JsonArrayConstructor)(u), depth+1)}
+			var w *pg.Node_JsonArrayConstructor
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JsonArrayConstructor, a.gen)
+			} else {
+				w = &pg.Node_JsonArrayConstructor{}
+			}
+			w.JsonArrayConstructor = treeJsonArrayConstructor((*C.PgQuery__JsonArrayConstructor)(u), depth+1, a)
+			x.Node = w
 		case 111:
-			x.Node = &pg.Node_JsonArrayQueryConstructor{JsonArrayQueryConstructor: treeJsonArrayQueryConstructor((*C.PgQuery__JsonArrayQueryConstructor)(u), depth+1)}
+			var w *pg.Node_JsonArrayQueryConstructor
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JsonArrayQueryConstructor, a.gen)
+			} else {
+				w = &pg.Node_JsonArrayQueryConstructor{}
+			}
+			w.JsonArrayQueryConstructor = treeJsonArrayQueryConstructor((*C.PgQuery__JsonArrayQueryConstructor)(u), depth+1, a)
+			x.Node = w
 		case 112:
-			x.Node = &pg.Node_JsonAggConstructor{JsonAggConstructor: treeJsonAggConstructor((*C.PgQuery__JsonAggConstructor)(u), depth+1)}
+			var w *pg.Node_JsonAggConstructor
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JsonAggConstructor, a.gen)
+			} else {
+				w = &pg.Node_JsonAggConstructor{}
+			}
+			w.JsonAggConstructor = treeJsonAggConstructor((*C.PgQuery__JsonAggConstructor)(u), depth+1, a)
+			x.Node = w
 		case 113:
-			x.Node = &pg.Node_JsonObjectAgg{JsonObjectAgg: treeJsonObjectAgg((*C.PgQuery__JsonObjectAgg)(u), depth+1)}
+			var w *pg.Node_JsonObjectAgg
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JsonObjectAgg, a.gen)
+			} else {
+				w = &pg.Node_JsonObjectAgg{}
+			}
+			w.JsonObjectAgg = treeJsonObjectAgg((*C.PgQuery__JsonObjectAgg)(u), depth+1, a)
+			x.Node = w
 		case 114:
-			x.Node = &pg.Node_JsonArrayAgg{JsonArrayAgg: treeJsonArrayAgg((*C.PgQuery__JsonArrayAgg)(u), depth+1)}
+			var w *pg.Node_JsonArrayAgg
+			if a != nil {
+				w = alloc(&a.slabs.wNode_JsonArrayAgg, a.gen)
+			} else {
+				w = &pg.Node_JsonArrayAgg{}
+			}
+			w.JsonArrayAgg = treeJsonArrayAgg((*C.PgQuery__JsonArrayAgg)(u), depth+1, a)
+			x.Node = w
 		case 115:
-			x.Node = &pg.Node_RawStmt{RawStmt: treeRawStmt((*C.PgQuery__RawStmt)(u), depth+1)}
+			var w *pg.Node_RawStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RawStmt, a.gen)
+			} else {
+				w = &pg.Node_RawStmt{}
+			}
+			w.RawStmt = treeRawStmt((*C.PgQuery__RawStmt)(u), depth+1, a)
+			x.Node = w
 		case 116:
-			x.Node = &pg.Node_InsertStmt{InsertStmt: treeInsertStmt((*C.PgQuery__InsertStmt)(u), depth+1)}
+			var w *pg.Node_InsertStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_InsertStmt, a.gen)
+			} else {
+				w = &pg.Node_InsertStmt{}
+			}
+			w.InsertStmt = treeInsertStmt((*C.PgQuery__InsertStmt)(u), depth+1, a)
+			x.Node = w
 		case 117:
-			x.Node = &pg.Node_DeleteStmt{DeleteStmt: treeDeleteStmt((*C.PgQuery__DeleteStmt)(u), depth+1)}
+			var w *pg.Node_DeleteStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DeleteStmt, a.gen)
+			} else {
+				w = &pg.Node_DeleteStmt{}
+			}
+			w.DeleteStmt = treeDeleteStmt((*C.PgQuery__DeleteStmt)(u), depth+1, a)
+			x.Node = w
 		case 118:
-			x.Node = &pg.Node_UpdateStmt{UpdateStmt: treeUpdateStmt((*C.PgQuery__UpdateStmt)(u), depth+1)}
+			var w *pg.Node_UpdateStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_UpdateStmt, a.gen)
+			} else {
+				w = &pg.Node_UpdateStmt{}
+			}
+			w.UpdateStmt = treeUpdateStmt((*C.PgQuery__UpdateStmt)(u), depth+1, a)
+			x.Node = w
 		case 119:
-			x.Node = &pg.Node_MergeStmt{MergeStmt: treeMergeStmt((*C.PgQuery__MergeStmt)(u), depth+1)}
+			var w *pg.Node_MergeStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_MergeStmt, a.gen)
+			} else {
+				w = &pg.Node_MergeStmt{}
+			}
+			w.MergeStmt = treeMergeStmt((*C.PgQuery__MergeStmt)(u), depth+1, a)
+			x.Node = w
 		case 120:
-			x.Node = &pg.Node_SelectStmt{SelectStmt: treeSelectStmt((*C.PgQuery__SelectStmt)(u), depth+1)}
+			var w *pg.Node_SelectStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_SelectStmt, a.gen)
+			} else {
+				w = &pg.Node_SelectStmt{}
+			}
+			w.SelectStmt = treeSelectStmt((*C.PgQuery__SelectStmt)(u), depth+1, a)
+			x.Node = w
 		case 121:
-			x.Node = &pg.Node_SetOperationStmt{SetOperationStmt: treeSetOperationStmt((*C.PgQuery__SetOperationStmt)(u), depth+1)}
+			var w *pg.Node_SetOperationStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_SetOperationStmt, a.gen)
+			} else {
+				w = &pg.Node_SetOperationStmt{}
+			}
+			w.SetOperationStmt = treeSetOperationStmt((*C.PgQuery__SetOperationStmt)(u), depth+1, a)
+			x.Node = w
 		case 122:
-			x.Node = &pg.Node_ReturnStmt{ReturnStmt: treeReturnStmt((*C.PgQuery__ReturnStmt)(u), depth+1)}
+			var w *pg.Node_ReturnStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ReturnStmt, a.gen)
+			} else {
+				w = &pg.Node_ReturnStmt{}
+			}
+			w.ReturnStmt = treeReturnStmt((*C.PgQuery__ReturnStmt)(u), depth+1, a)
+			x.Node = w
 		case 123:
-			x.Node = &pg.Node_PlassignStmt{PlassignStmt: treePLAssignStmt((*C.PgQuery__PLAssignStmt)(u), depth+1)}
+			var w *pg.Node_PlassignStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_PlassignStmt, a.gen)
+			} else {
+				w = &pg.Node_PlassignStmt{}
+			}
+			w.PlassignStmt = treePLAssignStmt((*C.PgQuery__PLAssignStmt)(u), depth+1, a)
+			x.Node = w
 		case 124:
-			x.Node = &pg.Node_CreateSchemaStmt{CreateSchemaStmt: treeCreateSchemaStmt((*C.PgQuery__CreateSchemaStmt)(u), depth+1)}
+			var w *pg.Node_CreateSchemaStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateSchemaStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateSchemaStmt{}
+			}
+			w.CreateSchemaStmt = treeCreateSchemaStmt((*C.PgQuery__CreateSchemaStmt)(u), depth+1, a)
+			x.Node = w
 		case 125:
-			x.Node = &pg.Node_AlterTableStmt{AlterTableStmt: treeAlterTableStmt((*C.PgQuery__AlterTableStmt)(u), depth+1)}
+			var w *pg.Node_AlterTableStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterTableStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterTableStmt{}
+			}
+			w.AlterTableStmt = treeAlterTableStmt((*C.PgQuery__AlterTableStmt)(u), depth+1, a)
+			x.Node = w
 		case 126:
-			x.Node = &pg.Node_ReplicaIdentityStmt{ReplicaIdentityStmt: treeReplicaIdentityStmt((*C.PgQuery__ReplicaIdentityStmt)(u), depth+1)}
+			var w *pg.Node_ReplicaIdentityStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ReplicaIdentityStmt, a.gen)
+			} else {
+				w = &pg.Node_ReplicaIdentityStmt{}
+			}
+			w.ReplicaIdentityStmt = treeReplicaIdentityStmt((*C.PgQuery__ReplicaIdentityStmt)(u), depth+1, a)
+			x.Node = w
 		case 127:
-			x.Node = &pg.Node_AlterTableCmd{AlterTableCmd: treeAlterTableCmd((*C.PgQuery__AlterTableCmd)(u), depth+1)}
+			var w *pg.Node_AlterTableCmd
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterTableCmd, a.gen)
+			} else {
+				w = &pg.Node_AlterTableCmd{}
+			}
+			w.AlterTableCmd = treeAlterTableCmd((*C.PgQuery__AlterTableCmd)(u), depth+1, a)
+			x.Node = w
 		case 128:
-			x.Node = &pg.Node_AlterCollationStmt{AlterCollationStmt: treeAlterCollationStmt((*C.PgQuery__AlterCollationStmt)(u), depth+1)}
+			var w *pg.Node_AlterCollationStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterCollationStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterCollationStmt{}
+			}
+			w.AlterCollationStmt = treeAlterCollationStmt((*C.PgQuery__AlterCollationStmt)(u), depth+1, a)
+			x.Node = w
 		case 129:
-			x.Node = &pg.Node_AlterDomainStmt{AlterDomainStmt: treeAlterDomainStmt((*C.PgQuery__AlterDomainStmt)(u), depth+1)}
+			var w *pg.Node_AlterDomainStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterDomainStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterDomainStmt{}
+			}
+			w.AlterDomainStmt = treeAlterDomainStmt((*C.PgQuery__AlterDomainStmt)(u), depth+1, a)
+			x.Node = w
 		case 130:
-			x.Node = &pg.Node_GrantStmt{GrantStmt: treeGrantStmt((*C.PgQuery__GrantStmt)(u), depth+1)}
+			var w *pg.Node_GrantStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_GrantStmt, a.gen)
+			} else {
+				w = &pg.Node_GrantStmt{}
+			}
+			w.GrantStmt = treeGrantStmt((*C.PgQuery__GrantStmt)(u), depth+1, a)
+			x.Node = w
 		case 131:
-			x.Node = &pg.Node_ObjectWithArgs{ObjectWithArgs: treeObjectWithArgs((*C.PgQuery__ObjectWithArgs)(u), depth+1)}
+			var w *pg.Node_ObjectWithArgs
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ObjectWithArgs, a.gen)
+			} else {
+				w = &pg.Node_ObjectWithArgs{}
+			}
+			w.ObjectWithArgs = treeObjectWithArgs((*C.PgQuery__ObjectWithArgs)(u), depth+1, a)
+			x.Node = w
 		case 132:
-			x.Node = &pg.Node_AccessPriv{AccessPriv: treeAccessPriv((*C.PgQuery__AccessPriv)(u), depth+1)}
+			var w *pg.Node_AccessPriv
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AccessPriv, a.gen)
+			} else {
+				w = &pg.Node_AccessPriv{}
+			}
+			w.AccessPriv = treeAccessPriv((*C.PgQuery__AccessPriv)(u), depth+1, a)
+			x.Node = w
 		case 133:
-			x.Node = &pg.Node_GrantRoleStmt{GrantRoleStmt: treeGrantRoleStmt((*C.PgQuery__GrantRoleStmt)(u), depth+1)}
+			var w *pg.Node_GrantRoleStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_GrantRoleStmt, a.gen)
+			} else {
+				w = &pg.Node_GrantRoleStmt{}
+			}
+			w.GrantRoleStmt = treeGrantRoleStmt((*C.PgQuery__GrantRoleStmt)(u), depth+1, a)
+			x.Node = w
 		case 134:
-			x.Node = &pg.Node_AlterDefaultPrivilegesStmt{AlterDefaultPrivilegesStmt: treeAlterDefaultPrivilegesStmt((*C.PgQuery__AlterDefaultPrivilegesStmt)(u), depth+1)}
+			var w *pg.Node_AlterDefaultPrivilegesStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterDefaultPrivilegesStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterDefaultPrivilegesStmt{}
+			}
+			w.AlterDefaultPrivilegesStmt = treeAlterDefaultPrivilegesStmt((*C.PgQuery__AlterDefaultPrivilegesStmt)(u), depth+1, a)
+			x.Node = w
 		case 135:
-			x.Node = &pg.Node_CopyStmt{CopyStmt: treeCopyStmt((*C.PgQuery__CopyStmt)(u), depth+1)}
+			var w *pg.Node_CopyStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CopyStmt, a.gen)
+			} else {
+				w = &pg.Node_CopyStmt{}
+			}
+			w.CopyStmt = treeCopyStmt((*C.PgQuery__CopyStmt)(u), depth+1, a)
+			x.Node = w
 		case 136:
-			x.Node = &pg.Node_VariableSetStmt{VariableSetStmt: treeVariableSetStmt((*C.PgQuery__VariableSetStmt)(u), depth+1)}
+			var w *pg.Node_VariableSetStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_VariableSetStmt, a.gen)
+			} else {
+				w = &pg.Node_VariableSetStmt{}
+			}
+			w.VariableSetStmt = treeVariableSetStmt((*C.PgQuery__VariableSetStmt)(u), depth+1, a)
+			x.Node = w
 		case 137:
-			x.Node = &pg.Node_VariableShowStmt{VariableShowStmt: treeVariableShowStmt((*C.PgQuery__VariableShowStmt)(u), depth+1)}
+			var w *pg.Node_VariableShowStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_VariableShowStmt, a.gen)
+			} else {
+				w = &pg.Node_VariableShowStmt{}
+			}
+			w.VariableShowStmt = treeVariableShowStmt((*C.PgQuery__VariableShowStmt)(u), depth+1, a)
+			x.Node = w
 		case 138:
-			x.Node = &pg.Node_CreateStmt{CreateStmt: treeCreateStmt((*C.PgQuery__CreateStmt)(u), depth+1)}
+			var w *pg.Node_CreateStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateStmt{}
+			}
+			w.CreateStmt = treeCreateStmt((*C.PgQuery__CreateStmt)(u), depth+1, a)
+			x.Node = w
 		case 139:
-			x.Node = &pg.Node_Constraint{Constraint: treeConstraint((*C.PgQuery__Constraint)(u), depth+1)}
+			var w *pg.Node_Constraint
+			if a != nil {
+				w = alloc(&a.slabs.wNode_Constraint, a.gen)
+			} else {
+				w = &pg.Node_Constraint{}
+			}
+			w.Constraint = treeConstraint((*C.PgQuery__Constraint)(u), depth+1, a)
+			x.Node = w
 		case 140:
-			x.Node = &pg.Node_CreateTableSpaceStmt{CreateTableSpaceStmt: treeCreateTableSpaceStmt((*C.PgQuery__CreateTableSpaceStmt)(u), depth+1)}
+			var w *pg.Node_CreateTableSpaceStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateTableSpaceStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateTableSpaceStmt{}
+			}
+			w.CreateTableSpaceStmt = treeCreateTableSpaceStmt((*C.PgQuery__CreateTableSpaceStmt)(u), depth+1, a)
+			x.Node = w
 		case 141:
-			x.Node = &pg.Node_DropTableSpaceStmt{DropTableSpaceStmt: treeDropTableSpaceStmt((*C.PgQuery__DropTableSpaceStmt)(u), depth+1)}
+			var w *pg.Node_DropTableSpaceStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DropTableSpaceStmt, a.gen)
+			} else {
+				w = &pg.Node_DropTableSpaceStmt{}
+			}
+			w.DropTableSpaceStmt = treeDropTableSpaceStmt((*C.PgQuery__DropTableSpaceStmt)(u), depth+1, a)
+			x.Node = w
 		case 142:
-			x.Node = &pg.Node_AlterTableSpaceOptionsStmt{AlterTableSpaceOptionsStmt: treeAlterTableSpaceOptionsStmt((*C.PgQuery__AlterTableSpaceOptionsStmt)(u), depth+1)}
+			var w *pg.Node_AlterTableSpaceOptionsStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterTableSpaceOptionsStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterTableSpaceOptionsStmt{}
+			}
+			w.AlterTableSpaceOptionsStmt = treeAlterTableSpaceOptionsStmt((*C.PgQuery__AlterTableSpaceOptionsStmt)(u), depth+1, a)
+			x.Node = w
 		case 143:
-			x.Node = &pg.Node_AlterTableMoveAllStmt{AlterTableMoveAllStmt: treeAlterTableMoveAllStmt((*C.PgQuery__AlterTableMoveAllStmt)(u), depth+1)}
+			var w *pg.Node_AlterTableMoveAllStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterTableMoveAllStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterTableMoveAllStmt{}
+			}
+			w.AlterTableMoveAllStmt = treeAlterTableMoveAllStmt((*C.PgQuery__AlterTableMoveAllStmt)(u), depth+1, a)
+			x.Node = w
 		case 144:
-			x.Node = &pg.Node_CreateExtensionStmt{CreateExtensionStmt: treeCreateExtensionStmt((*C.PgQuery__CreateExtensionStmt)(u), depth+1)}
+			var w *pg.Node_CreateExtensionStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateExtensionStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateExtensionStmt{}
+			}
+			w.CreateExtensionStmt = treeCreateExtensionStmt((*C.PgQuery__CreateExtensionStmt)(u), depth+1, a)
+			x.Node = w
 		case 145:
-			x.Node = &pg.Node_AlterExtensionStmt{AlterExtensionStmt: treeAlterExtensionStmt((*C.PgQuery__AlterExtensionStmt)(u), depth+1)}
+			var w *pg.Node_AlterExtensionStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterExtensionStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterExtensionStmt{}
+			}
+			w.AlterExtensionStmt = treeAlterExtensionStmt((*C.PgQuery__AlterExtensionStmt)(u), depth+1, a)
+			x.Node = w
 		case 146:
-			x.Node = &pg.Node_AlterExtensionContentsStmt{AlterExtensionContentsStmt: treeAlterExtensionContentsStmt((*C.PgQuery__AlterExtensionContentsStmt)(u), depth+1)}
+			var w *pg.Node_AlterExtensionContentsStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterExtensionContentsStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterExtensionContentsStmt{}
+			}
+			w.AlterExtensionContentsStmt = treeAlterExtensionContentsStmt((*C.PgQuery__AlterExtensionContentsStmt)(u), depth+1, a)
+			x.Node = w
 		case 147:
-			x.Node = &pg.Node_CreateFdwStmt{CreateFdwStmt: treeCreateFdwStmt((*C.PgQuery__CreateFdwStmt)(u), depth+1)}
+			var w *pg.Node_CreateFdwStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateFdwStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateFdwStmt{}
+			}
+			w.CreateFdwStmt = treeCreateFdwStmt((*C.PgQuery__CreateFdwStmt)(u), depth+1, a)
+			x.Node = w
 		case 148:
-			x.Node = &pg.Node_AlterFdwStmt{AlterFdwStmt: treeAlterFdwStmt((*C.PgQuery__AlterFdwStmt)(u), depth+1)}
+			var w *pg.Node_AlterFdwStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterFdwStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterFdwStmt{}
+			}
+			w.AlterFdwStmt = treeAlterFdwStmt((*C.PgQuery__AlterFdwStmt)(u), depth+1, a)
+			x.Node = w
 		case 149:
-			x.Node = &pg.Node_CreateForeignServerStmt{CreateForeignServerStmt: treeCreateForeignServerStmt((*C.PgQuery__CreateForeignServerStmt)(u), depth+1)}
+			var w *pg.Node_CreateForeignServerStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateForeignServerStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateForeignServerStmt{}
+			}
+			w.CreateForeignServerStmt = treeCreateForeignServerStmt((*C.PgQuery__CreateForeignServerStmt)(u), depth+1, a)
+			x.Node = w
 		case 150:
-			x.Node = &pg.Node_AlterForeignServerStmt{AlterForeignServerStmt: treeAlterForeignServerStmt((*C.PgQuery__AlterForeignServerStmt)(u), depth+1)}
+			var w *pg.Node_AlterForeignServerStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterForeignServerStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterForeignServerStmt{}
+			}
+			w.AlterForeignServerStmt = treeAlterForeignServerStmt((*C.PgQuery__AlterForeignServerStmt)(u), depth+1, a)
+			x.Node = w
 		case 151:
-			x.Node = &pg.Node_CreateForeignTableStmt{CreateForeignTableStmt: treeCreateForeignTableStmt((*C.PgQuery__CreateForeignTableStmt)(u), depth+1)}
+			var w *pg.Node_CreateForeignTableStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateForeignTableStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateForeignTableStmt{}
+			}
+			w.CreateForeignTableStmt = treeCreateForeignTableStmt((*C.PgQuery__CreateForeignTableStmt)(u), depth+1, a)
+			x.Node = w
 		case 152:
-			x.Node = &pg.Node_CreateUserMappingStmt{CreateUserMappingStmt: treeCreateUserMappingStmt((*C.PgQuery__CreateUserMappingStmt)(u), depth+1)}
+			var w *pg.Node_CreateUserMappingStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateUserMappingStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateUserMappingStmt{}
+			}
+			w.CreateUserMappingStmt = treeCreateUserMappingStmt((*C.PgQuery__CreateUserMappingStmt)(u), depth+1, a)
+			x.Node = w
 		case 153:
-			x.Node = &pg.Node_AlterUserMappingStmt{AlterUserMappingStmt: treeAlterUserMappingStmt((*C.PgQuery__AlterUserMappingStmt)(u), depth+1)}
+			var w *pg.Node_AlterUserMappingStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterUserMappingStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterUserMappingStmt{}
+			}
+			w.AlterUserMappingStmt = treeAlterUserMappingStmt((*C.PgQuery__AlterUserMappingStmt)(u), depth+1, a)
+			x.Node = w
 		case 154:
-			x.Node = &pg.Node_DropUserMappingStmt{DropUserMappingStmt: treeDropUserMappingStmt((*C.PgQuery__DropUserMappingStmt)(u), depth+1)}
+			var w *pg.Node_DropUserMappingStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DropUserMappingStmt, a.gen)
+			} else {
+				w = &pg.Node_DropUserMappingStmt{}
+			}
+			w.DropUserMappingStmt = treeDropUserMappingStmt((*C.PgQuery__DropUserMappingStmt)(u), depth+1, a)
+			x.Node = w
 		case 155:
-			x.Node = &pg.Node_ImportForeignSchemaStmt{ImportForeignSchemaStmt: treeImportForeignSchemaStmt((*C.PgQuery__ImportForeignSchemaStmt)(u), depth+1)}
+			var w *pg.Node_ImportForeignSchemaStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ImportForeignSchemaStmt, a.gen)
+			} else {
+				w = &pg.Node_ImportForeignSchemaStmt{}
+			}
+			w.ImportForeignSchemaStmt = treeImportForeignSchemaStmt((*C.PgQuery__ImportForeignSchemaStmt)(u), depth+1, a)
+			x.Node = w
 		case 156:
-			x.Node = &pg.Node_CreatePolicyStmt{CreatePolicyStmt: treeCreatePolicyStmt((*C.PgQuery__CreatePolicyStmt)(u), depth+1)}
+			var w *pg.Node_CreatePolicyStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreatePolicyStmt, a.gen)
+			} else {
+				w = &pg.Node_CreatePolicyStmt{}
+			}
+			w.CreatePolicyStmt = treeCreatePolicyStmt((*C.PgQuery__CreatePolicyStmt)(u), depth+1, a)
+			x.Node = w
 		case 157:
-			x.Node = &pg.Node_AlterPolicyStmt{AlterPolicyStmt: treeAlterPolicyStmt((*C.PgQuery__AlterPolicyStmt)(u), depth+1)}
+			var w *pg.Node_AlterPolicyStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterPolicyStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterPolicyStmt{}
+			}
+			w.AlterPolicyStmt = treeAlterPolicyStmt((*C.PgQuery__AlterPolicyStmt)(u), depth+1, a)
+			x.Node = w
 		case 158:
-			x.Node = &pg.Node_CreateAmStmt{CreateAmStmt: treeCreateAmStmt((*C.PgQuery__CreateAmStmt)(u), depth+1)}
+			var w *pg.Node_CreateAmStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateAmStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateAmStmt{}
+			}
+			w.CreateAmStmt = treeCreateAmStmt((*C.PgQuery__CreateAmStmt)(u), depth+1, a)
+			x.Node = w
 		case 159:
-			x.Node = &pg.Node_CreateTrigStmt{CreateTrigStmt: treeCreateTrigStmt((*C.PgQuery__CreateTrigStmt)(u), depth+1)}
+			var w *pg.Node_CreateTrigStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateTrigStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateTrigStmt{}
+			}
+			w.CreateTrigStmt = treeCreateTrigStmt((*C.PgQuery__CreateTrigStmt)(u), depth+1, a)
+			x.Node = w
 		case 160:
-			x.Node = &pg.Node_CreateEventTrigStmt{CreateEventTrigStmt: treeCreateEventTrigStmt((*C.PgQuery__CreateEventTrigStmt)(u), depth+1)}
+			var w *pg.Node_CreateEventTrigStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateEventTrigStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateEventTrigStmt{}
+			}
+			w.CreateEventTrigStmt = treeCreateEventTrigStmt((*C.PgQuery__CreateEventTrigStmt)(u), depth+1, a)
+			x.Node = w
 		case 161:
-			x.Node = &pg.Node_AlterEventTrigStmt{AlterEventTrigStmt: treeAlterEventTrigStmt((*C.PgQuery__AlterEventTrigStmt)(u), depth+1)}
+			var w *pg.Node_AlterEventTrigStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterEventTrigStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterEventTrigStmt{}
+			}
+			w.AlterEventTrigStmt = treeAlterEventTrigStmt((*C.PgQuery__AlterEventTrigStmt)(u), depth+1, a)
+			x.Node = w
 		case 162:
-			x.Node = &pg.Node_CreatePlangStmt{CreatePlangStmt: treeCreatePLangStmt((*C.PgQuery__CreatePLangStmt)(u), depth+1)}
+			var w *pg.Node_CreatePlangStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreatePlangStmt, a.gen)
+			} else {
+				w = &pg.Node_CreatePlangStmt{}
+			}
+			w.CreatePlangStmt = treeCreatePLangStmt((*C.PgQuery__CreatePLangStmt)(u), depth+1, a)
+			x.Node = w
 		case 163:
-			x.Node = &pg.Node_CreateRoleStmt{CreateRoleStmt: treeCreateRoleStmt((*C.PgQuery__CreateRoleStmt)(u), depth+1)}
+			var w *pg.Node_CreateRoleStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateRoleStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateRoleStmt{}
+			}
+			w.CreateRoleStmt = treeCreateRoleStmt((*C.PgQuery__CreateRoleStmt)(u), depth+1, a)
+			x.Node = w
 		case 164:
-			x.Node = &pg.Node_AlterRoleStmt{AlterRoleStmt: treeAlterRoleStmt((*C.PgQuery__AlterRoleStmt)(u), depth+1)}
+			var w *pg.Node_AlterRoleStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterRoleStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterRoleStmt{}
+			}
+			w.AlterRoleStmt = treeAlterRoleStmt((*C.PgQuery__AlterRoleStmt)(u), depth+1, a)
+			x.Node = w
 		case 165:
-			x.Node = &pg.Node_AlterRoleSetStmt{AlterRoleSetStmt: treeAlterRoleSetStmt((*C.PgQuery__AlterRoleSetStmt)(u), depth+1)}
+			var w *pg.Node_AlterRoleSetStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterRoleSetStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterRoleSetStmt{}
+			}
+			w.AlterRoleSetStmt = treeAlterRoleSetStmt((*C.PgQuery__AlterRoleSetStmt)(u), depth+1, a)
+			x.Node = w
 		case 166:
-			x.Node = &pg.Node_DropRoleStmt{DropRoleStmt: treeDropRoleStmt((*C.PgQuery__DropRoleStmt)(u), depth+1)}
+			var w *pg.Node_DropRoleStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DropRoleStmt, a.gen)
+			} else {
+				w = &pg.Node_DropRoleStmt{}
+			}
+			w.DropRoleStmt = treeDropRoleStmt((*C.PgQuery__DropRoleStmt)(u), depth+1, a)
+			x.Node = w
 		case 167:
-			x.Node = &pg.Node_CreateSeqStmt{CreateSeqStmt: treeCreateSeqStmt((*C.PgQuery__CreateSeqStmt)(u), depth+1)}
+			var w *pg.Node_CreateSeqStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateSeqStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateSeqStmt{}
+			}
+			w.CreateSeqStmt = treeCreateSeqStmt((*C.PgQuery__CreateSeqStmt)(u), depth+1, a)
+			x.Node = w
 		case 168:
-			x.Node = &pg.Node_AlterSeqStmt{AlterSeqStmt: treeAlterSeqStmt((*C.PgQuery__AlterSeqStmt)(u), depth+1)}
+			var w *pg.Node_AlterSeqStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterSeqStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterSeqStmt{}
+			}
+			w.AlterSeqStmt = treeAlterSeqStmt((*C.PgQuery__AlterSeqStmt)(u), depth+1, a)
+			x.Node = w
 		case 169:
-			x.Node = &pg.Node_DefineStmt{DefineStmt: treeDefineStmt((*C.PgQuery__DefineStmt)(u), depth+1)}
+			var w *pg.Node_DefineStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DefineStmt, a.gen)
+			} else {
+				w = &pg.Node_DefineStmt{}
+			}
+			w.DefineStmt = treeDefineStmt((*C.PgQuery__DefineStmt)(u), depth+1, a)
+			x.Node = w
 		case 170:
-			x.Node = &pg.Node_CreateDomainStmt{CreateDomainStmt: treeCreateDomainStmt((*C.PgQuery__CreateDomainStmt)(u), depth+1)}
+			var w *pg.Node_CreateDomainStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateDomainStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateDomainStmt{}
+			}
+			w.CreateDomainStmt = treeCreateDomainStmt((*C.PgQuery__CreateDomainStmt)(u), depth+1, a)
+			x.Node = w
 		case 171:
-			x.Node = &pg.Node_CreateOpClassStmt{CreateOpClassStmt: treeCreateOpClassStmt((*C.PgQuery__CreateOpClassStmt)(u), depth+1)}
+			var w *pg.Node_CreateOpClassStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateOpClassStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateOpClassStmt{}
+			}
+			w.CreateOpClassStmt = treeCreateOpClassStmt((*C.PgQuery__CreateOpClassStmt)(u), depth+1, a)
+			x.Node = w
 		case 172:
-			x.Node = &pg.Node_CreateOpClassItem{CreateOpClassItem: treeCreateOpClassItem((*C.PgQuery__CreateOpClassItem)(u), depth+1)}
+			var w *pg.Node_CreateOpClassItem
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateOpClassItem, a.gen)
+			} else {
+				w = &pg.Node_CreateOpClassItem{}
+			}
+			w.CreateOpClassItem = treeCreateOpClassItem((*C.PgQuery__CreateOpClassItem)(u), depth+1, a)
+			x.Node = w
 		case 173:
-			x.Node = &pg.Node_CreateOpFamilyStmt{CreateOpFamilyStmt: treeCreateOpFamilyStmt((*C.PgQuery__CreateOpFamilyStmt)(u), depth+1)}
+			var w *pg.Node_CreateOpFamilyStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateOpFamilyStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateOpFamilyStmt{}
+			}
+			w.CreateOpFamilyStmt = treeCreateOpFamilyStmt((*C.PgQuery__CreateOpFamilyStmt)(u), depth+1, a)
+			x.Node = w
 		case 174:
-			x.Node = &pg.Node_AlterOpFamilyStmt{AlterOpFamilyStmt: treeAlterOpFamilyStmt((*C.PgQuery__AlterOpFamilyStmt)(u), depth+1)}
+			var w *pg.Node_AlterOpFamilyStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterOpFamilyStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterOpFamilyStmt{}
+			}
+			w.AlterOpFamilyStmt = treeAlterOpFamilyStmt((*C.PgQuery__AlterOpFamilyStmt)(u), depth+1, a)
+			x.Node = w
 		case 175:
-			x.Node = &pg.Node_DropStmt{DropStmt: treeDropStmt((*C.PgQuery__DropStmt)(u), depth+1)}
+			var w *pg.Node_DropStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DropStmt, a.gen)
+			} else {
+				w = &pg.Node_DropStmt{}
+			}
+			w.DropStmt = treeDropStmt((*C.PgQuery__DropStmt)(u), depth+1, a)
+			x.Node = w
 		case 176:
-			x.Node = &pg.Node_TruncateStmt{TruncateStmt: treeTruncateStmt((*C.PgQuery__TruncateStmt)(u), depth+1)}
+			var w *pg.Node_TruncateStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_TruncateStmt, a.gen)
+			} else {
+				w = &pg.Node_TruncateStmt{}
+			}
+			w.TruncateStmt = treeTruncateStmt((*C.PgQuery__TruncateStmt)(u), depth+1, a)
+			x.Node = w
 		case 177:
-			x.Node = &pg.Node_CommentStmt{CommentStmt: treeCommentStmt((*C.PgQuery__CommentStmt)(u), depth+1)}
+			var w *pg.Node_CommentStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CommentStmt, a.gen)
+			} else {
+				w = &pg.Node_CommentStmt{}
+			}
+			w.CommentStmt = treeCommentStmt((*C.PgQuery__CommentStmt)(u), depth+1, a)
+			x.Node = w
 		case 178:
-			x.Node = &pg.Node_SecLabelStmt{SecLabelStmt: treeSecLabelStmt((*C.PgQuery__SecLabelStmt)(u), depth+1)}
+			var w *pg.Node_SecLabelStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_SecLabelStmt, a.gen)
+			} else {
+				w = &pg.Node_SecLabelStmt{}
+			}
+			w.SecLabelStmt = treeSecLabelStmt((*C.PgQuery__SecLabelStmt)(u), depth+1, a)
+			x.Node = w
 		case 179:
-			x.Node = &pg.Node_DeclareCursorStmt{DeclareCursorStmt: treeDeclareCursorStmt((*C.PgQuery__DeclareCursorStmt)(u), depth+1)}
+			var w *pg.Node_DeclareCursorStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DeclareCursorStmt, a.gen)
+			} else {
+				w = &pg.Node_DeclareCursorStmt{}
+			}
+			w.DeclareCursorStmt = treeDeclareCursorStmt((*C.PgQuery__DeclareCursorStmt)(u), depth+1, a)
+			x.Node = w
 		case 180:
-			x.Node = &pg.Node_ClosePortalStmt{ClosePortalStmt: treeClosePortalStmt((*C.PgQuery__ClosePortalStmt)(u), depth+1)}
+			var w *pg.Node_ClosePortalStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ClosePortalStmt, a.gen)
+			} else {
+				w = &pg.Node_ClosePortalStmt{}
+			}
+			w.ClosePortalStmt = treeClosePortalStmt((*C.PgQuery__ClosePortalStmt)(u), depth+1, a)
+			x.Node = w
 		case 181:
-			x.Node = &pg.Node_FetchStmt{FetchStmt: treeFetchStmt((*C.PgQuery__FetchStmt)(u), depth+1)}
+			var w *pg.Node_FetchStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_FetchStmt, a.gen)
+			} else {
+				w = &pg.Node_FetchStmt{}
+			}
+			w.FetchStmt = treeFetchStmt((*C.PgQuery__FetchStmt)(u), depth+1, a)
+			x.Node = w
 		case 182:
-			x.Node = &pg.Node_IndexStmt{IndexStmt: treeIndexStmt((*C.PgQuery__IndexStmt)(u), depth+1)}
+			var w *pg.Node_IndexStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_IndexStmt, a.gen)
+			} else {
+				w = &pg.Node_IndexStmt{}
+			}
+			w.IndexStmt = treeIndexStmt((*C.PgQuery__IndexStmt)(u), depth+1, a)
+			x.Node = w
 		case 183:
-			x.Node = &pg.Node_CreateStatsStmt{CreateStatsStmt: treeCreateStatsStmt((*C.PgQuery__CreateStatsStmt)(u), depth+1)}
+			var w *pg.Node_CreateStatsStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateStatsStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateStatsStmt{}
+			}
+			w.CreateStatsStmt = treeCreateStatsStmt((*C.PgQuery__CreateStatsStmt)(u), depth+1, a)
+			x.Node = w
 		case 184:
-			x.Node = &pg.Node_StatsElem{StatsElem: treeStatsElem((*C.PgQuery__StatsElem)(u), depth+1)}
+			var w *pg.Node_StatsElem
+			if a != nil {
+				w = alloc(&a.slabs.wNode_StatsElem, a.gen)
+			} else {
+				w = &pg.Node_StatsElem{}
+			}
+			w.StatsElem = treeStatsElem((*C.PgQuery__StatsElem)(u), depth+1, a)
+			x.Node = w
 		case 185:
-			x.Node = &pg.Node_AlterStatsStmt{AlterStatsStmt: treeAlterStatsStmt((*C.PgQuery__AlterStatsStmt)(u), depth+1)}
+			var w *pg.Node_AlterStatsStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterStatsStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterStatsStmt{}
+			}
+			w.AlterStatsStmt = treeAlterStatsStmt((*C.PgQuery__AlterStatsStmt)(u), depth+1, a)
+			x.Node = w
 		case 186:
-			x.Node = &pg.Node_CreateFunctionStmt{CreateFunctionStmt: treeCreateFunctionStmt((*C.PgQuery__CreateFunctionStmt)(u), depth+1)}
+			var w *pg.Node_CreateFunctionStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateFunctionStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateFunctionStmt{}
+			}
+			w.CreateFunctionStmt = treeCreateFunctionStmt((*C.PgQuery__CreateFunctionStmt)(u), depth+1, a)
+			x.Node = w
 		case 187:
-			x.Node = &pg.Node_FunctionParameter{FunctionParameter: treeFunctionParameter((*C.PgQuery__FunctionParameter)(u), depth+1)}
+			var w *pg.Node_FunctionParameter
+			if a != nil {
+				w = alloc(&a.slabs.wNode_FunctionParameter, a.gen)
+			} else {
+				w = &pg.Node_FunctionParameter{}
+			}
+			w.FunctionParameter = treeFunctionParameter((*C.PgQuery__FunctionParameter)(u), depth+1, a)
+			x.Node = w
 		case 188:
-			x.Node = &pg.Node_AlterFunctionStmt{AlterFunctionStmt: treeAlterFunctionStmt((*C.PgQuery__AlterFunctionStmt)(u), depth+1)}
+			var w *pg.Node_AlterFunctionStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterFunctionStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterFunctionStmt{}
+			}
+			w.AlterFunctionStmt = treeAlterFunctionStmt((*C.PgQuery__AlterFunctionStmt)(u), depth+1, a)
+			x.Node = w
 		case 189:
-			x.Node = &pg.Node_DoStmt{DoStmt: treeDoStmt((*C.PgQuery__DoStmt)(u), depth+1)}
+			var w *pg.Node_DoStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DoStmt, a.gen)
+			} else {
+				w = &pg.Node_DoStmt{}
+			}
+			w.DoStmt = treeDoStmt((*C.PgQuery__DoStmt)(u), depth+1, a)
+			x.Node = w
 		case 190:
-			x.Node = &pg.Node_InlineCodeBlock{InlineCodeBlock: treeInlineCodeBlock((*C.PgQuery__InlineCodeBlock)(u), depth+1)}
+			var w *pg.Node_InlineCodeBlock
+			if a != nil {
+				w = alloc(&a.slabs.wNode_InlineCodeBlock, a.gen)
+			} else {
+				w = &pg.Node_InlineCodeBlock{}
+			}
+			w.InlineCodeBlock = treeInlineCodeBlock((*C.PgQuery__InlineCodeBlock)(u), depth+1, a)
+			x.Node = w
 		case 191:
-			x.Node = &pg.Node_CallStmt{CallStmt: treeCallStmt((*C.PgQuery__CallStmt)(u), depth+1)}
+			var w *pg.Node_CallStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CallStmt, a.gen)
+			} else {
+				w = &pg.Node_CallStmt{}
+			}
+			w.CallStmt = treeCallStmt((*C.PgQuery__CallStmt)(u), depth+1, a)
+			x.Node = w
 		case 192:
-			x.Node = &pg.Node_CallContext{CallContext: treeCallContext((*C.PgQuery__CallContext)(u), depth+1)}
+			var w *pg.Node_CallContext
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CallContext, a.gen)
+			} else {
+				w = &pg.Node_CallContext{}
+			}
+			w.CallContext = treeCallContext((*C.PgQuery__CallContext)(u), depth+1, a)
+			x.Node = w
 		case 193:
-			x.Node = &pg.Node_RenameStmt{RenameStmt: treeRenameStmt((*C.PgQuery__RenameStmt)(u), depth+1)}
+			var w *pg.Node_RenameStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RenameStmt, a.gen)
+			} else {
+				w = &pg.Node_RenameStmt{}
+			}
+			w.RenameStmt = treeRenameStmt((*C.PgQuery__RenameStmt)(u), depth+1, a)
+			x.Node = w
 		case 194:
-			x.Node = &pg.Node_AlterObjectDependsStmt{AlterObjectDependsStmt: treeAlterObjectDependsStmt((*C.PgQuery__AlterObjectDependsStmt)(u), depth+1)}
+			var w *pg.Node_AlterObjectDependsStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterObjectDependsStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterObjectDependsStmt{}
+			}
+			w.AlterObjectDependsStmt = treeAlterObjectDependsStmt((*C.PgQuery__AlterObjectDependsStmt)(u), depth+1, a)
+			x.Node = w
 		case 195:
-			x.Node = &pg.Node_AlterObjectSchemaStmt{AlterObjectSchemaStmt: treeAlterObjectSchemaStmt((*C.PgQuery__AlterObjectSchemaStmt)(u), depth+1)}
+			var w *pg.Node_AlterObjectSchemaStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterObjectSchemaStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterObjectSchemaStmt{}
+			}
+			w.AlterObjectSchemaStmt = treeAlterObjectSchemaStmt((*C.PgQuery__AlterObjectSchemaStmt)(u), depth+1, a)
+			x.Node = w
 		case 196:
-			x.Node = &pg.Node_AlterOwnerStmt{AlterOwnerStmt: treeAlterOwnerStmt((*C.PgQuery__AlterOwnerStmt)(u), depth+1)}
+			var w *pg.Node_AlterOwnerStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterOwnerStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterOwnerStmt{}
+			}
+			w.AlterOwnerStmt = treeAlterOwnerStmt((*C.PgQuery__AlterOwnerStmt)(u), depth+1, a)
+			x.Node = w
 		case 197:
-			x.Node = &pg.Node_AlterOperatorStmt{AlterOperatorStmt: treeAlterOperatorStmt((*C.PgQuery__AlterOperatorStmt)(u), depth+1)}
+			var w *pg.Node_AlterOperatorStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterOperatorStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterOperatorStmt{}
+			}
+			w.AlterOperatorStmt = treeAlterOperatorStmt((*C.PgQuery__AlterOperatorStmt)(u), depth+1, a)
+			x.Node = w
 		case 198:
-			x.Node = &pg.Node_AlterTypeStmt{AlterTypeStmt: treeAlterTypeStmt((*C.PgQuery__AlterTypeStmt)(u), depth+1)}
+			var w *pg.Node_AlterTypeStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterTypeStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterTypeStmt{}
+			}
+			w.AlterTypeStmt = treeAlterTypeStmt((*C.PgQuery__AlterTypeStmt)(u), depth+1, a)
+			x.Node = w
 		case 199:
-			x.Node = &pg.Node_RuleStmt{RuleStmt: treeRuleStmt((*C.PgQuery__RuleStmt)(u), depth+1)}
+			var w *pg.Node_RuleStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RuleStmt, a.gen)
+			} else {
+				w = &pg.Node_RuleStmt{}
+			}
+			w.RuleStmt = treeRuleStmt((*C.PgQuery__RuleStmt)(u), depth+1, a)
+			x.Node = w
 		case 200:
-			x.Node = &pg.Node_NotifyStmt{NotifyStmt: treeNotifyStmt((*C.PgQuery__NotifyStmt)(u), depth+1)}
+			var w *pg.Node_NotifyStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_NotifyStmt, a.gen)
+			} else {
+				w = &pg.Node_NotifyStmt{}
+			}
+			w.NotifyStmt = treeNotifyStmt((*C.PgQuery__NotifyStmt)(u), depth+1, a)
+			x.Node = w
 		case 201:
-			x.Node = &pg.Node_ListenStmt{ListenStmt: treeListenStmt((*C.PgQuery__ListenStmt)(u), depth+1)}
+			var w *pg.Node_ListenStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ListenStmt, a.gen)
+			} else {
+				w = &pg.Node_ListenStmt{}
+			}
+			w.ListenStmt = treeListenStmt((*C.PgQuery__ListenStmt)(u), depth+1, a)
+			x.Node = w
 		case 202:
-			x.Node = &pg.Node_UnlistenStmt{UnlistenStmt: treeUnlistenStmt((*C.PgQuery__UnlistenStmt)(u), depth+1)}
+			var w *pg.Node_UnlistenStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_UnlistenStmt, a.gen)
+			} else {
+				w = &pg.Node_UnlistenStmt{}
+			}
+			w.UnlistenStmt = treeUnlistenStmt((*C.PgQuery__UnlistenStmt)(u), depth+1, a)
+			x.Node = w
 		case 203:
-			x.Node = &pg.Node_TransactionStmt{TransactionStmt: treeTransactionStmt((*C.PgQuery__TransactionStmt)(u), depth+1)}
+			var w *pg.Node_TransactionStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_TransactionStmt, a.gen)
+			} else {
+				w = &pg.Node_TransactionStmt{}
+			}
+			w.TransactionStmt = treeTransactionStmt((*C.PgQuery__TransactionStmt)(u), depth+1, a)
+			x.Node = w
 		case 204:
-			x.Node = &pg.Node_CompositeTypeStmt{CompositeTypeStmt: treeCompositeTypeStmt((*C.PgQuery__CompositeTypeStmt)(u), depth+1)}
+			var w *pg.Node_CompositeTypeStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CompositeTypeStmt, a.gen)
+			} else {
+				w = &pg.Node_CompositeTypeStmt{}
+			}
+			w.CompositeTypeStmt = treeCompositeTypeStmt((*C.PgQuery__CompositeTypeStmt)(u), depth+1, a)
+			x.Node = w
 		case 205:
-			x.Node = &pg.Node_CreateEnumStmt{CreateEnumStmt: treeCreateEnumStmt((*C.PgQuery__CreateEnumStmt)(u), depth+1)}
+			var w *pg.Node_CreateEnumStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateEnumStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateEnumStmt{}
+			}
+			w.CreateEnumStmt = treeCreateEnumStmt((*C.PgQuery__CreateEnumStmt)(u), depth+1, a)
+			x.Node = w
 		case 206:
-			x.Node = &pg.Node_CreateRangeStmt{CreateRangeStmt: treeCreateRangeStmt((*C.PgQuery__CreateRangeStmt)(u), depth+1)}
+			var w *pg.Node_CreateRangeStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateRangeStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateRangeStmt{}
+			}
+			w.CreateRangeStmt = treeCreateRangeStmt((*C.PgQuery__CreateRangeStmt)(u), depth+1, a)
+			x.Node = w
 		case 207:
-			x.Node = &pg.Node_AlterEnumStmt{AlterEnumStmt: treeAlterEnumStmt((*C.PgQuery__AlterEnumStmt)(u), depth+1)}
+			var w *pg.Node_AlterEnumStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterEnumStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterEnumStmt{}
+			}
+			w.AlterEnumStmt = treeAlterEnumStmt((*C.PgQuery__AlterEnumStmt)(u), depth+1, a)
+			x.Node = w
 		case 208:
-			x.Node = &pg.Node_ViewStmt{ViewStmt: treeViewStmt((*C.PgQuery__ViewStmt)(u), depth+1)}
+			var w *pg.Node_ViewStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ViewStmt, a.gen)
+			} else {
+				w = &pg.Node_ViewStmt{}
+			}
+			w.ViewStmt = treeViewStmt((*C.PgQuery__ViewStmt)(u), depth+1, a)
+			x.Node = w
 		case 209:
-			x.Node = &pg.Node_LoadStmt{LoadStmt: treeLoadStmt((*C.PgQuery__LoadStmt)(u), depth+1)}
+			var w *pg.Node_LoadStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_LoadStmt, a.gen)
+			} else {
+				w = &pg.Node_LoadStmt{}
+			}
+			w.LoadStmt = treeLoadStmt((*C.PgQuery__LoadStmt)(u), depth+1, a)
+			x.Node = w
 		case 210:
-			x.Node = &pg.Node_CreatedbStmt{CreatedbStmt: treeCreatedbStmt((*C.PgQuery__CreatedbStmt)(u), depth+1)}
+			var w *pg.Node_CreatedbStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreatedbStmt, a.gen)
+			} else {
+				w = &pg.Node_CreatedbStmt{}
+			}
+			w.CreatedbStmt = treeCreatedbStmt((*C.PgQuery__CreatedbStmt)(u), depth+1, a)
+			x.Node = w
 		case 211:
-			x.Node = &pg.Node_AlterDatabaseStmt{AlterDatabaseStmt: treeAlterDatabaseStmt((*C.PgQuery__AlterDatabaseStmt)(u), depth+1)}
+			var w *pg.Node_AlterDatabaseStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterDatabaseStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterDatabaseStmt{}
+			}
+			w.AlterDatabaseStmt = treeAlterDatabaseStmt((*C.PgQuery__AlterDatabaseStmt)(u), depth+1, a)
+			x.Node = w
 		case 212:
-			x.Node = &pg.Node_AlterDatabaseRefreshCollStmt{AlterDatabaseRefreshCollStmt: treeAlterDatabaseRefreshCollStmt((*C.PgQuery__AlterDatabaseRefreshCollStmt)(u), depth+1)}
+			var w *pg.Node_AlterDatabaseRefreshCollStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterDatabaseRefreshCollStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterDatabaseRefreshCollStmt{}
+			}
+			w.AlterDatabaseRefreshCollStmt = treeAlterDatabaseRefreshCollStmt((*C.PgQuery__AlterDatabaseRefreshCollStmt)(u), depth+1, a)
+			x.Node = w
 		case 213:
-			x.Node = &pg.Node_AlterDatabaseSetStmt{AlterDatabaseSetStmt: treeAlterDatabaseSetStmt((*C.PgQuery__AlterDatabaseSetStmt)(u), depth+1)}
+			var w *pg.Node_AlterDatabaseSetStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterDatabaseSetStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterDatabaseSetStmt{}
+			}
+			w.AlterDatabaseSetStmt = treeAlterDatabaseSetStmt((*C.PgQuery__AlterDatabaseSetStmt)(u), depth+1, a)
+			x.Node = w
 		case 214:
-			x.Node = &pg.Node_DropdbStmt{DropdbStmt: treeDropdbStmt((*C.PgQuery__DropdbStmt)(u), depth+1)}
+			var w *pg.Node_DropdbStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DropdbStmt, a.gen)
+			} else {
+				w = &pg.Node_DropdbStmt{}
+			}
+			w.DropdbStmt = treeDropdbStmt((*C.PgQuery__DropdbStmt)(u), depth+1, a)
+			x.Node = w
 		case 215:
-			x.Node = &pg.Node_AlterSystemStmt{AlterSystemStmt: treeAlterSystemStmt((*C.PgQuery__AlterSystemStmt)(u), depth+1)}
+			var w *pg.Node_AlterSystemStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterSystemStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterSystemStmt{}
+			}
+			w.AlterSystemStmt = treeAlterSystemStmt((*C.PgQuery__AlterSystemStmt)(u), depth+1, a)
+			x.Node = w
 		case 216:
-			x.Node = &pg.Node_ClusterStmt{ClusterStmt: treeClusterStmt((*C.PgQuery__ClusterStmt)(u), depth+1)}
+			var w *pg.Node_ClusterStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ClusterStmt, a.gen)
+			} else {
+				w = &pg.Node_ClusterStmt{}
+			}
+			w.ClusterStmt = treeClusterStmt((*C.PgQuery__ClusterStmt)(u), depth+1, a)
+			x.Node = w
 		case 217:
-			x.Node = &pg.Node_VacuumStmt{VacuumStmt: treeVacuumStmt((*C.PgQuery__VacuumStmt)(u), depth+1)}
+			var w *pg.Node_VacuumStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_VacuumStmt, a.gen)
+			} else {
+				w = &pg.Node_VacuumStmt{}
+			}
+			w.VacuumStmt = treeVacuumStmt((*C.PgQuery__VacuumStmt)(u), depth+1, a)
+			x.Node = w
 		case 218:
-			x.Node = &pg.Node_VacuumRelation{VacuumRelation: treeVacuumRelation((*C.PgQuery__VacuumRelation)(u), depth+1)}
+			var w *pg.Node_VacuumRelation
+			if a != nil {
+				w = alloc(&a.slabs.wNode_VacuumRelation, a.gen)
+			} else {
+				w = &pg.Node_VacuumRelation{}
+			}
+			w.VacuumRelation = treeVacuumRelation((*C.PgQuery__VacuumRelation)(u), depth+1, a)
+			x.Node = w
 		case 219:
-			x.Node = &pg.Node_ExplainStmt{ExplainStmt: treeExplainStmt((*C.PgQuery__ExplainStmt)(u), depth+1)}
+			var w *pg.Node_ExplainStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ExplainStmt, a.gen)
+			} else {
+				w = &pg.Node_ExplainStmt{}
+			}
+			w.ExplainStmt = treeExplainStmt((*C.PgQuery__ExplainStmt)(u), depth+1, a)
+			x.Node = w
 		case 220:
-			x.Node = &pg.Node_CreateTableAsStmt{CreateTableAsStmt: treeCreateTableAsStmt((*C.PgQuery__CreateTableAsStmt)(u), depth+1)}
+			var w *pg.Node_CreateTableAsStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateTableAsStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateTableAsStmt{}
+			}
+			w.CreateTableAsStmt = treeCreateTableAsStmt((*C.PgQuery__CreateTableAsStmt)(u), depth+1, a)
+			x.Node = w
 		case 221:
-			x.Node = &pg.Node_RefreshMatViewStmt{RefreshMatViewStmt: treeRefreshMatViewStmt((*C.PgQuery__RefreshMatViewStmt)(u), depth+1)}
+			var w *pg.Node_RefreshMatViewStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_RefreshMatViewStmt, a.gen)
+			} else {
+				w = &pg.Node_RefreshMatViewStmt{}
+			}
+			w.RefreshMatViewStmt = treeRefreshMatViewStmt((*C.PgQuery__RefreshMatViewStmt)(u), depth+1, a)
+			x.Node = w
 		case 222:
-			x.Node = &pg.Node_CheckPointStmt{CheckPointStmt: treeCheckPointStmt((*C.PgQuery__CheckPointStmt)(u), depth+1)}
+			var w *pg.Node_CheckPointStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CheckPointStmt, a.gen)
+			} else {
+				w = &pg.Node_CheckPointStmt{}
+			}
+			w.CheckPointStmt = treeCheckPointStmt((*C.PgQuery__CheckPointStmt)(u), depth+1, a)
+			x.Node = w
 		case 223:
-			x.Node = &pg.Node_DiscardStmt{DiscardStmt: treeDiscardStmt((*C.PgQuery__DiscardStmt)(u), depth+1)}
+			var w *pg.Node_DiscardStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DiscardStmt, a.gen)
+			} else {
+				w = &pg.Node_DiscardStmt{}
+			}
+			w.DiscardStmt = treeDiscardStmt((*C.PgQuery__DiscardStmt)(u), depth+1, a)
+			x.Node = w
 		case 224:
-			x.Node = &pg.Node_LockStmt{LockStmt: treeLockStmt((*C.PgQuery__LockStmt)(u), depth+1)}
+			var w *pg.Node_LockStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_LockStmt, a.gen)
+			} else {
+				w = &pg.Node_LockStmt{}
+			}
+			w.LockStmt = treeLockStmt((*C.PgQuery__LockStmt)(u), depth+1, a)
+			x.Node = w
 		case 225:
-			x.Node = &pg.Node_ConstraintsSetStmt{ConstraintsSetStmt: treeConstraintsSetStmt((*C.PgQuery__ConstraintsSetStmt)(u), depth+1)}
+			var w *pg.Node_ConstraintsSetStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ConstraintsSetStmt, a.gen)
+			} else {
+				w = &pg.Node_ConstraintsSetStmt{}
+			}
+			w.ConstraintsSetStmt = treeConstraintsSetStmt((*C.PgQuery__ConstraintsSetStmt)(u), depth+1, a)
+			x.Node = w
 		case 226:
-			x.Node = &pg.Node_ReindexStmt{ReindexStmt: treeReindexStmt((*C.PgQuery__ReindexStmt)(u), depth+1)}
+			var w *pg.Node_ReindexStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ReindexStmt, a.gen)
+			} else {
+				w = &pg.Node_ReindexStmt{}
+			}
+			w.ReindexStmt = treeReindexStmt((*C.PgQuery__ReindexStmt)(u), depth+1, a)
+			x.Node = w
 		case 227:
-			x.Node = &pg.Node_CreateConversionStmt{CreateConversionStmt: treeCreateConversionStmt((*C.PgQuery__CreateConversionStmt)(u), depth+1)}
+			var w *pg.Node_CreateConversionStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateConversionStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateConversionStmt{}
+			}
+			w.CreateConversionStmt = treeCreateConversionStmt((*C.PgQuery__CreateConversionStmt)(u), depth+1, a)
+			x.Node = w
 		case 228:
-			x.Node = &pg.Node_CreateCastStmt{CreateCastStmt: treeCreateCastStmt((*C.PgQuery__CreateCastStmt)(u), depth+1)}
+			var w *pg.Node_CreateCastStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateCastStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateCastStmt{}
+			}
+			w.CreateCastStmt = treeCreateCastStmt((*C.PgQuery__CreateCastStmt)(u), depth+1, a)
+			x.Node = w
 		case 229:
-			x.Node = &pg.Node_CreateTransformStmt{CreateTransformStmt: treeCreateTransformStmt((*C.PgQuery__CreateTransformStmt)(u), depth+1)}
+			var w *pg.Node_CreateTransformStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateTransformStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateTransformStmt{}
+			}
+			w.CreateTransformStmt = treeCreateTransformStmt((*C.PgQuery__CreateTransformStmt)(u), depth+1, a)
+			x.Node = w
 		case 230:
-			x.Node = &pg.Node_PrepareStmt{PrepareStmt: treePrepareStmt((*C.PgQuery__PrepareStmt)(u), depth+1)}
+			var w *pg.Node_PrepareStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_PrepareStmt, a.gen)
+			} else {
+				w = &pg.Node_PrepareStmt{}
+			}
+			w.PrepareStmt = treePrepareStmt((*C.PgQuery__PrepareStmt)(u), depth+1, a)
+			x.Node = w
 		case 231:
-			x.Node = &pg.Node_ExecuteStmt{ExecuteStmt: treeExecuteStmt((*C.PgQuery__ExecuteStmt)(u), depth+1)}
+			var w *pg.Node_ExecuteStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ExecuteStmt, a.gen)
+			} else {
+				w = &pg.Node_ExecuteStmt{}
+			}
+			w.ExecuteStmt = treeExecuteStmt((*C.PgQuery__ExecuteStmt)(u), depth+1, a)
+			x.Node = w
 		case 232:
-			x.Node = &pg.Node_DeallocateStmt{DeallocateStmt: treeDeallocateStmt((*C.PgQuery__DeallocateStmt)(u), depth+1)}
+			var w *pg.Node_DeallocateStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DeallocateStmt, a.gen)
+			} else {
+				w = &pg.Node_DeallocateStmt{}
+			}
+			w.DeallocateStmt = treeDeallocateStmt((*C.PgQuery__DeallocateStmt)(u), depth+1, a)
+			x.Node = w
 		case 233:
-			x.Node = &pg.Node_DropOwnedStmt{DropOwnedStmt: treeDropOwnedStmt((*C.PgQuery__DropOwnedStmt)(u), depth+1)}
+			var w *pg.Node_DropOwnedStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DropOwnedStmt, a.gen)
+			} else {
+				w = &pg.Node_DropOwnedStmt{}
+			}
+			w.DropOwnedStmt = treeDropOwnedStmt((*C.PgQuery__DropOwnedStmt)(u), depth+1, a)
+			x.Node = w
 		case 234:
-			x.Node = &pg.Node_ReassignOwnedStmt{ReassignOwnedStmt: treeReassignOwnedStmt((*C.PgQuery__ReassignOwnedStmt)(u), depth+1)}
+			var w *pg.Node_ReassignOwnedStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_ReassignOwnedStmt, a.gen)
+			} else {
+				w = &pg.Node_ReassignOwnedStmt{}
+			}
+			w.ReassignOwnedStmt = treeReassignOwnedStmt((*C.PgQuery__ReassignOwnedStmt)(u), depth+1, a)
+			x.Node = w
 		case 235:
-			x.Node = &pg.Node_AlterTsdictionaryStmt{AlterTsdictionaryStmt: treeAlterTSDictionaryStmt((*C.PgQuery__AlterTSDictionaryStmt)(u), depth+1)}
+			var w *pg.Node_AlterTsdictionaryStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterTsdictionaryStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterTsdictionaryStmt{}
+			}
+			w.AlterTsdictionaryStmt = treeAlterTSDictionaryStmt((*C.PgQuery__AlterTSDictionaryStmt)(u), depth+1, a)
+			x.Node = w
 		case 236:
-			x.Node = &pg.Node_AlterTsconfigurationStmt{AlterTsconfigurationStmt: treeAlterTSConfigurationStmt((*C.PgQuery__AlterTSConfigurationStmt)(u), depth+1)}
+			var w *pg.Node_AlterTsconfigurationStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterTsconfigurationStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterTsconfigurationStmt{}
+			}
+			w.AlterTsconfigurationStmt = treeAlterTSConfigurationStmt((*C.PgQuery__AlterTSConfigurationStmt)(u), depth+1, a)
+			x.Node = w
 		case 237:
-			x.Node = &pg.Node_PublicationTable{PublicationTable: treePublicationTable((*C.PgQuery__PublicationTable)(u), depth+1)}
+			var w *pg.Node_PublicationTable
+			if a != nil {
+				w = alloc(&a.slabs.wNode_PublicationTable, a.gen)
+			} else {
+				w = &pg.Node_PublicationTable{}
+			}
+			w.PublicationTable = treePublicationTable((*C.PgQuery__PublicationTable)(u), depth+1, a)
+			x.Node = w
 		case 238:
-			x.Node = &pg.Node_PublicationObjSpec{PublicationObjSpec: treePublicationObjSpec((*C.PgQuery__PublicationObjSpec)(u), depth+1)}
+			var w *pg.Node_PublicationObjSpec
+			if a != nil {
+				w = alloc(&a.slabs.wNode_PublicationObjSpec, a.gen)
+			} else {
+				w = &pg.Node_PublicationObjSpec{}
+			}
+			w.PublicationObjSpec = treePublicationObjSpec((*C.PgQuery__PublicationObjSpec)(u), depth+1, a)
+			x.Node = w
 		case 239:
-			x.Node = &pg.Node_CreatePublicationStmt{CreatePublicationStmt: treeCreatePublicationStmt((*C.PgQuery__CreatePublicationStmt)(u), depth+1)}
+			var w *pg.Node_CreatePublicationStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreatePublicationStmt, a.gen)
+			} else {
+				w = &pg.Node_CreatePublicationStmt{}
+			}
+			w.CreatePublicationStmt = treeCreatePublicationStmt((*C.PgQuery__CreatePublicationStmt)(u), depth+1, a)
+			x.Node = w
 		case 240:
-			x.Node = &pg.Node_AlterPublicationStmt{AlterPublicationStmt: treeAlterPublicationStmt((*C.PgQuery__AlterPublicationStmt)(u), depth+1)}
+			var w *pg.Node_AlterPublicationStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterPublicationStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterPublicationStmt{}
+			}
+			w.AlterPublicationStmt = treeAlterPublicationStmt((*C.PgQuery__AlterPublicationStmt)(u), depth+1, a)
+			x.Node = w
 		case 241:
-			x.Node = &pg.Node_CreateSubscriptionStmt{CreateSubscriptionStmt: treeCreateSubscriptionStmt((*C.PgQuery__CreateSubscriptionStmt)(u), depth+1)}
+			var w *pg.Node_CreateSubscriptionStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_CreateSubscriptionStmt, a.gen)
+			} else {
+				w = &pg.Node_CreateSubscriptionStmt{}
+			}
+			w.CreateSubscriptionStmt = treeCreateSubscriptionStmt((*C.PgQuery__CreateSubscriptionStmt)(u), depth+1, a)
+			x.Node = w
 		case 242:
-			x.Node = &pg.Node_AlterSubscriptionStmt{AlterSubscriptionStmt: treeAlterSubscriptionStmt((*C.PgQuery__AlterSubscriptionStmt)(u), depth+1)}
+			var w *pg.Node_AlterSubscriptionStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AlterSubscriptionStmt, a.gen)
+			} else {
+				w = &pg.Node_AlterSubscriptionStmt{}
+			}
+			w.AlterSubscriptionStmt = treeAlterSubscriptionStmt((*C.PgQuery__AlterSubscriptionStmt)(u), depth+1, a)
+			x.Node = w
 		case 243:
-			x.Node = &pg.Node_DropSubscriptionStmt{DropSubscriptionStmt: treeDropSubscriptionStmt((*C.PgQuery__DropSubscriptionStmt)(u), depth+1)}
+			var w *pg.Node_DropSubscriptionStmt
+			if a != nil {
+				w = alloc(&a.slabs.wNode_DropSubscriptionStmt, a.gen)
+			} else {
+				w = &pg.Node_DropSubscriptionStmt{}
+			}
+			w.DropSubscriptionStmt = treeDropSubscriptionStmt((*C.PgQuery__DropSubscriptionStmt)(u), depth+1, a)
+			x.Node = w
 		case 244:
-			x.Node = &pg.Node_Integer{Integer: treeInteger((*C.PgQuery__Integer)(u), depth+1)}
+			var w *pg.Node_Integer
+			if a != nil {
+				w = alloc(&a.slabs.wNode_Integer, a.gen)
+			} else {
+				w = &pg.Node_Integer{}
+			}
+			w.Integer = treeInteger((*C.PgQuery__Integer)(u), depth+1, a)
+			x.Node = w
 		case 245:
-			x.Node = &pg.Node_Float{Float: treeFloat((*C.PgQuery__Float)(u), depth+1)}
+			var w *pg.Node_Float
+			if a != nil {
+				w = alloc(&a.slabs.wNode_Float, a.gen)
+			} else {
+				w = &pg.Node_Float{}
+			}
+			w.Float = treeFloat((*C.PgQuery__Float)(u), depth+1, a)
+			x.Node = w
 		case 246:
-			x.Node = &pg.Node_Boolean{Boolean: treeBoolean((*C.PgQuery__Boolean)(u), depth+1)}
+			var w *pg.Node_Boolean
+			if a != nil {
+				w = alloc(&a.slabs.wNode_Boolean, a.gen)
+			} else {
+				w = &pg.Node_Boolean{}
+			}
+			w.Boolean = treeBoolean((*C.PgQuery__Boolean)(u), depth+1, a)
+			x.Node = w
 		case 247:
-			x.Node = &pg.Node_String_{String_: treeString((*C.PgQuery__String)(u), depth+1)}
+			var w *pg.Node_String_
+			if a != nil {
+				w = alloc(&a.slabs.wNode_String_, a.gen)
+			} else {
+				w = &pg.Node_String_{}
+			}
+			w.String_ = treeString((*C.PgQuery__String)(u), depth+1, a)
+			x.Node = w
 		case 248:
-			x.Node = &pg.Node_BitString{BitString: treeBitString((*C.PgQuery__BitString)(u), depth+1)}
+			var w *pg.Node_BitString
+			if a != nil {
+				w = alloc(&a.slabs.wNode_BitString, a.gen)
+			} else {
+				w = &pg.Node_BitString{}
+			}
+			w.BitString = treeBitString((*C.PgQuery__BitString)(u), depth+1, a)
+			x.Node = w
 		case 249:
-			x.Node = &pg.Node_List{List: treeList((*C.PgQuery__List)(u), depth+1)}
+			var w *pg.Node_List
+			if a != nil {
+				w = alloc(&a.slabs.wNode_List, a.gen)
+			} else {
+				w = &pg.Node_List{}
+			}
+			w.List = treeList((*C.PgQuery__List)(u), depth+1, a)
+			x.Node = w
 		case 250:
-			x.Node = &pg.Node_IntList{IntList: treeIntList((*C.PgQuery__IntList)(u), depth+1)}
+			var w *pg.Node_IntList
+			if a != nil {
+				w = alloc(&a.slabs.wNode_IntList, a.gen)
+			} else {
+				w = &pg.Node_IntList{}
+			}
+			w.IntList = treeIntList((*C.PgQuery__IntList)(u), depth+1, a)
+			x.Node = w
 		case 251:
-			x.Node = &pg.Node_OidList{OidList: treeOidList((*C.PgQuery__OidList)(u), depth+1)}
+			var w *pg.Node_OidList
+			if a != nil {
+				w = alloc(&a.slabs.wNode_OidList, a.gen)
+			} else {
+				w = &pg.Node_OidList{}
+			}
+			w.OidList = treeOidList((*C.PgQuery__OidList)(u), depth+1, a)
+			x.Node = w
 		case 252:
-			x.Node = &pg.Node_AConst{AConst: treeA_Const((*C.PgQuery__AConst)(u), depth+1)}
+			var w *pg.Node_AConst
+			if a != nil {
+				w = alloc(&a.slabs.wNode_AConst, a.gen)
+			} else {
+				w = &pg.Node_AConst{}
+			}
+			w.AConst = treeA_Const((*C.PgQuery__AConst)(u), depth+1, a)
+			x.Node = w
 		}
 	}
 	return x
 }
 
-func treeInteger(m *C.PgQuery__Integer, depth int) *pg.Integer {
+func treeInteger(m *C.PgQuery__Integer, depth int, a *Arena) *pg.Integer {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.Integer{}
+	var x *pg.Integer
+	if a != nil {
+		x = alloc(&a.slabs.mInteger, a.gen)
+	} else {
+		x = &pg.Integer{}
+	}
 	x.Ival = int32(m.ival)
 	return x
 }
 
-func treeFloat(m *C.PgQuery__Float, depth int) *pg.Float {
+func treeFloat(m *C.PgQuery__Float, depth int, a *Arena) *pg.Float {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.Float{}
+	var x *pg.Float
+	if a != nil {
+		x = alloc(&a.slabs.mFloat, a.gen)
+	} else {
+		x = &pg.Float{}
+	}
 	if m.fval != nil {
 		x.Fval = goString(m.fval)
 	}
 	return x
 }
 
-func treeBoolean(m *C.PgQuery__Boolean, depth int) *pg.Boolean {
+func treeBoolean(m *C.PgQuery__Boolean, depth int, a *Arena) *pg.Boolean {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.Boolean{}
+	var x *pg.Boolean
+	if a != nil {
+		x = alloc(&a.slabs.mBoolean, a.gen)
+	} else {
+		x = &pg.Boolean{}
+	}
 	x.Boolval = m.boolval != 0
 	return x
 }
 
-func treeString(m *C.PgQuery__String, depth int) *pg.String {
+func treeString(m *C.PgQuery__String, depth int, a *Arena) *pg.String {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.String{}
+	var x *pg.String
+	if a != nil {
+		x = alloc(&a.slabs.mString, a.gen)
+	} else {
+		x = &pg.String{}
+	}
 	if m.sval != nil {
 		x.Sval = goString(m.sval)
 	}
 	return x
 }
 
-func treeBitString(m *C.PgQuery__BitString, depth int) *pg.BitString {
+func treeBitString(m *C.PgQuery__BitString, depth int, a *Arena) *pg.BitString {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.BitString{}
+	var x *pg.BitString
+	if a != nil {
+		x = alloc(&a.slabs.mBitString, a.gen)
+	} else {
+		x = &pg.BitString{}
+	}
 	if m.bsval != nil {
 		x.Bsval = goString(m.bsval)
 	}
 	return x
 }
 
-func treeList(m *C.PgQuery__List, depth int) *pg.List {
+func treeList(m *C.PgQuery__List, depth int, a *Arena) *pg.List {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.List{}
+	var x *pg.List
+	if a != nil {
+		x = alloc(&a.slabs.mList, a.gen)
+	} else {
+		x = &pg.List{}
+	}
 	if m.n_items > 0 {
-		x.Items = make([]*pg.Node, m.n_items)
+		if a != nil {
+			x.Items = carve(&a.slabs.lNode, a.gen, int(m.n_items))
+		} else {
+			x.Items = make([]*pg.Node, m.n_items)
+		}
 		for i, e := range unsafe.Slice(m.items, m.n_items) {
-			x.Items[i] = treeNode(e, depth+1)
+			x.Items[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeOidList(m *C.PgQuery__OidList, depth int) *pg.OidList {
+func treeOidList(m *C.PgQuery__OidList, depth int, a *Arena) *pg.OidList {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.OidList{}
+	var x *pg.OidList
+	if a != nil {
+		x = alloc(&a.slabs.mOidList, a.gen)
+	} else {
+		x = &pg.OidList{}
+	}
 	if m.n_items > 0 {
-		x.Items = make([]*pg.Node, m.n_items)
+		if a != nil {
+			x.Items = carve(&a.slabs.lNode, a.gen, int(m.n_items))
+		} else {
+			x.Items = make([]*pg.Node, m.n_items)
+		}
 		for i, e := range unsafe.Slice(m.items, m.n_items) {
-			x.Items[i] = treeNode(e, depth+1)
+			x.Items[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeIntList(m *C.PgQuery__IntList, depth int) *pg.IntList {
+func treeIntList(m *C.PgQuery__IntList, depth int, a *Arena) *pg.IntList {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.IntList{}
+	var x *pg.IntList
+	if a != nil {
+		x = alloc(&a.slabs.mIntList, a.gen)
+	} else {
+		x = &pg.IntList{}
+	}
 	if m.n_items > 0 {
-		x.Items = make([]*pg.Node, m.n_items)
+		if a != nil {
+			x.Items = carve(&a.slabs.lNode, a.gen, int(m.n_items))
+		} else {
+			x.Items = make([]*pg.Node, m.n_items)
+		}
 		for i, e := range unsafe.Slice(m.items, m.n_items) {
-			x.Items[i] = treeNode(e, depth+1)
+			x.Items[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeA_Const(m *C.PgQuery__AConst, depth int) *pg.A_Const {
+func treeA_Const(m *C.PgQuery__AConst, depth int, a *Arena) *pg.A_Const {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.A_Const{}
+	var x *pg.A_Const
+	if a != nil {
+		x = alloc(&a.slabs.mA_Const, a.gen)
+	} else {
+		x = &pg.A_Const{}
+	}
 	if u := *(*unsafe.Pointer)(unsafe.Pointer(&m.anon0)); u != nil {
 		switch m.val_case {
 		case 1:
-			x.Val = &pg.A_Const_Ival{Ival: treeInteger((*C.PgQuery__Integer)(u), depth+1)}
+			var w *pg.A_Const_Ival
+			if a != nil {
+				w = alloc(&a.slabs.wA_Const_Ival, a.gen)
+			} else {
+				w = &pg.A_Const_Ival{}
+			}
+			w.Ival = treeInteger((*C.PgQuery__Integer)(u), depth+1, a)
+			x.Val = w
 		case 2:
-			x.Val = &pg.A_Const_Fval{Fval: treeFloat((*C.PgQuery__Float)(u), depth+1)}
+			var w *pg.A_Const_Fval
+			if a != nil {
+				w = alloc(&a.slabs.wA_Const_Fval, a.gen)
+			} else {
+				w = &pg.A_Const_Fval{}
+			}
+			w.Fval = treeFloat((*C.PgQuery__Float)(u), depth+1, a)
+			x.Val = w
 		case 3:
-			x.Val = &pg.A_Const_Boolval{Boolval: treeBoolean((*C.PgQuery__Boolean)(u), depth+1)}
+			var w *pg.A_Const_Boolval
+			if a != nil {
+				w = alloc(&a.slabs.wA_Const_Boolval, a.gen)
+			} else {
+				w = &pg.A_Const_Boolval{}
+			}
+			w.Boolval = treeBoolean((*C.PgQuery__Boolean)(u), depth+1, a)
+			x.Val = w
 		case 4:
-			x.Val = &pg.A_Const_Sval{Sval: treeString((*C.PgQuery__String)(u), depth+1)}
+			var w *pg.A_Const_Sval
+			if a != nil {
+				w = alloc(&a.slabs.wA_Const_Sval, a.gen)
+			} else {
+				w = &pg.A_Const_Sval{}
+			}
+			w.Sval = treeString((*C.PgQuery__String)(u), depth+1, a)
+			x.Val = w
 		case 5:
-			x.Val = &pg.A_Const_Bsval{Bsval: treeBitString((*C.PgQuery__BitString)(u), depth+1)}
+			var w *pg.A_Const_Bsval
+			if a != nil {
+				w = alloc(&a.slabs.wA_Const_Bsval, a.gen)
+			} else {
+				w = &pg.A_Const_Bsval{}
+			}
+			w.Bsval = treeBitString((*C.PgQuery__BitString)(u), depth+1, a)
+			x.Val = w
 		}
 	}
 	x.Isnull = m.isnull != 0
@@ -712,34 +2591,48 @@ func treeA_Const(m *C.PgQuery__AConst, depth int) *pg.A_Const {
 	return x
 }
 
-func treeAlias(m *C.PgQuery__Alias, depth int) *pg.Alias {
+func treeAlias(m *C.PgQuery__Alias, depth int, a *Arena) *pg.Alias {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.Alias{}
+	var x *pg.Alias
+	if a != nil {
+		x = alloc(&a.slabs.mAlias, a.gen)
+	} else {
+		x = &pg.Alias{}
+	}
 	if m.aliasname != nil {
 		x.Aliasname = goString(m.aliasname)
 	}
 	if m.n_colnames > 0 {
-		x.Colnames = make([]*pg.Node, m.n_colnames)
+		if a != nil {
+			x.Colnames = carve(&a.slabs.lNode, a.gen, int(m.n_colnames))
+		} else {
+			x.Colnames = make([]*pg.Node, m.n_colnames)
+		}
 		for i, e := range unsafe.Slice(m.colnames, m.n_colnames) {
-			x.Colnames[i] = treeNode(e, depth+1)
+			x.Colnames[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeRangeVar(m *C.PgQuery__RangeVar, depth int) *pg.RangeVar {
+func treeRangeVar(m *C.PgQuery__RangeVar, depth int, a *Arena) *pg.RangeVar {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RangeVar{}
+	var x *pg.RangeVar
+	if a != nil {
+		x = alloc(&a.slabs.mRangeVar, a.gen)
+	} else {
+		x = &pg.RangeVar{}
+	}
 	if m.catalogname != nil {
 		x.Catalogname = goString(m.catalogname)
 	}
@@ -753,67 +2646,104 @@ func treeRangeVar(m *C.PgQuery__RangeVar, depth int) *pg.RangeVar {
 	if m.relpersistence != nil {
 		x.Relpersistence = goString(m.relpersistence)
 	}
-	x.Alias = treeAlias(m.alias, depth+1)
+	x.Alias = treeAlias(m.alias, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeTableFunc(m *C.PgQuery__TableFunc, depth int) *pg.TableFunc {
+func treeTableFunc(m *C.PgQuery__TableFunc, depth int, a *Arena) *pg.TableFunc {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.TableFunc{}
+	var x *pg.TableFunc
+	if a != nil {
+		x = alloc(&a.slabs.mTableFunc, a.gen)
+	} else {
+		x = &pg.TableFunc{}
+	}
 	if m.n_ns_uris > 0 {
-		x.NsUris = make([]*pg.Node, m.n_ns_uris)
+		if a != nil {
+			x.NsUris = carve(&a.slabs.lNode, a.gen, int(m.n_ns_uris))
+		} else {
+			x.NsUris = make([]*pg.Node, m.n_ns_uris)
+		}
 		for i, e := range unsafe.Slice(m.ns_uris, m.n_ns_uris) {
-			x.NsUris[i] = treeNode(e, depth+1)
+			x.NsUris[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_ns_names > 0 {
-		x.NsNames = make([]*pg.Node, m.n_ns_names)
+		if a != nil {
+			x.NsNames = carve(&a.slabs.lNode, a.gen, int(m.n_ns_names))
+		} else {
+			x.NsNames = make([]*pg.Node, m.n_ns_names)
+		}
 		for i, e := range unsafe.Slice(m.ns_names, m.n_ns_names) {
-			x.NsNames[i] = treeNode(e, depth+1)
+			x.NsNames[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Docexpr = treeNode(m.docexpr, depth+1)
-	x.Rowexpr = treeNode(m.rowexpr, depth+1)
+	x.Docexpr = treeNode(m.docexpr, depth+1, a)
+	x.Rowexpr = treeNode(m.rowexpr, depth+1, a)
 	if m.n_colnames > 0 {
-		x.Colnames = make([]*pg.Node, m.n_colnames)
+		if a != nil {
+			x.Colnames = carve(&a.slabs.lNode, a.gen, int(m.n_colnames))
+		} else {
+			x.Colnames = make([]*pg.Node, m.n_colnames)
+		}
 		for i, e := range unsafe.Slice(m.colnames, m.n_colnames) {
-			x.Colnames[i] = treeNode(e, depth+1)
+			x.Colnames[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_coltypes > 0 {
-		x.Coltypes = make([]*pg.Node, m.n_coltypes)
+		if a != nil {
+			x.Coltypes = carve(&a.slabs.lNode, a.gen, int(m.n_coltypes))
+		} else {
+			x.Coltypes = make([]*pg.Node, m.n_coltypes)
+		}
 		for i, e := range unsafe.Slice(m.coltypes, m.n_coltypes) {
-			x.Coltypes[i] = treeNode(e, depth+1)
+			x.Coltypes[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_coltypmods > 0 {
-		x.Coltypmods = make([]*pg.Node, m.n_coltypmods)
+		if a != nil {
+			x.Coltypmods = carve(&a.slabs.lNode, a.gen, int(m.n_coltypmods))
+		} else {
+			x.Coltypmods = make([]*pg.Node, m.n_coltypmods)
+		}
 		for i, e := range unsafe.Slice(m.coltypmods, m.n_coltypmods) {
-			x.Coltypmods[i] = treeNode(e, depth+1)
+			x.Coltypmods[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_colcollations > 0 {
-		x.Colcollations = make([]*pg.Node, m.n_colcollations)
+		if a != nil {
+			x.Colcollations = carve(&a.slabs.lNode, a.gen, int(m.n_colcollations))
+		} else {
+			x.Colcollations = make([]*pg.Node, m.n_colcollations)
+		}
 		for i, e := range unsafe.Slice(m.colcollations, m.n_colcollations) {
-			x.Colcollations[i] = treeNode(e, depth+1)
+			x.Colcollations[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_colexprs > 0 {
-		x.Colexprs = make([]*pg.Node, m.n_colexprs)
+		if a != nil {
+			x.Colexprs = carve(&a.slabs.lNode, a.gen, int(m.n_colexprs))
+		} else {
+			x.Colexprs = make([]*pg.Node, m.n_colexprs)
+		}
 		for i, e := range unsafe.Slice(m.colexprs, m.n_colexprs) {
-			x.Colexprs[i] = treeNode(e, depth+1)
+			x.Colexprs[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_coldefexprs > 0 {
-		x.Coldefexprs = make([]*pg.Node, m.n_coldefexprs)
+		if a != nil {
+			x.Coldefexprs = carve(&a.slabs.lNode, a.gen, int(m.n_coldefexprs))
+		} else {
+			x.Coldefexprs = make([]*pg.Node, m.n_coldefexprs)
+		}
 		for i, e := range unsafe.Slice(m.coldefexprs, m.n_coldefexprs) {
-			x.Coldefexprs[i] = treeNode(e, depth+1)
+			x.Coldefexprs[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_notnulls > 0 {
@@ -827,48 +2757,66 @@ func treeTableFunc(m *C.PgQuery__TableFunc, depth int) *pg.TableFunc {
 	return x
 }
 
-func treeIntoClause(m *C.PgQuery__IntoClause, depth int) *pg.IntoClause {
+func treeIntoClause(m *C.PgQuery__IntoClause, depth int, a *Arena) *pg.IntoClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.IntoClause{}
-	x.Rel = treeRangeVar(m.rel, depth+1)
+	var x *pg.IntoClause
+	if a != nil {
+		x = alloc(&a.slabs.mIntoClause, a.gen)
+	} else {
+		x = &pg.IntoClause{}
+	}
+	x.Rel = treeRangeVar(m.rel, depth+1, a)
 	if m.n_col_names > 0 {
-		x.ColNames = make([]*pg.Node, m.n_col_names)
+		if a != nil {
+			x.ColNames = carve(&a.slabs.lNode, a.gen, int(m.n_col_names))
+		} else {
+			x.ColNames = make([]*pg.Node, m.n_col_names)
+		}
 		for i, e := range unsafe.Slice(m.col_names, m.n_col_names) {
-			x.ColNames[i] = treeNode(e, depth+1)
+			x.ColNames[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.access_method != nil {
 		x.AccessMethod = goString(m.access_method)
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.OnCommit = pg.OnCommitAction(m.on_commit)
 	if m.table_space_name != nil {
 		x.TableSpaceName = goString(m.table_space_name)
 	}
-	x.ViewQuery = treeNode(m.view_query, depth+1)
+	x.ViewQuery = treeNode(m.view_query, depth+1, a)
 	x.SkipData = m.skip_data != 0
 	return x
 }
 
-func treeVar(m *C.PgQuery__Var, depth int) *pg.Var {
+func treeVar(m *C.PgQuery__Var, depth int, a *Arena) *pg.Var {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.Var{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.Var
+	if a != nil {
+		x = alloc(&a.slabs.mVar, a.gen)
+	} else {
+		x = &pg.Var{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Varno = int32(m.varno)
 	x.Varattno = int32(m.varattno)
 	x.Vartype = uint32(m.vartype)
@@ -885,15 +2833,20 @@ func treeVar(m *C.PgQuery__Var, depth int) *pg.Var {
 	return x
 }
 
-func treeParam(m *C.PgQuery__Param, depth int) *pg.Param {
+func treeParam(m *C.PgQuery__Param, depth int, a *Arena) *pg.Param {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.Param{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.Param
+	if a != nil {
+		x = alloc(&a.slabs.mParam, a.gen)
+	} else {
+		x = &pg.Param{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Paramkind = pg.ParamKind(m.paramkind)
 	x.Paramid = int32(m.paramid)
 	x.Paramtype = uint32(m.paramtype)
@@ -903,50 +2856,75 @@ func treeParam(m *C.PgQuery__Param, depth int) *pg.Param {
 	return x
 }
 
-func treeAggref(m *C.PgQuery__Aggref, depth int) *pg.Aggref {
+func treeAggref(m *C.PgQuery__Aggref, depth int, a *Arena) *pg.Aggref {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.Aggref{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.Aggref
+	if a != nil {
+		x = alloc(&a.slabs.mAggref, a.gen)
+	} else {
+		x = &pg.Aggref{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Aggfnoid = uint32(m.aggfnoid)
 	x.Aggtype = uint32(m.aggtype)
 	x.Aggcollid = uint32(m.aggcollid)
 	x.Inputcollid = uint32(m.inputcollid)
 	if m.n_aggargtypes > 0 {
-		x.Aggargtypes = make([]*pg.Node, m.n_aggargtypes)
+		if a != nil {
+			x.Aggargtypes = carve(&a.slabs.lNode, a.gen, int(m.n_aggargtypes))
+		} else {
+			x.Aggargtypes = make([]*pg.Node, m.n_aggargtypes)
+		}
 		for i, e := range unsafe.Slice(m.aggargtypes, m.n_aggargtypes) {
-			x.Aggargtypes[i] = treeNode(e, depth+1)
+			x.Aggargtypes[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_aggdirectargs > 0 {
-		x.Aggdirectargs = make([]*pg.Node, m.n_aggdirectargs)
+		if a != nil {
+			x.Aggdirectargs = carve(&a.slabs.lNode, a.gen, int(m.n_aggdirectargs))
+		} else {
+			x.Aggdirectargs = make([]*pg.Node, m.n_aggdirectargs)
+		}
 		for i, e := range unsafe.Slice(m.aggdirectargs, m.n_aggdirectargs) {
-			x.Aggdirectargs[i] = treeNode(e, depth+1)
+			x.Aggdirectargs[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_aggorder > 0 {
-		x.Aggorder = make([]*pg.Node, m.n_aggorder)
+		if a != nil {
+			x.Aggorder = carve(&a.slabs.lNode, a.gen, int(m.n_aggorder))
+		} else {
+			x.Aggorder = make([]*pg.Node, m.n_aggorder)
+		}
 		for i, e := range unsafe.Slice(m.aggorder, m.n_aggorder) {
-			x.Aggorder[i] = treeNode(e, depth+1)
+			x.Aggorder[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_aggdistinct > 0 {
-		x.Aggdistinct = make([]*pg.Node, m.n_aggdistinct)
+		if a != nil {
+			x.Aggdistinct = carve(&a.slabs.lNode, a.gen, int(m.n_aggdistinct))
+		} else {
+			x.Aggdistinct = make([]*pg.Node, m.n_aggdistinct)
+		}
 		for i, e := range unsafe.Slice(m.aggdistinct, m.n_aggdistinct) {
-			x.Aggdistinct[i] = treeNode(e, depth+1)
+			x.Aggdistinct[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Aggfilter = treeNode(m.aggfilter, depth+1)
+	x.Aggfilter = treeNode(m.aggfilter, depth+1, a)
 	x.Aggstar = m.aggstar != 0
 	x.Aggvariadic = m.aggvariadic != 0
 	if m.aggkind != nil {
@@ -960,25 +2938,38 @@ func treeAggref(m *C.PgQuery__Aggref, depth int) *pg.Aggref {
 	return x
 }
 
-func treeGroupingFunc(m *C.PgQuery__GroupingFunc, depth int) *pg.GroupingFunc {
+func treeGroupingFunc(m *C.PgQuery__GroupingFunc, depth int, a *Arena) *pg.GroupingFunc {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.GroupingFunc{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.GroupingFunc
+	if a != nil {
+		x = alloc(&a.slabs.mGroupingFunc, a.gen)
+	} else {
+		x = &pg.GroupingFunc{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_refs > 0 {
-		x.Refs = make([]*pg.Node, m.n_refs)
+		if a != nil {
+			x.Refs = carve(&a.slabs.lNode, a.gen, int(m.n_refs))
+		} else {
+			x.Refs = make([]*pg.Node, m.n_refs)
+		}
 		for i, e := range unsafe.Slice(m.refs, m.n_refs) {
-			x.Refs[i] = treeNode(e, depth+1)
+			x.Refs[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Agglevelsup = uint32(m.agglevelsup)
@@ -986,26 +2977,35 @@ func treeGroupingFunc(m *C.PgQuery__GroupingFunc, depth int) *pg.GroupingFunc {
 	return x
 }
 
-func treeWindowFunc(m *C.PgQuery__WindowFunc, depth int) *pg.WindowFunc {
+func treeWindowFunc(m *C.PgQuery__WindowFunc, depth int, a *Arena) *pg.WindowFunc {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.WindowFunc{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.WindowFunc
+	if a != nil {
+		x = alloc(&a.slabs.mWindowFunc, a.gen)
+	} else {
+		x = &pg.WindowFunc{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Winfnoid = uint32(m.winfnoid)
 	x.Wintype = uint32(m.wintype)
 	x.Wincollid = uint32(m.wincollid)
 	x.Inputcollid = uint32(m.inputcollid)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Aggfilter = treeNode(m.aggfilter, depth+1)
+	x.Aggfilter = treeNode(m.aggfilter, depth+1, a)
 	x.Winref = uint32(m.winref)
 	x.Winstar = m.winstar != 0
 	x.Winagg = m.winagg != 0
@@ -1013,46 +3013,64 @@ func treeWindowFunc(m *C.PgQuery__WindowFunc, depth int) *pg.WindowFunc {
 	return x
 }
 
-func treeSubscriptingRef(m *C.PgQuery__SubscriptingRef, depth int) *pg.SubscriptingRef {
+func treeSubscriptingRef(m *C.PgQuery__SubscriptingRef, depth int, a *Arena) *pg.SubscriptingRef {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.SubscriptingRef{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.SubscriptingRef
+	if a != nil {
+		x = alloc(&a.slabs.mSubscriptingRef, a.gen)
+	} else {
+		x = &pg.SubscriptingRef{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Refcontainertype = uint32(m.refcontainertype)
 	x.Refelemtype = uint32(m.refelemtype)
 	x.Refrestype = uint32(m.refrestype)
 	x.Reftypmod = int32(m.reftypmod)
 	x.Refcollid = uint32(m.refcollid)
 	if m.n_refupperindexpr > 0 {
-		x.Refupperindexpr = make([]*pg.Node, m.n_refupperindexpr)
+		if a != nil {
+			x.Refupperindexpr = carve(&a.slabs.lNode, a.gen, int(m.n_refupperindexpr))
+		} else {
+			x.Refupperindexpr = make([]*pg.Node, m.n_refupperindexpr)
+		}
 		for i, e := range unsafe.Slice(m.refupperindexpr, m.n_refupperindexpr) {
-			x.Refupperindexpr[i] = treeNode(e, depth+1)
+			x.Refupperindexpr[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_reflowerindexpr > 0 {
-		x.Reflowerindexpr = make([]*pg.Node, m.n_reflowerindexpr)
+		if a != nil {
+			x.Reflowerindexpr = carve(&a.slabs.lNode, a.gen, int(m.n_reflowerindexpr))
+		} else {
+			x.Reflowerindexpr = make([]*pg.Node, m.n_reflowerindexpr)
+		}
 		for i, e := range unsafe.Slice(m.reflowerindexpr, m.n_reflowerindexpr) {
-			x.Reflowerindexpr[i] = treeNode(e, depth+1)
+			x.Reflowerindexpr[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Refexpr = treeNode(m.refexpr, depth+1)
-	x.Refassgnexpr = treeNode(m.refassgnexpr, depth+1)
+	x.Refexpr = treeNode(m.refexpr, depth+1, a)
+	x.Refassgnexpr = treeNode(m.refassgnexpr, depth+1, a)
 	return x
 }
 
-func treeFuncExpr(m *C.PgQuery__FuncExpr, depth int) *pg.FuncExpr {
+func treeFuncExpr(m *C.PgQuery__FuncExpr, depth int, a *Arena) *pg.FuncExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.FuncExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.FuncExpr
+	if a != nil {
+		x = alloc(&a.slabs.mFuncExpr, a.gen)
+	} else {
+		x = &pg.FuncExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Funcid = uint32(m.funcid)
 	x.Funcresulttype = uint32(m.funcresulttype)
 	x.Funcretset = m.funcretset != 0
@@ -1061,25 +3079,34 @@ func treeFuncExpr(m *C.PgQuery__FuncExpr, depth int) *pg.FuncExpr {
 	x.Funccollid = uint32(m.funccollid)
 	x.Inputcollid = uint32(m.inputcollid)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeNamedArgExpr(m *C.PgQuery__NamedArgExpr, depth int) *pg.NamedArgExpr {
+func treeNamedArgExpr(m *C.PgQuery__NamedArgExpr, depth int, a *Arena) *pg.NamedArgExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.NamedArgExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Arg = treeNode(m.arg, depth+1)
+	var x *pg.NamedArgExpr
+	if a != nil {
+		x = alloc(&a.slabs.mNamedArgExpr, a.gen)
+	} else {
+		x = &pg.NamedArgExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Arg = treeNode(m.arg, depth+1, a)
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
@@ -1088,158 +3115,221 @@ func treeNamedArgExpr(m *C.PgQuery__NamedArgExpr, depth int) *pg.NamedArgExpr {
 	return x
 }
 
-func treeOpExpr(m *C.PgQuery__OpExpr, depth int) *pg.OpExpr {
+func treeOpExpr(m *C.PgQuery__OpExpr, depth int, a *Arena) *pg.OpExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.OpExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.OpExpr
+	if a != nil {
+		x = alloc(&a.slabs.mOpExpr, a.gen)
+	} else {
+		x = &pg.OpExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Opno = uint32(m.opno)
 	x.Opresulttype = uint32(m.opresulttype)
 	x.Opretset = m.opretset != 0
 	x.Opcollid = uint32(m.opcollid)
 	x.Inputcollid = uint32(m.inputcollid)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeDistinctExpr(m *C.PgQuery__DistinctExpr, depth int) *pg.DistinctExpr {
+func treeDistinctExpr(m *C.PgQuery__DistinctExpr, depth int, a *Arena) *pg.DistinctExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DistinctExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.DistinctExpr
+	if a != nil {
+		x = alloc(&a.slabs.mDistinctExpr, a.gen)
+	} else {
+		x = &pg.DistinctExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Opno = uint32(m.opno)
 	x.Opresulttype = uint32(m.opresulttype)
 	x.Opretset = m.opretset != 0
 	x.Opcollid = uint32(m.opcollid)
 	x.Inputcollid = uint32(m.inputcollid)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeNullIfExpr(m *C.PgQuery__NullIfExpr, depth int) *pg.NullIfExpr {
+func treeNullIfExpr(m *C.PgQuery__NullIfExpr, depth int, a *Arena) *pg.NullIfExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.NullIfExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.NullIfExpr
+	if a != nil {
+		x = alloc(&a.slabs.mNullIfExpr, a.gen)
+	} else {
+		x = &pg.NullIfExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Opno = uint32(m.opno)
 	x.Opresulttype = uint32(m.opresulttype)
 	x.Opretset = m.opretset != 0
 	x.Opcollid = uint32(m.opcollid)
 	x.Inputcollid = uint32(m.inputcollid)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeScalarArrayOpExpr(m *C.PgQuery__ScalarArrayOpExpr, depth int) *pg.ScalarArrayOpExpr {
+func treeScalarArrayOpExpr(m *C.PgQuery__ScalarArrayOpExpr, depth int, a *Arena) *pg.ScalarArrayOpExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ScalarArrayOpExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.ScalarArrayOpExpr
+	if a != nil {
+		x = alloc(&a.slabs.mScalarArrayOpExpr, a.gen)
+	} else {
+		x = &pg.ScalarArrayOpExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Opno = uint32(m.opno)
 	x.UseOr = m.use_or != 0
 	x.Inputcollid = uint32(m.inputcollid)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeBoolExpr(m *C.PgQuery__BoolExpr, depth int) *pg.BoolExpr {
+func treeBoolExpr(m *C.PgQuery__BoolExpr, depth int, a *Arena) *pg.BoolExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.BoolExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.BoolExpr
+	if a != nil {
+		x = alloc(&a.slabs.mBoolExpr, a.gen)
+	} else {
+		x = &pg.BoolExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Boolop = pg.BoolExprType(m.boolop)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeSubLink(m *C.PgQuery__SubLink, depth int) *pg.SubLink {
+func treeSubLink(m *C.PgQuery__SubLink, depth int, a *Arena) *pg.SubLink {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.SubLink{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.SubLink
+	if a != nil {
+		x = alloc(&a.slabs.mSubLink, a.gen)
+	} else {
+		x = &pg.SubLink{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.SubLinkType = pg.SubLinkType(m.sub_link_type)
 	x.SubLinkId = int32(m.sub_link_id)
-	x.Testexpr = treeNode(m.testexpr, depth+1)
+	x.Testexpr = treeNode(m.testexpr, depth+1, a)
 	if m.n_oper_name > 0 {
-		x.OperName = make([]*pg.Node, m.n_oper_name)
+		if a != nil {
+			x.OperName = carve(&a.slabs.lNode, a.gen, int(m.n_oper_name))
+		} else {
+			x.OperName = make([]*pg.Node, m.n_oper_name)
+		}
 		for i, e := range unsafe.Slice(m.oper_name, m.n_oper_name) {
-			x.OperName[i] = treeNode(e, depth+1)
+			x.OperName[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Subselect = treeNode(m.subselect, depth+1)
+	x.Subselect = treeNode(m.subselect, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeSubPlan(m *C.PgQuery__SubPlan, depth int) *pg.SubPlan {
+func treeSubPlan(m *C.PgQuery__SubPlan, depth int, a *Arena) *pg.SubPlan {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.SubPlan{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.SubPlan
+	if a != nil {
+		x = alloc(&a.slabs.mSubPlan, a.gen)
+	} else {
+		x = &pg.SubPlan{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.SubLinkType = pg.SubLinkType(m.sub_link_type)
-	x.Testexpr = treeNode(m.testexpr, depth+1)
+	x.Testexpr = treeNode(m.testexpr, depth+1, a)
 	if m.n_param_ids > 0 {
-		x.ParamIds = make([]*pg.Node, m.n_param_ids)
+		if a != nil {
+			x.ParamIds = carve(&a.slabs.lNode, a.gen, int(m.n_param_ids))
+		} else {
+			x.ParamIds = make([]*pg.Node, m.n_param_ids)
+		}
 		for i, e := range unsafe.Slice(m.param_ids, m.n_param_ids) {
-			x.ParamIds[i] = treeNode(e, depth+1)
+			x.ParamIds[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.PlanId = int32(m.plan_id)
@@ -1253,21 +3343,33 @@ func treeSubPlan(m *C.PgQuery__SubPlan, depth int) *pg.SubPlan {
 	x.UnknownEqFalse = m.unknown_eq_false != 0
 	x.ParallelSafe = m.parallel_safe != 0
 	if m.n_set_param > 0 {
-		x.SetParam = make([]*pg.Node, m.n_set_param)
+		if a != nil {
+			x.SetParam = carve(&a.slabs.lNode, a.gen, int(m.n_set_param))
+		} else {
+			x.SetParam = make([]*pg.Node, m.n_set_param)
+		}
 		for i, e := range unsafe.Slice(m.set_param, m.n_set_param) {
-			x.SetParam[i] = treeNode(e, depth+1)
+			x.SetParam[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_par_param > 0 {
-		x.ParParam = make([]*pg.Node, m.n_par_param)
+		if a != nil {
+			x.ParParam = carve(&a.slabs.lNode, a.gen, int(m.n_par_param))
+		} else {
+			x.ParParam = make([]*pg.Node, m.n_par_param)
+		}
 		for i, e := range unsafe.Slice(m.par_param, m.n_par_param) {
-			x.ParParam[i] = treeNode(e, depth+1)
+			x.ParParam[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.StartupCost = float64(m.startup_cost)
@@ -1275,34 +3377,48 @@ func treeSubPlan(m *C.PgQuery__SubPlan, depth int) *pg.SubPlan {
 	return x
 }
 
-func treeAlternativeSubPlan(m *C.PgQuery__AlternativeSubPlan, depth int) *pg.AlternativeSubPlan {
+func treeAlternativeSubPlan(m *C.PgQuery__AlternativeSubPlan, depth int, a *Arena) *pg.AlternativeSubPlan {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlternativeSubPlan{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.AlternativeSubPlan
+	if a != nil {
+		x = alloc(&a.slabs.mAlternativeSubPlan, a.gen)
+	} else {
+		x = &pg.AlternativeSubPlan{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	if m.n_subplans > 0 {
-		x.Subplans = make([]*pg.Node, m.n_subplans)
+		if a != nil {
+			x.Subplans = carve(&a.slabs.lNode, a.gen, int(m.n_subplans))
+		} else {
+			x.Subplans = make([]*pg.Node, m.n_subplans)
+		}
 		for i, e := range unsafe.Slice(m.subplans, m.n_subplans) {
-			x.Subplans[i] = treeNode(e, depth+1)
+			x.Subplans[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeFieldSelect(m *C.PgQuery__FieldSelect, depth int) *pg.FieldSelect {
+func treeFieldSelect(m *C.PgQuery__FieldSelect, depth int, a *Arena) *pg.FieldSelect {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.FieldSelect{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Arg = treeNode(m.arg, depth+1)
+	var x *pg.FieldSelect
+	if a != nil {
+		x = alloc(&a.slabs.mFieldSelect, a.gen)
+	} else {
+		x = &pg.FieldSelect{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Arg = treeNode(m.arg, depth+1, a)
 	x.Fieldnum = int32(m.fieldnum)
 	x.Resulttype = uint32(m.resulttype)
 	x.Resulttypmod = int32(m.resulttypmod)
@@ -1310,42 +3426,60 @@ func treeFieldSelect(m *C.PgQuery__FieldSelect, depth int) *pg.FieldSelect {
 	return x
 }
 
-func treeFieldStore(m *C.PgQuery__FieldStore, depth int) *pg.FieldStore {
+func treeFieldStore(m *C.PgQuery__FieldStore, depth int, a *Arena) *pg.FieldStore {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.FieldStore{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Arg = treeNode(m.arg, depth+1)
+	var x *pg.FieldStore
+	if a != nil {
+		x = alloc(&a.slabs.mFieldStore, a.gen)
+	} else {
+		x = &pg.FieldStore{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Arg = treeNode(m.arg, depth+1, a)
 	if m.n_newvals > 0 {
-		x.Newvals = make([]*pg.Node, m.n_newvals)
+		if a != nil {
+			x.Newvals = carve(&a.slabs.lNode, a.gen, int(m.n_newvals))
+		} else {
+			x.Newvals = make([]*pg.Node, m.n_newvals)
+		}
 		for i, e := range unsafe.Slice(m.newvals, m.n_newvals) {
-			x.Newvals[i] = treeNode(e, depth+1)
+			x.Newvals[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_fieldnums > 0 {
-		x.Fieldnums = make([]*pg.Node, m.n_fieldnums)
+		if a != nil {
+			x.Fieldnums = carve(&a.slabs.lNode, a.gen, int(m.n_fieldnums))
+		} else {
+			x.Fieldnums = make([]*pg.Node, m.n_fieldnums)
+		}
 		for i, e := range unsafe.Slice(m.fieldnums, m.n_fieldnums) {
-			x.Fieldnums[i] = treeNode(e, depth+1)
+			x.Fieldnums[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Resulttype = uint32(m.resulttype)
 	return x
 }
 
-func treeRelabelType(m *C.PgQuery__RelabelType, depth int) *pg.RelabelType {
+func treeRelabelType(m *C.PgQuery__RelabelType, depth int, a *Arena) *pg.RelabelType {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RelabelType{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Arg = treeNode(m.arg, depth+1)
+	var x *pg.RelabelType
+	if a != nil {
+		x = alloc(&a.slabs.mRelabelType, a.gen)
+	} else {
+		x = &pg.RelabelType{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Arg = treeNode(m.arg, depth+1, a)
 	x.Resulttype = uint32(m.resulttype)
 	x.Resulttypmod = int32(m.resulttypmod)
 	x.Resultcollid = uint32(m.resultcollid)
@@ -1354,16 +3488,21 @@ func treeRelabelType(m *C.PgQuery__RelabelType, depth int) *pg.RelabelType {
 	return x
 }
 
-func treeCoerceViaIO(m *C.PgQuery__CoerceViaIO, depth int) *pg.CoerceViaIO {
+func treeCoerceViaIO(m *C.PgQuery__CoerceViaIO, depth int, a *Arena) *pg.CoerceViaIO {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CoerceViaIO{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Arg = treeNode(m.arg, depth+1)
+	var x *pg.CoerceViaIO
+	if a != nil {
+		x = alloc(&a.slabs.mCoerceViaIO, a.gen)
+	} else {
+		x = &pg.CoerceViaIO{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Arg = treeNode(m.arg, depth+1, a)
 	x.Resulttype = uint32(m.resulttype)
 	x.Resultcollid = uint32(m.resultcollid)
 	x.Coerceformat = pg.CoercionForm(m.coerceformat)
@@ -1371,17 +3510,22 @@ func treeCoerceViaIO(m *C.PgQuery__CoerceViaIO, depth int) *pg.CoerceViaIO {
 	return x
 }
 
-func treeArrayCoerceExpr(m *C.PgQuery__ArrayCoerceExpr, depth int) *pg.ArrayCoerceExpr {
+func treeArrayCoerceExpr(m *C.PgQuery__ArrayCoerceExpr, depth int, a *Arena) *pg.ArrayCoerceExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ArrayCoerceExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Arg = treeNode(m.arg, depth+1)
-	x.Elemexpr = treeNode(m.elemexpr, depth+1)
+	var x *pg.ArrayCoerceExpr
+	if a != nil {
+		x = alloc(&a.slabs.mArrayCoerceExpr, a.gen)
+	} else {
+		x = &pg.ArrayCoerceExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Arg = treeNode(m.arg, depth+1, a)
+	x.Elemexpr = treeNode(m.elemexpr, depth+1, a)
 	x.Resulttype = uint32(m.resulttype)
 	x.Resulttypmod = int32(m.resulttypmod)
 	x.Resultcollid = uint32(m.resultcollid)
@@ -1390,106 +3534,144 @@ func treeArrayCoerceExpr(m *C.PgQuery__ArrayCoerceExpr, depth int) *pg.ArrayCoer
 	return x
 }
 
-func treeConvertRowtypeExpr(m *C.PgQuery__ConvertRowtypeExpr, depth int) *pg.ConvertRowtypeExpr {
+func treeConvertRowtypeExpr(m *C.PgQuery__ConvertRowtypeExpr, depth int, a *Arena) *pg.ConvertRowtypeExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ConvertRowtypeExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Arg = treeNode(m.arg, depth+1)
+	var x *pg.ConvertRowtypeExpr
+	if a != nil {
+		x = alloc(&a.slabs.mConvertRowtypeExpr, a.gen)
+	} else {
+		x = &pg.ConvertRowtypeExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Arg = treeNode(m.arg, depth+1, a)
 	x.Resulttype = uint32(m.resulttype)
 	x.Convertformat = pg.CoercionForm(m.convertformat)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeCollateExpr(m *C.PgQuery__CollateExpr, depth int) *pg.CollateExpr {
+func treeCollateExpr(m *C.PgQuery__CollateExpr, depth int, a *Arena) *pg.CollateExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CollateExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Arg = treeNode(m.arg, depth+1)
+	var x *pg.CollateExpr
+	if a != nil {
+		x = alloc(&a.slabs.mCollateExpr, a.gen)
+	} else {
+		x = &pg.CollateExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Arg = treeNode(m.arg, depth+1, a)
 	x.CollOid = uint32(m.coll_oid)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeCaseExpr(m *C.PgQuery__CaseExpr, depth int) *pg.CaseExpr {
+func treeCaseExpr(m *C.PgQuery__CaseExpr, depth int, a *Arena) *pg.CaseExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CaseExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.CaseExpr
+	if a != nil {
+		x = alloc(&a.slabs.mCaseExpr, a.gen)
+	} else {
+		x = &pg.CaseExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Casetype = uint32(m.casetype)
 	x.Casecollid = uint32(m.casecollid)
-	x.Arg = treeNode(m.arg, depth+1)
+	x.Arg = treeNode(m.arg, depth+1, a)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Defresult = treeNode(m.defresult, depth+1)
+	x.Defresult = treeNode(m.defresult, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeCaseWhen(m *C.PgQuery__CaseWhen, depth int) *pg.CaseWhen {
+func treeCaseWhen(m *C.PgQuery__CaseWhen, depth int, a *Arena) *pg.CaseWhen {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CaseWhen{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Expr = treeNode(m.expr, depth+1)
-	x.Result = treeNode(m.result, depth+1)
+	var x *pg.CaseWhen
+	if a != nil {
+		x = alloc(&a.slabs.mCaseWhen, a.gen)
+	} else {
+		x = &pg.CaseWhen{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Expr = treeNode(m.expr, depth+1, a)
+	x.Result = treeNode(m.result, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeCaseTestExpr(m *C.PgQuery__CaseTestExpr, depth int) *pg.CaseTestExpr {
+func treeCaseTestExpr(m *C.PgQuery__CaseTestExpr, depth int, a *Arena) *pg.CaseTestExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CaseTestExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.CaseTestExpr
+	if a != nil {
+		x = alloc(&a.slabs.mCaseTestExpr, a.gen)
+	} else {
+		x = &pg.CaseTestExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.TypeId = uint32(m.type_id)
 	x.TypeMod = int32(m.type_mod)
 	x.Collation = uint32(m.collation)
 	return x
 }
 
-func treeArrayExpr(m *C.PgQuery__ArrayExpr, depth int) *pg.ArrayExpr {
+func treeArrayExpr(m *C.PgQuery__ArrayExpr, depth int, a *Arena) *pg.ArrayExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ArrayExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.ArrayExpr
+	if a != nil {
+		x = alloc(&a.slabs.mArrayExpr, a.gen)
+	} else {
+		x = &pg.ArrayExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.ArrayTypeid = uint32(m.array_typeid)
 	x.ArrayCollid = uint32(m.array_collid)
 	x.ElementTypeid = uint32(m.element_typeid)
 	if m.n_elements > 0 {
-		x.Elements = make([]*pg.Node, m.n_elements)
+		if a != nil {
+			x.Elements = carve(&a.slabs.lNode, a.gen, int(m.n_elements))
+		} else {
+			x.Elements = make([]*pg.Node, m.n_elements)
+		}
 		for i, e := range unsafe.Slice(m.elements, m.n_elements) {
-			x.Elements[i] = treeNode(e, depth+1)
+			x.Elements[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Multidims = m.multidims != 0
@@ -1497,129 +3679,190 @@ func treeArrayExpr(m *C.PgQuery__ArrayExpr, depth int) *pg.ArrayExpr {
 	return x
 }
 
-func treeRowExpr(m *C.PgQuery__RowExpr, depth int) *pg.RowExpr {
+func treeRowExpr(m *C.PgQuery__RowExpr, depth int, a *Arena) *pg.RowExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RowExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.RowExpr
+	if a != nil {
+		x = alloc(&a.slabs.mRowExpr, a.gen)
+	} else {
+		x = &pg.RowExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.RowTypeid = uint32(m.row_typeid)
 	x.RowFormat = pg.CoercionForm(m.row_format)
 	if m.n_colnames > 0 {
-		x.Colnames = make([]*pg.Node, m.n_colnames)
+		if a != nil {
+			x.Colnames = carve(&a.slabs.lNode, a.gen, int(m.n_colnames))
+		} else {
+			x.Colnames = make([]*pg.Node, m.n_colnames)
+		}
 		for i, e := range unsafe.Slice(m.colnames, m.n_colnames) {
-			x.Colnames[i] = treeNode(e, depth+1)
+			x.Colnames[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeRowCompareExpr(m *C.PgQuery__RowCompareExpr, depth int) *pg.RowCompareExpr {
+func treeRowCompareExpr(m *C.PgQuery__RowCompareExpr, depth int, a *Arena) *pg.RowCompareExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RowCompareExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.RowCompareExpr
+	if a != nil {
+		x = alloc(&a.slabs.mRowCompareExpr, a.gen)
+	} else {
+		x = &pg.RowCompareExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Rctype = pg.RowCompareType(m.rctype)
 	if m.n_opnos > 0 {
-		x.Opnos = make([]*pg.Node, m.n_opnos)
+		if a != nil {
+			x.Opnos = carve(&a.slabs.lNode, a.gen, int(m.n_opnos))
+		} else {
+			x.Opnos = make([]*pg.Node, m.n_opnos)
+		}
 		for i, e := range unsafe.Slice(m.opnos, m.n_opnos) {
-			x.Opnos[i] = treeNode(e, depth+1)
+			x.Opnos[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_opfamilies > 0 {
-		x.Opfamilies = make([]*pg.Node, m.n_opfamilies)
+		if a != nil {
+			x.Opfamilies = carve(&a.slabs.lNode, a.gen, int(m.n_opfamilies))
+		} else {
+			x.Opfamilies = make([]*pg.Node, m.n_opfamilies)
+		}
 		for i, e := range unsafe.Slice(m.opfamilies, m.n_opfamilies) {
-			x.Opfamilies[i] = treeNode(e, depth+1)
+			x.Opfamilies[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_inputcollids > 0 {
-		x.Inputcollids = make([]*pg.Node, m.n_inputcollids)
+		if a != nil {
+			x.Inputcollids = carve(&a.slabs.lNode, a.gen, int(m.n_inputcollids))
+		} else {
+			x.Inputcollids = make([]*pg.Node, m.n_inputcollids)
+		}
 		for i, e := range unsafe.Slice(m.inputcollids, m.n_inputcollids) {
-			x.Inputcollids[i] = treeNode(e, depth+1)
+			x.Inputcollids[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_largs > 0 {
-		x.Largs = make([]*pg.Node, m.n_largs)
+		if a != nil {
+			x.Largs = carve(&a.slabs.lNode, a.gen, int(m.n_largs))
+		} else {
+			x.Largs = make([]*pg.Node, m.n_largs)
+		}
 		for i, e := range unsafe.Slice(m.largs, m.n_largs) {
-			x.Largs[i] = treeNode(e, depth+1)
+			x.Largs[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_rargs > 0 {
-		x.Rargs = make([]*pg.Node, m.n_rargs)
+		if a != nil {
+			x.Rargs = carve(&a.slabs.lNode, a.gen, int(m.n_rargs))
+		} else {
+			x.Rargs = make([]*pg.Node, m.n_rargs)
+		}
 		for i, e := range unsafe.Slice(m.rargs, m.n_rargs) {
-			x.Rargs[i] = treeNode(e, depth+1)
+			x.Rargs[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeCoalesceExpr(m *C.PgQuery__CoalesceExpr, depth int) *pg.CoalesceExpr {
+func treeCoalesceExpr(m *C.PgQuery__CoalesceExpr, depth int, a *Arena) *pg.CoalesceExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CoalesceExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.CoalesceExpr
+	if a != nil {
+		x = alloc(&a.slabs.mCoalesceExpr, a.gen)
+	} else {
+		x = &pg.CoalesceExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Coalescetype = uint32(m.coalescetype)
 	x.Coalescecollid = uint32(m.coalescecollid)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeMinMaxExpr(m *C.PgQuery__MinMaxExpr, depth int) *pg.MinMaxExpr {
+func treeMinMaxExpr(m *C.PgQuery__MinMaxExpr, depth int, a *Arena) *pg.MinMaxExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.MinMaxExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.MinMaxExpr
+	if a != nil {
+		x = alloc(&a.slabs.mMinMaxExpr, a.gen)
+	} else {
+		x = &pg.MinMaxExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Minmaxtype = uint32(m.minmaxtype)
 	x.Minmaxcollid = uint32(m.minmaxcollid)
 	x.Inputcollid = uint32(m.inputcollid)
 	x.Op = pg.MinMaxOp(m.op)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeSQLValueFunction(m *C.PgQuery__SQLValueFunction, depth int) *pg.SQLValueFunction {
+func treeSQLValueFunction(m *C.PgQuery__SQLValueFunction, depth int, a *Arena) *pg.SQLValueFunction {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.SQLValueFunction{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.SQLValueFunction
+	if a != nil {
+		x = alloc(&a.slabs.mSQLValueFunction, a.gen)
+	} else {
+		x = &pg.SQLValueFunction{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Op = pg.SQLValueFunctionOp(m.op)
 	x.Type = uint32(m._type)
 	x.Typmod = int32(m.typmod)
@@ -1627,35 +3870,52 @@ func treeSQLValueFunction(m *C.PgQuery__SQLValueFunction, depth int) *pg.SQLValu
 	return x
 }
 
-func treeXmlExpr(m *C.PgQuery__XmlExpr, depth int) *pg.XmlExpr {
+func treeXmlExpr(m *C.PgQuery__XmlExpr, depth int, a *Arena) *pg.XmlExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.XmlExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.XmlExpr
+	if a != nil {
+		x = alloc(&a.slabs.mXmlExpr, a.gen)
+	} else {
+		x = &pg.XmlExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Op = pg.XmlExprOp(m.op)
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
 	if m.n_named_args > 0 {
-		x.NamedArgs = make([]*pg.Node, m.n_named_args)
+		if a != nil {
+			x.NamedArgs = carve(&a.slabs.lNode, a.gen, int(m.n_named_args))
+		} else {
+			x.NamedArgs = make([]*pg.Node, m.n_named_args)
+		}
 		for i, e := range unsafe.Slice(m.named_args, m.n_named_args) {
-			x.NamedArgs[i] = treeNode(e, depth+1)
+			x.NamedArgs[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_arg_names > 0 {
-		x.ArgNames = make([]*pg.Node, m.n_arg_names)
+		if a != nil {
+			x.ArgNames = carve(&a.slabs.lNode, a.gen, int(m.n_arg_names))
+		} else {
+			x.ArgNames = make([]*pg.Node, m.n_arg_names)
+		}
 		for i, e := range unsafe.Slice(m.arg_names, m.n_arg_names) {
-			x.ArgNames[i] = treeNode(e, depth+1)
+			x.ArgNames[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Xmloption = pg.XmlOptionType(m.xmloption)
@@ -1666,130 +3926,174 @@ func treeXmlExpr(m *C.PgQuery__XmlExpr, depth int) *pg.XmlExpr {
 	return x
 }
 
-func treeJsonFormat(m *C.PgQuery__JsonFormat, depth int) *pg.JsonFormat {
+func treeJsonFormat(m *C.PgQuery__JsonFormat, depth int, a *Arena) *pg.JsonFormat {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JsonFormat{}
+	var x *pg.JsonFormat
+	if a != nil {
+		x = alloc(&a.slabs.mJsonFormat, a.gen)
+	} else {
+		x = &pg.JsonFormat{}
+	}
 	x.FormatType = pg.JsonFormatType(m.format_type)
 	x.Encoding = pg.JsonEncoding(m.encoding)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeJsonReturning(m *C.PgQuery__JsonReturning, depth int) *pg.JsonReturning {
+func treeJsonReturning(m *C.PgQuery__JsonReturning, depth int, a *Arena) *pg.JsonReturning {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JsonReturning{}
-	x.Format = treeJsonFormat(m.format, depth+1)
+	var x *pg.JsonReturning
+	if a != nil {
+		x = alloc(&a.slabs.mJsonReturning, a.gen)
+	} else {
+		x = &pg.JsonReturning{}
+	}
+	x.Format = treeJsonFormat(m.format, depth+1, a)
 	x.Typid = uint32(m.typid)
 	x.Typmod = int32(m.typmod)
 	return x
 }
 
-func treeJsonValueExpr(m *C.PgQuery__JsonValueExpr, depth int) *pg.JsonValueExpr {
+func treeJsonValueExpr(m *C.PgQuery__JsonValueExpr, depth int, a *Arena) *pg.JsonValueExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JsonValueExpr{}
-	x.RawExpr = treeNode(m.raw_expr, depth+1)
-	x.FormattedExpr = treeNode(m.formatted_expr, depth+1)
-	x.Format = treeJsonFormat(m.format, depth+1)
+	var x *pg.JsonValueExpr
+	if a != nil {
+		x = alloc(&a.slabs.mJsonValueExpr, a.gen)
+	} else {
+		x = &pg.JsonValueExpr{}
+	}
+	x.RawExpr = treeNode(m.raw_expr, depth+1, a)
+	x.FormattedExpr = treeNode(m.formatted_expr, depth+1, a)
+	x.Format = treeJsonFormat(m.format, depth+1, a)
 	return x
 }
 
-func treeJsonConstructorExpr(m *C.PgQuery__JsonConstructorExpr, depth int) *pg.JsonConstructorExpr {
+func treeJsonConstructorExpr(m *C.PgQuery__JsonConstructorExpr, depth int, a *Arena) *pg.JsonConstructorExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JsonConstructorExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.JsonConstructorExpr
+	if a != nil {
+		x = alloc(&a.slabs.mJsonConstructorExpr, a.gen)
+	} else {
+		x = &pg.JsonConstructorExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Type = pg.JsonConstructorType(m._type)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Func = treeNode(m._func, depth+1)
-	x.Coercion = treeNode(m.coercion, depth+1)
-	x.Returning = treeJsonReturning(m.returning, depth+1)
+	x.Func = treeNode(m._func, depth+1, a)
+	x.Coercion = treeNode(m.coercion, depth+1, a)
+	x.Returning = treeJsonReturning(m.returning, depth+1, a)
 	x.AbsentOnNull = m.absent_on_null != 0
 	x.Unique = m.unique != 0
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeJsonIsPredicate(m *C.PgQuery__JsonIsPredicate, depth int) *pg.JsonIsPredicate {
+func treeJsonIsPredicate(m *C.PgQuery__JsonIsPredicate, depth int, a *Arena) *pg.JsonIsPredicate {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JsonIsPredicate{}
-	x.Expr = treeNode(m.expr, depth+1)
-	x.Format = treeJsonFormat(m.format, depth+1)
+	var x *pg.JsonIsPredicate
+	if a != nil {
+		x = alloc(&a.slabs.mJsonIsPredicate, a.gen)
+	} else {
+		x = &pg.JsonIsPredicate{}
+	}
+	x.Expr = treeNode(m.expr, depth+1, a)
+	x.Format = treeJsonFormat(m.format, depth+1, a)
 	x.ItemType = pg.JsonValueType(m.item_type)
 	x.UniqueKeys = m.unique_keys != 0
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeNullTest(m *C.PgQuery__NullTest, depth int) *pg.NullTest {
+func treeNullTest(m *C.PgQuery__NullTest, depth int, a *Arena) *pg.NullTest {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.NullTest{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Arg = treeNode(m.arg, depth+1)
+	var x *pg.NullTest
+	if a != nil {
+		x = alloc(&a.slabs.mNullTest, a.gen)
+	} else {
+		x = &pg.NullTest{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Arg = treeNode(m.arg, depth+1, a)
 	x.Nulltesttype = pg.NullTestType(m.nulltesttype)
 	x.Argisrow = m.argisrow != 0
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeBooleanTest(m *C.PgQuery__BooleanTest, depth int) *pg.BooleanTest {
+func treeBooleanTest(m *C.PgQuery__BooleanTest, depth int, a *Arena) *pg.BooleanTest {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.BooleanTest{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Arg = treeNode(m.arg, depth+1)
+	var x *pg.BooleanTest
+	if a != nil {
+		x = alloc(&a.slabs.mBooleanTest, a.gen)
+	} else {
+		x = &pg.BooleanTest{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Arg = treeNode(m.arg, depth+1, a)
 	x.Booltesttype = pg.BoolTestType(m.booltesttype)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeCoerceToDomain(m *C.PgQuery__CoerceToDomain, depth int) *pg.CoerceToDomain {
+func treeCoerceToDomain(m *C.PgQuery__CoerceToDomain, depth int, a *Arena) *pg.CoerceToDomain {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CoerceToDomain{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Arg = treeNode(m.arg, depth+1)
+	var x *pg.CoerceToDomain
+	if a != nil {
+		x = alloc(&a.slabs.mCoerceToDomain, a.gen)
+	} else {
+		x = &pg.CoerceToDomain{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Arg = treeNode(m.arg, depth+1, a)
 	x.Resulttype = uint32(m.resulttype)
 	x.Resulttypmod = int32(m.resulttypmod)
 	x.Resultcollid = uint32(m.resultcollid)
@@ -1798,15 +4102,20 @@ func treeCoerceToDomain(m *C.PgQuery__CoerceToDomain, depth int) *pg.CoerceToDom
 	return x
 }
 
-func treeCoerceToDomainValue(m *C.PgQuery__CoerceToDomainValue, depth int) *pg.CoerceToDomainValue {
+func treeCoerceToDomainValue(m *C.PgQuery__CoerceToDomainValue, depth int, a *Arena) *pg.CoerceToDomainValue {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CoerceToDomainValue{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.CoerceToDomainValue
+	if a != nil {
+		x = alloc(&a.slabs.mCoerceToDomainValue, a.gen)
+	} else {
+		x = &pg.CoerceToDomainValue{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.TypeId = uint32(m.type_id)
 	x.TypeMod = int32(m.type_mod)
 	x.Collation = uint32(m.collation)
@@ -1814,15 +4123,20 @@ func treeCoerceToDomainValue(m *C.PgQuery__CoerceToDomainValue, depth int) *pg.C
 	return x
 }
 
-func treeSetToDefault(m *C.PgQuery__SetToDefault, depth int) *pg.SetToDefault {
+func treeSetToDefault(m *C.PgQuery__SetToDefault, depth int, a *Arena) *pg.SetToDefault {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.SetToDefault{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.SetToDefault
+	if a != nil {
+		x = alloc(&a.slabs.mSetToDefault, a.gen)
+	} else {
+		x = &pg.SetToDefault{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.TypeId = uint32(m.type_id)
 	x.TypeMod = int32(m.type_mod)
 	x.Collation = uint32(m.collation)
@@ -1830,15 +4144,20 @@ func treeSetToDefault(m *C.PgQuery__SetToDefault, depth int) *pg.SetToDefault {
 	return x
 }
 
-func treeCurrentOfExpr(m *C.PgQuery__CurrentOfExpr, depth int) *pg.CurrentOfExpr {
+func treeCurrentOfExpr(m *C.PgQuery__CurrentOfExpr, depth int, a *Arena) *pg.CurrentOfExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CurrentOfExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.CurrentOfExpr
+	if a != nil {
+		x = alloc(&a.slabs.mCurrentOfExpr, a.gen)
+	} else {
+		x = &pg.CurrentOfExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Cvarno = uint32(m.cvarno)
 	if m.cursor_name != nil {
 		x.CursorName = goString(m.cursor_name)
@@ -1847,45 +4166,60 @@ func treeCurrentOfExpr(m *C.PgQuery__CurrentOfExpr, depth int) *pg.CurrentOfExpr
 	return x
 }
 
-func treeNextValueExpr(m *C.PgQuery__NextValueExpr, depth int) *pg.NextValueExpr {
+func treeNextValueExpr(m *C.PgQuery__NextValueExpr, depth int, a *Arena) *pg.NextValueExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.NextValueExpr{}
-	x.Xpr = treeNode(m.xpr, depth+1)
+	var x *pg.NextValueExpr
+	if a != nil {
+		x = alloc(&a.slabs.mNextValueExpr, a.gen)
+	} else {
+		x = &pg.NextValueExpr{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
 	x.Seqid = uint32(m.seqid)
 	x.TypeId = uint32(m.type_id)
 	return x
 }
 
-func treeInferenceElem(m *C.PgQuery__InferenceElem, depth int) *pg.InferenceElem {
+func treeInferenceElem(m *C.PgQuery__InferenceElem, depth int, a *Arena) *pg.InferenceElem {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.InferenceElem{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Expr = treeNode(m.expr, depth+1)
+	var x *pg.InferenceElem
+	if a != nil {
+		x = alloc(&a.slabs.mInferenceElem, a.gen)
+	} else {
+		x = &pg.InferenceElem{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Expr = treeNode(m.expr, depth+1, a)
 	x.Infercollid = uint32(m.infercollid)
 	x.Inferopclass = uint32(m.inferopclass)
 	return x
 }
 
-func treeTargetEntry(m *C.PgQuery__TargetEntry, depth int) *pg.TargetEntry {
+func treeTargetEntry(m *C.PgQuery__TargetEntry, depth int, a *Arena) *pg.TargetEntry {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.TargetEntry{}
-	x.Xpr = treeNode(m.xpr, depth+1)
-	x.Expr = treeNode(m.expr, depth+1)
+	var x *pg.TargetEntry
+	if a != nil {
+		x = alloc(&a.slabs.mTargetEntry, a.gen)
+	} else {
+		x = &pg.TargetEntry{}
+	}
+	x.Xpr = treeNode(m.xpr, depth+1, a)
+	x.Expr = treeNode(m.expr, depth+1, a)
 	x.Resno = int32(m.resno)
 	if m.resname != nil {
 		x.Resname = goString(m.resname)
@@ -1897,107 +4231,152 @@ func treeTargetEntry(m *C.PgQuery__TargetEntry, depth int) *pg.TargetEntry {
 	return x
 }
 
-func treeRangeTblRef(m *C.PgQuery__RangeTblRef, depth int) *pg.RangeTblRef {
+func treeRangeTblRef(m *C.PgQuery__RangeTblRef, depth int, a *Arena) *pg.RangeTblRef {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RangeTblRef{}
+	var x *pg.RangeTblRef
+	if a != nil {
+		x = alloc(&a.slabs.mRangeTblRef, a.gen)
+	} else {
+		x = &pg.RangeTblRef{}
+	}
 	x.Rtindex = int32(m.rtindex)
 	return x
 }
 
-func treeJoinExpr(m *C.PgQuery__JoinExpr, depth int) *pg.JoinExpr {
+func treeJoinExpr(m *C.PgQuery__JoinExpr, depth int, a *Arena) *pg.JoinExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JoinExpr{}
+	var x *pg.JoinExpr
+	if a != nil {
+		x = alloc(&a.slabs.mJoinExpr, a.gen)
+	} else {
+		x = &pg.JoinExpr{}
+	}
 	x.Jointype = pg.JoinType(m.jointype)
 	x.IsNatural = m.is_natural != 0
-	x.Larg = treeNode(m.larg, depth+1)
-	x.Rarg = treeNode(m.rarg, depth+1)
+	x.Larg = treeNode(m.larg, depth+1, a)
+	x.Rarg = treeNode(m.rarg, depth+1, a)
 	if m.n_using_clause > 0 {
-		x.UsingClause = make([]*pg.Node, m.n_using_clause)
+		if a != nil {
+			x.UsingClause = carve(&a.slabs.lNode, a.gen, int(m.n_using_clause))
+		} else {
+			x.UsingClause = make([]*pg.Node, m.n_using_clause)
+		}
 		for i, e := range unsafe.Slice(m.using_clause, m.n_using_clause) {
-			x.UsingClause[i] = treeNode(e, depth+1)
+			x.UsingClause[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.JoinUsingAlias = treeAlias(m.join_using_alias, depth+1)
-	x.Quals = treeNode(m.quals, depth+1)
-	x.Alias = treeAlias(m.alias, depth+1)
+	x.JoinUsingAlias = treeAlias(m.join_using_alias, depth+1, a)
+	x.Quals = treeNode(m.quals, depth+1, a)
+	x.Alias = treeAlias(m.alias, depth+1, a)
 	x.Rtindex = int32(m.rtindex)
 	return x
 }
 
-func treeFromExpr(m *C.PgQuery__FromExpr, depth int) *pg.FromExpr {
+func treeFromExpr(m *C.PgQuery__FromExpr, depth int, a *Arena) *pg.FromExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.FromExpr{}
+	var x *pg.FromExpr
+	if a != nil {
+		x = alloc(&a.slabs.mFromExpr, a.gen)
+	} else {
+		x = &pg.FromExpr{}
+	}
 	if m.n_fromlist > 0 {
-		x.Fromlist = make([]*pg.Node, m.n_fromlist)
+		if a != nil {
+			x.Fromlist = carve(&a.slabs.lNode, a.gen, int(m.n_fromlist))
+		} else {
+			x.Fromlist = make([]*pg.Node, m.n_fromlist)
+		}
 		for i, e := range unsafe.Slice(m.fromlist, m.n_fromlist) {
-			x.Fromlist[i] = treeNode(e, depth+1)
+			x.Fromlist[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Quals = treeNode(m.quals, depth+1)
+	x.Quals = treeNode(m.quals, depth+1, a)
 	return x
 }
 
-func treeOnConflictExpr(m *C.PgQuery__OnConflictExpr, depth int) *pg.OnConflictExpr {
+func treeOnConflictExpr(m *C.PgQuery__OnConflictExpr, depth int, a *Arena) *pg.OnConflictExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.OnConflictExpr{}
+	var x *pg.OnConflictExpr
+	if a != nil {
+		x = alloc(&a.slabs.mOnConflictExpr, a.gen)
+	} else {
+		x = &pg.OnConflictExpr{}
+	}
 	x.Action = pg.OnConflictAction(m.action)
 	if m.n_arbiter_elems > 0 {
-		x.ArbiterElems = make([]*pg.Node, m.n_arbiter_elems)
+		if a != nil {
+			x.ArbiterElems = carve(&a.slabs.lNode, a.gen, int(m.n_arbiter_elems))
+		} else {
+			x.ArbiterElems = make([]*pg.Node, m.n_arbiter_elems)
+		}
 		for i, e := range unsafe.Slice(m.arbiter_elems, m.n_arbiter_elems) {
-			x.ArbiterElems[i] = treeNode(e, depth+1)
+			x.ArbiterElems[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.ArbiterWhere = treeNode(m.arbiter_where, depth+1)
+	x.ArbiterWhere = treeNode(m.arbiter_where, depth+1, a)
 	x.Constraint = uint32(m.constraint)
 	if m.n_on_conflict_set > 0 {
-		x.OnConflictSet = make([]*pg.Node, m.n_on_conflict_set)
+		if a != nil {
+			x.OnConflictSet = carve(&a.slabs.lNode, a.gen, int(m.n_on_conflict_set))
+		} else {
+			x.OnConflictSet = make([]*pg.Node, m.n_on_conflict_set)
+		}
 		for i, e := range unsafe.Slice(m.on_conflict_set, m.n_on_conflict_set) {
-			x.OnConflictSet[i] = treeNode(e, depth+1)
+			x.OnConflictSet[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.OnConflictWhere = treeNode(m.on_conflict_where, depth+1)
+	x.OnConflictWhere = treeNode(m.on_conflict_where, depth+1, a)
 	x.ExclRelIndex = int32(m.excl_rel_index)
 	if m.n_excl_rel_tlist > 0 {
-		x.ExclRelTlist = make([]*pg.Node, m.n_excl_rel_tlist)
+		if a != nil {
+			x.ExclRelTlist = carve(&a.slabs.lNode, a.gen, int(m.n_excl_rel_tlist))
+		} else {
+			x.ExclRelTlist = make([]*pg.Node, m.n_excl_rel_tlist)
+		}
 		for i, e := range unsafe.Slice(m.excl_rel_tlist, m.n_excl_rel_tlist) {
-			x.ExclRelTlist[i] = treeNode(e, depth+1)
+			x.ExclRelTlist[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeQuery(m *C.PgQuery__Query, depth int) *pg.Query {
+func treeQuery(m *C.PgQuery__Query, depth int, a *Arena) *pg.Query {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.Query{}
+	var x *pg.Query
+	if a != nil {
+		x = alloc(&a.slabs.mQuery, a.gen)
+	} else {
+		x = &pg.Query{}
+	}
 	x.CommandType = pg.CmdType(m.command_type)
 	x.QuerySource = pg.QuerySource(m.query_source)
 	x.CanSetTag = m.can_set_tag != 0
-	x.UtilityStmt = treeNode(m.utility_stmt, depth+1)
+	x.UtilityStmt = treeNode(m.utility_stmt, depth+1, a)
 	x.ResultRelation = int32(m.result_relation)
 	x.HasAggs = m.has_aggs != 0
 	x.HasWindowFuncs = m.has_window_funcs != 0
@@ -2010,97 +4389,153 @@ func treeQuery(m *C.PgQuery__Query, depth int) *pg.Query {
 	x.HasRowSecurity = m.has_row_security != 0
 	x.IsReturn = m.is_return != 0
 	if m.n_cte_list > 0 {
-		x.CteList = make([]*pg.Node, m.n_cte_list)
+		if a != nil {
+			x.CteList = carve(&a.slabs.lNode, a.gen, int(m.n_cte_list))
+		} else {
+			x.CteList = make([]*pg.Node, m.n_cte_list)
+		}
 		for i, e := range unsafe.Slice(m.cte_list, m.n_cte_list) {
-			x.CteList[i] = treeNode(e, depth+1)
+			x.CteList[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_rtable > 0 {
-		x.Rtable = make([]*pg.Node, m.n_rtable)
+		if a != nil {
+			x.Rtable = carve(&a.slabs.lNode, a.gen, int(m.n_rtable))
+		} else {
+			x.Rtable = make([]*pg.Node, m.n_rtable)
+		}
 		for i, e := range unsafe.Slice(m.rtable, m.n_rtable) {
-			x.Rtable[i] = treeNode(e, depth+1)
+			x.Rtable[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_rteperminfos > 0 {
-		x.Rteperminfos = make([]*pg.Node, m.n_rteperminfos)
+		if a != nil {
+			x.Rteperminfos = carve(&a.slabs.lNode, a.gen, int(m.n_rteperminfos))
+		} else {
+			x.Rteperminfos = make([]*pg.Node, m.n_rteperminfos)
+		}
 		for i, e := range unsafe.Slice(m.rteperminfos, m.n_rteperminfos) {
-			x.Rteperminfos[i] = treeNode(e, depth+1)
+			x.Rteperminfos[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Jointree = treeFromExpr(m.jointree, depth+1)
+	x.Jointree = treeFromExpr(m.jointree, depth+1, a)
 	if m.n_merge_action_list > 0 {
-		x.MergeActionList = make([]*pg.Node, m.n_merge_action_list)
+		if a != nil {
+			x.MergeActionList = carve(&a.slabs.lNode, a.gen, int(m.n_merge_action_list))
+		} else {
+			x.MergeActionList = make([]*pg.Node, m.n_merge_action_list)
+		}
 		for i, e := range unsafe.Slice(m.merge_action_list, m.n_merge_action_list) {
-			x.MergeActionList[i] = treeNode(e, depth+1)
+			x.MergeActionList[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.MergeUseOuterJoin = m.merge_use_outer_join != 0
 	if m.n_target_list > 0 {
-		x.TargetList = make([]*pg.Node, m.n_target_list)
+		if a != nil {
+			x.TargetList = carve(&a.slabs.lNode, a.gen, int(m.n_target_list))
+		} else {
+			x.TargetList = make([]*pg.Node, m.n_target_list)
+		}
 		for i, e := range unsafe.Slice(m.target_list, m.n_target_list) {
-			x.TargetList[i] = treeNode(e, depth+1)
+			x.TargetList[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Override = pg.OverridingKind(m.override)
-	x.OnConflict = treeOnConflictExpr(m.on_conflict, depth+1)
+	x.OnConflict = treeOnConflictExpr(m.on_conflict, depth+1, a)
 	if m.n_returning_list > 0 {
-		x.ReturningList = make([]*pg.Node, m.n_returning_list)
+		if a != nil {
+			x.ReturningList = carve(&a.slabs.lNode, a.gen, int(m.n_returning_list))
+		} else {
+			x.ReturningList = make([]*pg.Node, m.n_returning_list)
+		}
 		for i, e := range unsafe.Slice(m.returning_list, m.n_returning_list) {
-			x.ReturningList[i] = treeNode(e, depth+1)
+			x.ReturningList[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_group_clause > 0 {
-		x.GroupClause = make([]*pg.Node, m.n_group_clause)
+		if a != nil {
+			x.GroupClause = carve(&a.slabs.lNode, a.gen, int(m.n_group_clause))
+		} else {
+			x.GroupClause = make([]*pg.Node, m.n_group_clause)
+		}
 		for i, e := range unsafe.Slice(m.group_clause, m.n_group_clause) {
-			x.GroupClause[i] = treeNode(e, depth+1)
+			x.GroupClause[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.GroupDistinct = m.group_distinct != 0
 	if m.n_grouping_sets > 0 {
-		x.GroupingSets = make([]*pg.Node, m.n_grouping_sets)
+		if a != nil {
+			x.GroupingSets = carve(&a.slabs.lNode, a.gen, int(m.n_grouping_sets))
+		} else {
+			x.GroupingSets = make([]*pg.Node, m.n_grouping_sets)
+		}
 		for i, e := range unsafe.Slice(m.grouping_sets, m.n_grouping_sets) {
-			x.GroupingSets[i] = treeNode(e, depth+1)
+			x.GroupingSets[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.HavingQual = treeNode(m.having_qual, depth+1)
+	x.HavingQual = treeNode(m.having_qual, depth+1, a)
 	if m.n_window_clause > 0 {
-		x.WindowClause = make([]*pg.Node, m.n_window_clause)
+		if a != nil {
+			x.WindowClause = carve(&a.slabs.lNode, a.gen, int(m.n_window_clause))
+		} else {
+			x.WindowClause = make([]*pg.Node, m.n_window_clause)
+		}
 		for i, e := range unsafe.Slice(m.window_clause, m.n_window_clause) {
-			x.WindowClause[i] = treeNode(e, depth+1)
+			x.WindowClause[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_distinct_clause > 0 {
-		x.DistinctClause = make([]*pg.Node, m.n_distinct_clause)
+		if a != nil {
+			x.DistinctClause = carve(&a.slabs.lNode, a.gen, int(m.n_distinct_clause))
+		} else {
+			x.DistinctClause = make([]*pg.Node, m.n_distinct_clause)
+		}
 		for i, e := range unsafe.Slice(m.distinct_clause, m.n_distinct_clause) {
-			x.DistinctClause[i] = treeNode(e, depth+1)
+			x.DistinctClause[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_sort_clause > 0 {
-		x.SortClause = make([]*pg.Node, m.n_sort_clause)
+		if a != nil {
+			x.SortClause = carve(&a.slabs.lNode, a.gen, int(m.n_sort_clause))
+		} else {
+			x.SortClause = make([]*pg.Node, m.n_sort_clause)
+		}
 		for i, e := range unsafe.Slice(m.sort_clause, m.n_sort_clause) {
-			x.SortClause[i] = treeNode(e, depth+1)
+			x.SortClause[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.LimitOffset = treeNode(m.limit_offset, depth+1)
-	x.LimitCount = treeNode(m.limit_count, depth+1)
+	x.LimitOffset = treeNode(m.limit_offset, depth+1, a)
+	x.LimitCount = treeNode(m.limit_count, depth+1, a)
 	x.LimitOption = pg.LimitOption(m.limit_option)
 	if m.n_row_marks > 0 {
-		x.RowMarks = make([]*pg.Node, m.n_row_marks)
+		if a != nil {
+			x.RowMarks = carve(&a.slabs.lNode, a.gen, int(m.n_row_marks))
+		} else {
+			x.RowMarks = make([]*pg.Node, m.n_row_marks)
+		}
 		for i, e := range unsafe.Slice(m.row_marks, m.n_row_marks) {
-			x.RowMarks[i] = treeNode(e, depth+1)
+			x.RowMarks[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.SetOperations = treeNode(m.set_operations, depth+1)
+	x.SetOperations = treeNode(m.set_operations, depth+1, a)
 	if m.n_constraint_deps > 0 {
-		x.ConstraintDeps = make([]*pg.Node, m.n_constraint_deps)
+		if a != nil {
+			x.ConstraintDeps = carve(&a.slabs.lNode, a.gen, int(m.n_constraint_deps))
+		} else {
+			x.ConstraintDeps = make([]*pg.Node, m.n_constraint_deps)
+		}
 		for i, e := range unsafe.Slice(m.constraint_deps, m.n_constraint_deps) {
-			x.ConstraintDeps[i] = treeNode(e, depth+1)
+			x.ConstraintDeps[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_with_check_options > 0 {
-		x.WithCheckOptions = make([]*pg.Node, m.n_with_check_options)
+		if a != nil {
+			x.WithCheckOptions = carve(&a.slabs.lNode, a.gen, int(m.n_with_check_options))
+		} else {
+			x.WithCheckOptions = make([]*pg.Node, m.n_with_check_options)
+		}
 		for i, e := range unsafe.Slice(m.with_check_options, m.n_with_check_options) {
-			x.WithCheckOptions[i] = treeNode(e, depth+1)
+			x.WithCheckOptions[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.StmtLocation = int32(m.stmt_location)
@@ -2108,133 +4543,192 @@ func treeQuery(m *C.PgQuery__Query, depth int) *pg.Query {
 	return x
 }
 
-func treeTypeName(m *C.PgQuery__TypeName, depth int) *pg.TypeName {
+func treeTypeName(m *C.PgQuery__TypeName, depth int, a *Arena) *pg.TypeName {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.TypeName{}
+	var x *pg.TypeName
+	if a != nil {
+		x = alloc(&a.slabs.mTypeName, a.gen)
+	} else {
+		x = &pg.TypeName{}
+	}
 	if m.n_names > 0 {
-		x.Names = make([]*pg.Node, m.n_names)
+		if a != nil {
+			x.Names = carve(&a.slabs.lNode, a.gen, int(m.n_names))
+		} else {
+			x.Names = make([]*pg.Node, m.n_names)
+		}
 		for i, e := range unsafe.Slice(m.names, m.n_names) {
-			x.Names[i] = treeNode(e, depth+1)
+			x.Names[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.TypeOid = uint32(m.type_oid)
 	x.Setof = m.setof != 0
 	x.PctType = m.pct_type != 0
 	if m.n_typmods > 0 {
-		x.Typmods = make([]*pg.Node, m.n_typmods)
+		if a != nil {
+			x.Typmods = carve(&a.slabs.lNode, a.gen, int(m.n_typmods))
+		} else {
+			x.Typmods = make([]*pg.Node, m.n_typmods)
+		}
 		for i, e := range unsafe.Slice(m.typmods, m.n_typmods) {
-			x.Typmods[i] = treeNode(e, depth+1)
+			x.Typmods[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Typemod = int32(m.typemod)
 	if m.n_array_bounds > 0 {
-		x.ArrayBounds = make([]*pg.Node, m.n_array_bounds)
+		if a != nil {
+			x.ArrayBounds = carve(&a.slabs.lNode, a.gen, int(m.n_array_bounds))
+		} else {
+			x.ArrayBounds = make([]*pg.Node, m.n_array_bounds)
+		}
 		for i, e := range unsafe.Slice(m.array_bounds, m.n_array_bounds) {
-			x.ArrayBounds[i] = treeNode(e, depth+1)
+			x.ArrayBounds[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeColumnRef(m *C.PgQuery__ColumnRef, depth int) *pg.ColumnRef {
+func treeColumnRef(m *C.PgQuery__ColumnRef, depth int, a *Arena) *pg.ColumnRef {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ColumnRef{}
+	var x *pg.ColumnRef
+	if a != nil {
+		x = alloc(&a.slabs.mColumnRef, a.gen)
+	} else {
+		x = &pg.ColumnRef{}
+	}
 	if m.n_fields > 0 {
-		x.Fields = make([]*pg.Node, m.n_fields)
+		if a != nil {
+			x.Fields = carve(&a.slabs.lNode, a.gen, int(m.n_fields))
+		} else {
+			x.Fields = make([]*pg.Node, m.n_fields)
+		}
 		for i, e := range unsafe.Slice(m.fields, m.n_fields) {
-			x.Fields[i] = treeNode(e, depth+1)
+			x.Fields[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeParamRef(m *C.PgQuery__ParamRef, depth int) *pg.ParamRef {
+func treeParamRef(m *C.PgQuery__ParamRef, depth int, a *Arena) *pg.ParamRef {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ParamRef{}
+	var x *pg.ParamRef
+	if a != nil {
+		x = alloc(&a.slabs.mParamRef, a.gen)
+	} else {
+		x = &pg.ParamRef{}
+	}
 	x.Number = int32(m.number)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeA_Expr(m *C.PgQuery__AExpr, depth int) *pg.A_Expr {
+func treeA_Expr(m *C.PgQuery__AExpr, depth int, a *Arena) *pg.A_Expr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.A_Expr{}
+	var x *pg.A_Expr
+	if a != nil {
+		x = alloc(&a.slabs.mA_Expr, a.gen)
+	} else {
+		x = &pg.A_Expr{}
+	}
 	x.Kind = pg.A_Expr_Kind(m.kind)
 	if m.n_name > 0 {
-		x.Name = make([]*pg.Node, m.n_name)
+		if a != nil {
+			x.Name = carve(&a.slabs.lNode, a.gen, int(m.n_name))
+		} else {
+			x.Name = make([]*pg.Node, m.n_name)
+		}
 		for i, e := range unsafe.Slice(m.name, m.n_name) {
-			x.Name[i] = treeNode(e, depth+1)
+			x.Name[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Lexpr = treeNode(m.lexpr, depth+1)
-	x.Rexpr = treeNode(m.rexpr, depth+1)
+	x.Lexpr = treeNode(m.lexpr, depth+1, a)
+	x.Rexpr = treeNode(m.rexpr, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeTypeCast(m *C.PgQuery__TypeCast, depth int) *pg.TypeCast {
+func treeTypeCast(m *C.PgQuery__TypeCast, depth int, a *Arena) *pg.TypeCast {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.TypeCast{}
-	x.Arg = treeNode(m.arg, depth+1)
-	x.TypeName = treeTypeName(m.type_name, depth+1)
+	var x *pg.TypeCast
+	if a != nil {
+		x = alloc(&a.slabs.mTypeCast, a.gen)
+	} else {
+		x = &pg.TypeCast{}
+	}
+	x.Arg = treeNode(m.arg, depth+1, a)
+	x.TypeName = treeTypeName(m.type_name, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeCollateClause(m *C.PgQuery__CollateClause, depth int) *pg.CollateClause {
+func treeCollateClause(m *C.PgQuery__CollateClause, depth int, a *Arena) *pg.CollateClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CollateClause{}
-	x.Arg = treeNode(m.arg, depth+1)
+	var x *pg.CollateClause
+	if a != nil {
+		x = alloc(&a.slabs.mCollateClause, a.gen)
+	} else {
+		x = &pg.CollateClause{}
+	}
+	x.Arg = treeNode(m.arg, depth+1, a)
 	if m.n_collname > 0 {
-		x.Collname = make([]*pg.Node, m.n_collname)
+		if a != nil {
+			x.Collname = carve(&a.slabs.lNode, a.gen, int(m.n_collname))
+		} else {
+			x.Collname = make([]*pg.Node, m.n_collname)
+		}
 		for i, e := range unsafe.Slice(m.collname, m.n_collname) {
-			x.Collname[i] = treeNode(e, depth+1)
+			x.Collname[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeRoleSpec(m *C.PgQuery__RoleSpec, depth int) *pg.RoleSpec {
+func treeRoleSpec(m *C.PgQuery__RoleSpec, depth int, a *Arena) *pg.RoleSpec {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RoleSpec{}
+	var x *pg.RoleSpec
+	if a != nil {
+		x = alloc(&a.slabs.mRoleSpec, a.gen)
+	} else {
+		x = &pg.RoleSpec{}
+	}
 	x.Roletype = pg.RoleSpecType(m.roletype)
 	if m.rolename != nil {
 		x.Rolename = goString(m.rolename)
@@ -2243,34 +4737,51 @@ func treeRoleSpec(m *C.PgQuery__RoleSpec, depth int) *pg.RoleSpec {
 	return x
 }
 
-func treeFuncCall(m *C.PgQuery__FuncCall, depth int) *pg.FuncCall {
+func treeFuncCall(m *C.PgQuery__FuncCall, depth int, a *Arena) *pg.FuncCall {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.FuncCall{}
+	var x *pg.FuncCall
+	if a != nil {
+		x = alloc(&a.slabs.mFuncCall, a.gen)
+	} else {
+		x = &pg.FuncCall{}
+	}
 	if m.n_funcname > 0 {
-		x.Funcname = make([]*pg.Node, m.n_funcname)
+		if a != nil {
+			x.Funcname = carve(&a.slabs.lNode, a.gen, int(m.n_funcname))
+		} else {
+			x.Funcname = make([]*pg.Node, m.n_funcname)
+		}
 		for i, e := range unsafe.Slice(m.funcname, m.n_funcname) {
-			x.Funcname[i] = treeNode(e, depth+1)
+			x.Funcname[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_agg_order > 0 {
-		x.AggOrder = make([]*pg.Node, m.n_agg_order)
+		if a != nil {
+			x.AggOrder = carve(&a.slabs.lNode, a.gen, int(m.n_agg_order))
+		} else {
+			x.AggOrder = make([]*pg.Node, m.n_agg_order)
+		}
 		for i, e := range unsafe.Slice(m.agg_order, m.n_agg_order) {
-			x.AggOrder[i] = treeNode(e, depth+1)
+			x.AggOrder[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.AggFilter = treeNode(m.agg_filter, depth+1)
-	x.Over = treeWindowDef(m.over, depth+1)
+	x.AggFilter = treeNode(m.agg_filter, depth+1, a)
+	x.Over = treeWindowDef(m.over, depth+1, a)
 	x.AggWithinGroup = m.agg_within_group != 0
 	x.AggStar = m.agg_star != 0
 	x.AggDistinct = m.agg_distinct != 0
@@ -2280,132 +4791,188 @@ func treeFuncCall(m *C.PgQuery__FuncCall, depth int) *pg.FuncCall {
 	return x
 }
 
-func treeA_Star(m *C.PgQuery__AStar, depth int) *pg.A_Star {
+func treeA_Star(m *C.PgQuery__AStar, depth int, a *Arena) *pg.A_Star {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.A_Star{}
+	var x *pg.A_Star
+	if a != nil {
+		x = alloc(&a.slabs.mA_Star, a.gen)
+	} else {
+		x = &pg.A_Star{}
+	}
 	return x
 }
 
-func treeA_Indices(m *C.PgQuery__AIndices, depth int) *pg.A_Indices {
+func treeA_Indices(m *C.PgQuery__AIndices, depth int, a *Arena) *pg.A_Indices {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.A_Indices{}
+	var x *pg.A_Indices
+	if a != nil {
+		x = alloc(&a.slabs.mA_Indices, a.gen)
+	} else {
+		x = &pg.A_Indices{}
+	}
 	x.IsSlice = m.is_slice != 0
-	x.Lidx = treeNode(m.lidx, depth+1)
-	x.Uidx = treeNode(m.uidx, depth+1)
+	x.Lidx = treeNode(m.lidx, depth+1, a)
+	x.Uidx = treeNode(m.uidx, depth+1, a)
 	return x
 }
 
-func treeA_Indirection(m *C.PgQuery__AIndirection, depth int) *pg.A_Indirection {
+func treeA_Indirection(m *C.PgQuery__AIndirection, depth int, a *Arena) *pg.A_Indirection {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.A_Indirection{}
-	x.Arg = treeNode(m.arg, depth+1)
+	var x *pg.A_Indirection
+	if a != nil {
+		x = alloc(&a.slabs.mA_Indirection, a.gen)
+	} else {
+		x = &pg.A_Indirection{}
+	}
+	x.Arg = treeNode(m.arg, depth+1, a)
 	if m.n_indirection > 0 {
-		x.Indirection = make([]*pg.Node, m.n_indirection)
+		if a != nil {
+			x.Indirection = carve(&a.slabs.lNode, a.gen, int(m.n_indirection))
+		} else {
+			x.Indirection = make([]*pg.Node, m.n_indirection)
+		}
 		for i, e := range unsafe.Slice(m.indirection, m.n_indirection) {
-			x.Indirection[i] = treeNode(e, depth+1)
+			x.Indirection[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeA_ArrayExpr(m *C.PgQuery__AArrayExpr, depth int) *pg.A_ArrayExpr {
+func treeA_ArrayExpr(m *C.PgQuery__AArrayExpr, depth int, a *Arena) *pg.A_ArrayExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.A_ArrayExpr{}
+	var x *pg.A_ArrayExpr
+	if a != nil {
+		x = alloc(&a.slabs.mA_ArrayExpr, a.gen)
+	} else {
+		x = &pg.A_ArrayExpr{}
+	}
 	if m.n_elements > 0 {
-		x.Elements = make([]*pg.Node, m.n_elements)
+		if a != nil {
+			x.Elements = carve(&a.slabs.lNode, a.gen, int(m.n_elements))
+		} else {
+			x.Elements = make([]*pg.Node, m.n_elements)
+		}
 		for i, e := range unsafe.Slice(m.elements, m.n_elements) {
-			x.Elements[i] = treeNode(e, depth+1)
+			x.Elements[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeResTarget(m *C.PgQuery__ResTarget, depth int) *pg.ResTarget {
+func treeResTarget(m *C.PgQuery__ResTarget, depth int, a *Arena) *pg.ResTarget {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ResTarget{}
+	var x *pg.ResTarget
+	if a != nil {
+		x = alloc(&a.slabs.mResTarget, a.gen)
+	} else {
+		x = &pg.ResTarget{}
+	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
 	if m.n_indirection > 0 {
-		x.Indirection = make([]*pg.Node, m.n_indirection)
+		if a != nil {
+			x.Indirection = carve(&a.slabs.lNode, a.gen, int(m.n_indirection))
+		} else {
+			x.Indirection = make([]*pg.Node, m.n_indirection)
+		}
 		for i, e := range unsafe.Slice(m.indirection, m.n_indirection) {
-			x.Indirection[i] = treeNode(e, depth+1)
+			x.Indirection[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Val = treeNode(m.val, depth+1)
+	x.Val = treeNode(m.val, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeMultiAssignRef(m *C.PgQuery__MultiAssignRef, depth int) *pg.MultiAssignRef {
+func treeMultiAssignRef(m *C.PgQuery__MultiAssignRef, depth int, a *Arena) *pg.MultiAssignRef {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.MultiAssignRef{}
-	x.Source = treeNode(m.source, depth+1)
+	var x *pg.MultiAssignRef
+	if a != nil {
+		x = alloc(&a.slabs.mMultiAssignRef, a.gen)
+	} else {
+		x = &pg.MultiAssignRef{}
+	}
+	x.Source = treeNode(m.source, depth+1, a)
 	x.Colno = int32(m.colno)
 	x.Ncolumns = int32(m.ncolumns)
 	return x
 }
 
-func treeSortBy(m *C.PgQuery__SortBy, depth int) *pg.SortBy {
+func treeSortBy(m *C.PgQuery__SortBy, depth int, a *Arena) *pg.SortBy {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.SortBy{}
-	x.Node = treeNode(m.node, depth+1)
+	var x *pg.SortBy
+	if a != nil {
+		x = alloc(&a.slabs.mSortBy, a.gen)
+	} else {
+		x = &pg.SortBy{}
+	}
+	x.Node = treeNode(m.node, depth+1, a)
 	x.SortbyDir = pg.SortByDir(m.sortby_dir)
 	x.SortbyNulls = pg.SortByNulls(m.sortby_nulls)
 	if m.n_use_op > 0 {
-		x.UseOp = make([]*pg.Node, m.n_use_op)
+		if a != nil {
+			x.UseOp = carve(&a.slabs.lNode, a.gen, int(m.n_use_op))
+		} else {
+			x.UseOp = make([]*pg.Node, m.n_use_op)
+		}
 		for i, e := range unsafe.Slice(m.use_op, m.n_use_op) {
-			x.UseOp[i] = treeNode(e, depth+1)
+			x.UseOp[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeWindowDef(m *C.PgQuery__WindowDef, depth int) *pg.WindowDef {
+func treeWindowDef(m *C.PgQuery__WindowDef, depth int, a *Arena) *pg.WindowDef {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.WindowDef{}
+	var x *pg.WindowDef
+	if a != nil {
+		x = alloc(&a.slabs.mWindowDef, a.gen)
+	} else {
+		x = &pg.WindowDef{}
+	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
@@ -2413,151 +4980,213 @@ func treeWindowDef(m *C.PgQuery__WindowDef, depth int) *pg.WindowDef {
 		x.Refname = goString(m.refname)
 	}
 	if m.n_partition_clause > 0 {
-		x.PartitionClause = make([]*pg.Node, m.n_partition_clause)
+		if a != nil {
+			x.PartitionClause = carve(&a.slabs.lNode, a.gen, int(m.n_partition_clause))
+		} else {
+			x.PartitionClause = make([]*pg.Node, m.n_partition_clause)
+		}
 		for i, e := range unsafe.Slice(m.partition_clause, m.n_partition_clause) {
-			x.PartitionClause[i] = treeNode(e, depth+1)
+			x.PartitionClause[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_order_clause > 0 {
-		x.OrderClause = make([]*pg.Node, m.n_order_clause)
+		if a != nil {
+			x.OrderClause = carve(&a.slabs.lNode, a.gen, int(m.n_order_clause))
+		} else {
+			x.OrderClause = make([]*pg.Node, m.n_order_clause)
+		}
 		for i, e := range unsafe.Slice(m.order_clause, m.n_order_clause) {
-			x.OrderClause[i] = treeNode(e, depth+1)
+			x.OrderClause[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.FrameOptions = int32(m.frame_options)
-	x.StartOffset = treeNode(m.start_offset, depth+1)
-	x.EndOffset = treeNode(m.end_offset, depth+1)
+	x.StartOffset = treeNode(m.start_offset, depth+1, a)
+	x.EndOffset = treeNode(m.end_offset, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeRangeSubselect(m *C.PgQuery__RangeSubselect, depth int) *pg.RangeSubselect {
+func treeRangeSubselect(m *C.PgQuery__RangeSubselect, depth int, a *Arena) *pg.RangeSubselect {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RangeSubselect{}
+	var x *pg.RangeSubselect
+	if a != nil {
+		x = alloc(&a.slabs.mRangeSubselect, a.gen)
+	} else {
+		x = &pg.RangeSubselect{}
+	}
 	x.Lateral = m.lateral != 0
-	x.Subquery = treeNode(m.subquery, depth+1)
-	x.Alias = treeAlias(m.alias, depth+1)
+	x.Subquery = treeNode(m.subquery, depth+1, a)
+	x.Alias = treeAlias(m.alias, depth+1, a)
 	return x
 }
 
-func treeRangeFunction(m *C.PgQuery__RangeFunction, depth int) *pg.RangeFunction {
+func treeRangeFunction(m *C.PgQuery__RangeFunction, depth int, a *Arena) *pg.RangeFunction {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RangeFunction{}
+	var x *pg.RangeFunction
+	if a != nil {
+		x = alloc(&a.slabs.mRangeFunction, a.gen)
+	} else {
+		x = &pg.RangeFunction{}
+	}
 	x.Lateral = m.lateral != 0
 	x.Ordinality = m.ordinality != 0
 	x.IsRowsfrom = m.is_rowsfrom != 0
 	if m.n_functions > 0 {
-		x.Functions = make([]*pg.Node, m.n_functions)
+		if a != nil {
+			x.Functions = carve(&a.slabs.lNode, a.gen, int(m.n_functions))
+		} else {
+			x.Functions = make([]*pg.Node, m.n_functions)
+		}
 		for i, e := range unsafe.Slice(m.functions, m.n_functions) {
-			x.Functions[i] = treeNode(e, depth+1)
+			x.Functions[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Alias = treeAlias(m.alias, depth+1)
+	x.Alias = treeAlias(m.alias, depth+1, a)
 	if m.n_coldeflist > 0 {
-		x.Coldeflist = make([]*pg.Node, m.n_coldeflist)
+		if a != nil {
+			x.Coldeflist = carve(&a.slabs.lNode, a.gen, int(m.n_coldeflist))
+		} else {
+			x.Coldeflist = make([]*pg.Node, m.n_coldeflist)
+		}
 		for i, e := range unsafe.Slice(m.coldeflist, m.n_coldeflist) {
-			x.Coldeflist[i] = treeNode(e, depth+1)
+			x.Coldeflist[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeRangeTableFunc(m *C.PgQuery__RangeTableFunc, depth int) *pg.RangeTableFunc {
+func treeRangeTableFunc(m *C.PgQuery__RangeTableFunc, depth int, a *Arena) *pg.RangeTableFunc {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RangeTableFunc{}
+	var x *pg.RangeTableFunc
+	if a != nil {
+		x = alloc(&a.slabs.mRangeTableFunc, a.gen)
+	} else {
+		x = &pg.RangeTableFunc{}
+	}
 	x.Lateral = m.lateral != 0
-	x.Docexpr = treeNode(m.docexpr, depth+1)
-	x.Rowexpr = treeNode(m.rowexpr, depth+1)
+	x.Docexpr = treeNode(m.docexpr, depth+1, a)
+	x.Rowexpr = treeNode(m.rowexpr, depth+1, a)
 	if m.n_namespaces > 0 {
-		x.Namespaces = make([]*pg.Node, m.n_namespaces)
+		if a != nil {
+			x.Namespaces = carve(&a.slabs.lNode, a.gen, int(m.n_namespaces))
+		} else {
+			x.Namespaces = make([]*pg.Node, m.n_namespaces)
+		}
 		for i, e := range unsafe.Slice(m.namespaces, m.n_namespaces) {
-			x.Namespaces[i] = treeNode(e, depth+1)
+			x.Namespaces[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_columns > 0 {
-		x.Columns = make([]*pg.Node, m.n_columns)
+		if a != nil {
+			x.Columns = carve(&a.slabs.lNode, a.gen, int(m.n_columns))
+		} else {
+			x.Columns = make([]*pg.Node, m.n_columns)
+		}
 		for i, e := range unsafe.Slice(m.columns, m.n_columns) {
-			x.Columns[i] = treeNode(e, depth+1)
+			x.Columns[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Alias = treeAlias(m.alias, depth+1)
+	x.Alias = treeAlias(m.alias, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeRangeTableFuncCol(m *C.PgQuery__RangeTableFuncCol, depth int) *pg.RangeTableFuncCol {
+func treeRangeTableFuncCol(m *C.PgQuery__RangeTableFuncCol, depth int, a *Arena) *pg.RangeTableFuncCol {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RangeTableFuncCol{}
+	var x *pg.RangeTableFuncCol
+	if a != nil {
+		x = alloc(&a.slabs.mRangeTableFuncCol, a.gen)
+	} else {
+		x = &pg.RangeTableFuncCol{}
+	}
 	if m.colname != nil {
 		x.Colname = goString(m.colname)
 	}
-	x.TypeName = treeTypeName(m.type_name, depth+1)
+	x.TypeName = treeTypeName(m.type_name, depth+1, a)
 	x.ForOrdinality = m.for_ordinality != 0
 	x.IsNotNull = m.is_not_null != 0
-	x.Colexpr = treeNode(m.colexpr, depth+1)
-	x.Coldefexpr = treeNode(m.coldefexpr, depth+1)
+	x.Colexpr = treeNode(m.colexpr, depth+1, a)
+	x.Coldefexpr = treeNode(m.coldefexpr, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeRangeTableSample(m *C.PgQuery__RangeTableSample, depth int) *pg.RangeTableSample {
+func treeRangeTableSample(m *C.PgQuery__RangeTableSample, depth int, a *Arena) *pg.RangeTableSample {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RangeTableSample{}
-	x.Relation = treeNode(m.relation, depth+1)
+	var x *pg.RangeTableSample
+	if a != nil {
+		x = alloc(&a.slabs.mRangeTableSample, a.gen)
+	} else {
+		x = &pg.RangeTableSample{}
+	}
+	x.Relation = treeNode(m.relation, depth+1, a)
 	if m.n_method > 0 {
-		x.Method = make([]*pg.Node, m.n_method)
+		if a != nil {
+			x.Method = carve(&a.slabs.lNode, a.gen, int(m.n_method))
+		} else {
+			x.Method = make([]*pg.Node, m.n_method)
+		}
 		for i, e := range unsafe.Slice(m.method, m.n_method) {
-			x.Method[i] = treeNode(e, depth+1)
+			x.Method[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Repeatable = treeNode(m.repeatable, depth+1)
+	x.Repeatable = treeNode(m.repeatable, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeColumnDef(m *C.PgQuery__ColumnDef, depth int) *pg.ColumnDef {
+func treeColumnDef(m *C.PgQuery__ColumnDef, depth int, a *Arena) *pg.ColumnDef {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ColumnDef{}
+	var x *pg.ColumnDef
+	if a != nil {
+		x = alloc(&a.slabs.mColumnDef, a.gen)
+	} else {
+		x = &pg.ColumnDef{}
+	}
 	if m.colname != nil {
 		x.Colname = goString(m.colname)
 	}
-	x.TypeName = treeTypeName(m.type_name, depth+1)
+	x.TypeName = treeTypeName(m.type_name, depth+1, a)
 	if m.compression != nil {
 		x.Compression = goString(m.compression)
 	}
@@ -2571,78 +5200,108 @@ func treeColumnDef(m *C.PgQuery__ColumnDef, depth int) *pg.ColumnDef {
 	if m.storage_name != nil {
 		x.StorageName = goString(m.storage_name)
 	}
-	x.RawDefault = treeNode(m.raw_default, depth+1)
-	x.CookedDefault = treeNode(m.cooked_default, depth+1)
+	x.RawDefault = treeNode(m.raw_default, depth+1, a)
+	x.CookedDefault = treeNode(m.cooked_default, depth+1, a)
 	if m.identity != nil {
 		x.Identity = goString(m.identity)
 	}
-	x.IdentitySequence = treeRangeVar(m.identity_sequence, depth+1)
+	x.IdentitySequence = treeRangeVar(m.identity_sequence, depth+1, a)
 	if m.generated != nil {
 		x.Generated = goString(m.generated)
 	}
-	x.CollClause = treeCollateClause(m.coll_clause, depth+1)
+	x.CollClause = treeCollateClause(m.coll_clause, depth+1, a)
 	x.CollOid = uint32(m.coll_oid)
 	if m.n_constraints > 0 {
-		x.Constraints = make([]*pg.Node, m.n_constraints)
+		if a != nil {
+			x.Constraints = carve(&a.slabs.lNode, a.gen, int(m.n_constraints))
+		} else {
+			x.Constraints = make([]*pg.Node, m.n_constraints)
+		}
 		for i, e := range unsafe.Slice(m.constraints, m.n_constraints) {
-			x.Constraints[i] = treeNode(e, depth+1)
+			x.Constraints[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_fdwoptions > 0 {
-		x.Fdwoptions = make([]*pg.Node, m.n_fdwoptions)
+		if a != nil {
+			x.Fdwoptions = carve(&a.slabs.lNode, a.gen, int(m.n_fdwoptions))
+		} else {
+			x.Fdwoptions = make([]*pg.Node, m.n_fdwoptions)
+		}
 		for i, e := range unsafe.Slice(m.fdwoptions, m.n_fdwoptions) {
-			x.Fdwoptions[i] = treeNode(e, depth+1)
+			x.Fdwoptions[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeTableLikeClause(m *C.PgQuery__TableLikeClause, depth int) *pg.TableLikeClause {
+func treeTableLikeClause(m *C.PgQuery__TableLikeClause, depth int, a *Arena) *pg.TableLikeClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.TableLikeClause{}
-	x.Relation = treeRangeVar(m.relation, depth+1)
+	var x *pg.TableLikeClause
+	if a != nil {
+		x = alloc(&a.slabs.mTableLikeClause, a.gen)
+	} else {
+		x = &pg.TableLikeClause{}
+	}
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
 	x.Options = uint32(m.options)
 	x.RelationOid = uint32(m.relation_oid)
 	return x
 }
 
-func treeIndexElem(m *C.PgQuery__IndexElem, depth int) *pg.IndexElem {
+func treeIndexElem(m *C.PgQuery__IndexElem, depth int, a *Arena) *pg.IndexElem {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.IndexElem{}
+	var x *pg.IndexElem
+	if a != nil {
+		x = alloc(&a.slabs.mIndexElem, a.gen)
+	} else {
+		x = &pg.IndexElem{}
+	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
-	x.Expr = treeNode(m.expr, depth+1)
+	x.Expr = treeNode(m.expr, depth+1, a)
 	if m.indexcolname != nil {
 		x.Indexcolname = goString(m.indexcolname)
 	}
 	if m.n_collation > 0 {
-		x.Collation = make([]*pg.Node, m.n_collation)
+		if a != nil {
+			x.Collation = carve(&a.slabs.lNode, a.gen, int(m.n_collation))
+		} else {
+			x.Collation = make([]*pg.Node, m.n_collation)
+		}
 		for i, e := range unsafe.Slice(m.collation, m.n_collation) {
-			x.Collation[i] = treeNode(e, depth+1)
+			x.Collation[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_opclass > 0 {
-		x.Opclass = make([]*pg.Node, m.n_opclass)
+		if a != nil {
+			x.Opclass = carve(&a.slabs.lNode, a.gen, int(m.n_opclass))
+		} else {
+			x.Opclass = make([]*pg.Node, m.n_opclass)
+		}
 		for i, e := range unsafe.Slice(m.opclass, m.n_opclass) {
-			x.Opclass[i] = treeNode(e, depth+1)
+			x.Opclass[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_opclassopts > 0 {
-		x.Opclassopts = make([]*pg.Node, m.n_opclassopts)
+		if a != nil {
+			x.Opclassopts = carve(&a.slabs.lNode, a.gen, int(m.n_opclassopts))
+		} else {
+			x.Opclassopts = make([]*pg.Node, m.n_opclassopts)
+		}
 		for i, e := range unsafe.Slice(m.opclassopts, m.n_opclassopts) {
-			x.Opclassopts[i] = treeNode(e, depth+1)
+			x.Opclassopts[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Ordering = pg.SortByDir(m.ordering)
@@ -2650,38 +5309,52 @@ func treeIndexElem(m *C.PgQuery__IndexElem, depth int) *pg.IndexElem {
 	return x
 }
 
-func treeDefElem(m *C.PgQuery__DefElem, depth int) *pg.DefElem {
+func treeDefElem(m *C.PgQuery__DefElem, depth int, a *Arena) *pg.DefElem {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DefElem{}
+	var x *pg.DefElem
+	if a != nil {
+		x = alloc(&a.slabs.mDefElem, a.gen)
+	} else {
+		x = &pg.DefElem{}
+	}
 	if m.defnamespace != nil {
 		x.Defnamespace = goString(m.defnamespace)
 	}
 	if m.defname != nil {
 		x.Defname = goString(m.defname)
 	}
-	x.Arg = treeNode(m.arg, depth+1)
+	x.Arg = treeNode(m.arg, depth+1, a)
 	x.Defaction = pg.DefElemAction(m.defaction)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeLockingClause(m *C.PgQuery__LockingClause, depth int) *pg.LockingClause {
+func treeLockingClause(m *C.PgQuery__LockingClause, depth int, a *Arena) *pg.LockingClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.LockingClause{}
+	var x *pg.LockingClause
+	if a != nil {
+		x = alloc(&a.slabs.mLockingClause, a.gen)
+	} else {
+		x = &pg.LockingClause{}
+	}
 	if m.n_locked_rels > 0 {
-		x.LockedRels = make([]*pg.Node, m.n_locked_rels)
+		if a != nil {
+			x.LockedRels = carve(&a.slabs.lNode, a.gen, int(m.n_locked_rels))
+		} else {
+			x.LockedRels = make([]*pg.Node, m.n_locked_rels)
+		}
 		for i, e := range unsafe.Slice(m.locked_rels, m.n_locked_rels) {
-			x.LockedRels[i] = treeNode(e, depth+1)
+			x.LockedRels[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Strength = pg.LockClauseStrength(m.strength)
@@ -2689,77 +5362,109 @@ func treeLockingClause(m *C.PgQuery__LockingClause, depth int) *pg.LockingClause
 	return x
 }
 
-func treeXmlSerialize(m *C.PgQuery__XmlSerialize, depth int) *pg.XmlSerialize {
+func treeXmlSerialize(m *C.PgQuery__XmlSerialize, depth int, a *Arena) *pg.XmlSerialize {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.XmlSerialize{}
+	var x *pg.XmlSerialize
+	if a != nil {
+		x = alloc(&a.slabs.mXmlSerialize, a.gen)
+	} else {
+		x = &pg.XmlSerialize{}
+	}
 	x.Xmloption = pg.XmlOptionType(m.xmloption)
-	x.Expr = treeNode(m.expr, depth+1)
-	x.TypeName = treeTypeName(m.type_name, depth+1)
+	x.Expr = treeNode(m.expr, depth+1, a)
+	x.TypeName = treeTypeName(m.type_name, depth+1, a)
 	x.Indent = m.indent != 0
 	x.Location = int32(m.location)
 	return x
 }
 
-func treePartitionElem(m *C.PgQuery__PartitionElem, depth int) *pg.PartitionElem {
+func treePartitionElem(m *C.PgQuery__PartitionElem, depth int, a *Arena) *pg.PartitionElem {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.PartitionElem{}
+	var x *pg.PartitionElem
+	if a != nil {
+		x = alloc(&a.slabs.mPartitionElem, a.gen)
+	} else {
+		x = &pg.PartitionElem{}
+	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
-	x.Expr = treeNode(m.expr, depth+1)
+	x.Expr = treeNode(m.expr, depth+1, a)
 	if m.n_collation > 0 {
-		x.Collation = make([]*pg.Node, m.n_collation)
+		if a != nil {
+			x.Collation = carve(&a.slabs.lNode, a.gen, int(m.n_collation))
+		} else {
+			x.Collation = make([]*pg.Node, m.n_collation)
+		}
 		for i, e := range unsafe.Slice(m.collation, m.n_collation) {
-			x.Collation[i] = treeNode(e, depth+1)
+			x.Collation[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_opclass > 0 {
-		x.Opclass = make([]*pg.Node, m.n_opclass)
+		if a != nil {
+			x.Opclass = carve(&a.slabs.lNode, a.gen, int(m.n_opclass))
+		} else {
+			x.Opclass = make([]*pg.Node, m.n_opclass)
+		}
 		for i, e := range unsafe.Slice(m.opclass, m.n_opclass) {
-			x.Opclass[i] = treeNode(e, depth+1)
+			x.Opclass[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treePartitionSpec(m *C.PgQuery__PartitionSpec, depth int) *pg.PartitionSpec {
+func treePartitionSpec(m *C.PgQuery__PartitionSpec, depth int, a *Arena) *pg.PartitionSpec {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.PartitionSpec{}
+	var x *pg.PartitionSpec
+	if a != nil {
+		x = alloc(&a.slabs.mPartitionSpec, a.gen)
+	} else {
+		x = &pg.PartitionSpec{}
+	}
 	x.Strategy = pg.PartitionStrategy(m.strategy)
 	if m.n_part_params > 0 {
-		x.PartParams = make([]*pg.Node, m.n_part_params)
+		if a != nil {
+			x.PartParams = carve(&a.slabs.lNode, a.gen, int(m.n_part_params))
+		} else {
+			x.PartParams = make([]*pg.Node, m.n_part_params)
+		}
 		for i, e := range unsafe.Slice(m.part_params, m.n_part_params) {
-			x.PartParams[i] = treeNode(e, depth+1)
+			x.PartParams[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treePartitionBoundSpec(m *C.PgQuery__PartitionBoundSpec, depth int) *pg.PartitionBoundSpec {
+func treePartitionBoundSpec(m *C.PgQuery__PartitionBoundSpec, depth int, a *Arena) *pg.PartitionBoundSpec {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.PartitionBoundSpec{}
+	var x *pg.PartitionBoundSpec
+	if a != nil {
+		x = alloc(&a.slabs.mPartitionBoundSpec, a.gen)
+	} else {
+		x = &pg.PartitionBoundSpec{}
+	}
 	if m.strategy != nil {
 		x.Strategy = goString(m.strategy)
 	}
@@ -2767,106 +5472,153 @@ func treePartitionBoundSpec(m *C.PgQuery__PartitionBoundSpec, depth int) *pg.Par
 	x.Modulus = int32(m.modulus)
 	x.Remainder = int32(m.remainder)
 	if m.n_listdatums > 0 {
-		x.Listdatums = make([]*pg.Node, m.n_listdatums)
+		if a != nil {
+			x.Listdatums = carve(&a.slabs.lNode, a.gen, int(m.n_listdatums))
+		} else {
+			x.Listdatums = make([]*pg.Node, m.n_listdatums)
+		}
 		for i, e := range unsafe.Slice(m.listdatums, m.n_listdatums) {
-			x.Listdatums[i] = treeNode(e, depth+1)
+			x.Listdatums[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_lowerdatums > 0 {
-		x.Lowerdatums = make([]*pg.Node, m.n_lowerdatums)
+		if a != nil {
+			x.Lowerdatums = carve(&a.slabs.lNode, a.gen, int(m.n_lowerdatums))
+		} else {
+			x.Lowerdatums = make([]*pg.Node, m.n_lowerdatums)
+		}
 		for i, e := range unsafe.Slice(m.lowerdatums, m.n_lowerdatums) {
-			x.Lowerdatums[i] = treeNode(e, depth+1)
+			x.Lowerdatums[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_upperdatums > 0 {
-		x.Upperdatums = make([]*pg.Node, m.n_upperdatums)
+		if a != nil {
+			x.Upperdatums = carve(&a.slabs.lNode, a.gen, int(m.n_upperdatums))
+		} else {
+			x.Upperdatums = make([]*pg.Node, m.n_upperdatums)
+		}
 		for i, e := range unsafe.Slice(m.upperdatums, m.n_upperdatums) {
-			x.Upperdatums[i] = treeNode(e, depth+1)
+			x.Upperdatums[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treePartitionRangeDatum(m *C.PgQuery__PartitionRangeDatum, depth int) *pg.PartitionRangeDatum {
+func treePartitionRangeDatum(m *C.PgQuery__PartitionRangeDatum, depth int, a *Arena) *pg.PartitionRangeDatum {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.PartitionRangeDatum{}
+	var x *pg.PartitionRangeDatum
+	if a != nil {
+		x = alloc(&a.slabs.mPartitionRangeDatum, a.gen)
+	} else {
+		x = &pg.PartitionRangeDatum{}
+	}
 	x.Kind = pg.PartitionRangeDatumKind(m.kind)
-	x.Value = treeNode(m.value, depth+1)
+	x.Value = treeNode(m.value, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treePartitionCmd(m *C.PgQuery__PartitionCmd, depth int) *pg.PartitionCmd {
+func treePartitionCmd(m *C.PgQuery__PartitionCmd, depth int, a *Arena) *pg.PartitionCmd {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.PartitionCmd{}
-	x.Name = treeRangeVar(m.name, depth+1)
-	x.Bound = treePartitionBoundSpec(m.bound, depth+1)
+	var x *pg.PartitionCmd
+	if a != nil {
+		x = alloc(&a.slabs.mPartitionCmd, a.gen)
+	} else {
+		x = &pg.PartitionCmd{}
+	}
+	x.Name = treeRangeVar(m.name, depth+1, a)
+	x.Bound = treePartitionBoundSpec(m.bound, depth+1, a)
 	x.Concurrent = m.concurrent != 0
 	return x
 }
 
-func treeRangeTblEntry(m *C.PgQuery__RangeTblEntry, depth int) *pg.RangeTblEntry {
+func treeRangeTblEntry(m *C.PgQuery__RangeTblEntry, depth int, a *Arena) *pg.RangeTblEntry {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RangeTblEntry{}
+	var x *pg.RangeTblEntry
+	if a != nil {
+		x = alloc(&a.slabs.mRangeTblEntry, a.gen)
+	} else {
+		x = &pg.RangeTblEntry{}
+	}
 	x.Rtekind = pg.RTEKind(m.rtekind)
 	x.Relid = uint32(m.relid)
 	if m.relkind != nil {
 		x.Relkind = goString(m.relkind)
 	}
 	x.Rellockmode = int32(m.rellockmode)
-	x.Tablesample = treeTableSampleClause(m.tablesample, depth+1)
+	x.Tablesample = treeTableSampleClause(m.tablesample, depth+1, a)
 	x.Perminfoindex = uint32(m.perminfoindex)
-	x.Subquery = treeQuery(m.subquery, depth+1)
+	x.Subquery = treeQuery(m.subquery, depth+1, a)
 	x.SecurityBarrier = m.security_barrier != 0
 	x.Jointype = pg.JoinType(m.jointype)
 	x.Joinmergedcols = int32(m.joinmergedcols)
 	if m.n_joinaliasvars > 0 {
-		x.Joinaliasvars = make([]*pg.Node, m.n_joinaliasvars)
+		if a != nil {
+			x.Joinaliasvars = carve(&a.slabs.lNode, a.gen, int(m.n_joinaliasvars))
+		} else {
+			x.Joinaliasvars = make([]*pg.Node, m.n_joinaliasvars)
+		}
 		for i, e := range unsafe.Slice(m.joinaliasvars, m.n_joinaliasvars) {
-			x.Joinaliasvars[i] = treeNode(e, depth+1)
+			x.Joinaliasvars[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_joinleftcols > 0 {
-		x.Joinleftcols = make([]*pg.Node, m.n_joinleftcols)
+		if a != nil {
+			x.Joinleftcols = carve(&a.slabs.lNode, a.gen, int(m.n_joinleftcols))
+		} else {
+			x.Joinleftcols = make([]*pg.Node, m.n_joinleftcols)
+		}
 		for i, e := range unsafe.Slice(m.joinleftcols, m.n_joinleftcols) {
-			x.Joinleftcols[i] = treeNode(e, depth+1)
+			x.Joinleftcols[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_joinrightcols > 0 {
-		x.Joinrightcols = make([]*pg.Node, m.n_joinrightcols)
+		if a != nil {
+			x.Joinrightcols = carve(&a.slabs.lNode, a.gen, int(m.n_joinrightcols))
+		} else {
+			x.Joinrightcols = make([]*pg.Node, m.n_joinrightcols)
+		}
 		for i, e := range unsafe.Slice(m.joinrightcols, m.n_joinrightcols) {
-			x.Joinrightcols[i] = treeNode(e, depth+1)
+			x.Joinrightcols[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.JoinUsingAlias = treeAlias(m.join_using_alias, depth+1)
+	x.JoinUsingAlias = treeAlias(m.join_using_alias, depth+1, a)
 	if m.n_functions > 0 {
-		x.Functions = make([]*pg.Node, m.n_functions)
+		if a != nil {
+			x.Functions = carve(&a.slabs.lNode, a.gen, int(m.n_functions))
+		} else {
+			x.Functions = make([]*pg.Node, m.n_functions)
+		}
 		for i, e := range unsafe.Slice(m.functions, m.n_functions) {
-			x.Functions[i] = treeNode(e, depth+1)
+			x.Functions[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Funcordinality = m.funcordinality != 0
-	x.Tablefunc = treeTableFunc(m.tablefunc, depth+1)
+	x.Tablefunc = treeTableFunc(m.tablefunc, depth+1, a)
 	if m.n_values_lists > 0 {
-		x.ValuesLists = make([]*pg.Node, m.n_values_lists)
+		if a != nil {
+			x.ValuesLists = carve(&a.slabs.lNode, a.gen, int(m.n_values_lists))
+		} else {
+			x.ValuesLists = make([]*pg.Node, m.n_values_lists)
+		}
 		for i, e := range unsafe.Slice(m.values_lists, m.n_values_lists) {
-			x.ValuesLists[i] = treeNode(e, depth+1)
+			x.ValuesLists[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.ctename != nil {
@@ -2875,49 +5627,70 @@ func treeRangeTblEntry(m *C.PgQuery__RangeTblEntry, depth int) *pg.RangeTblEntry
 	x.Ctelevelsup = uint32(m.ctelevelsup)
 	x.SelfReference = m.self_reference != 0
 	if m.n_coltypes > 0 {
-		x.Coltypes = make([]*pg.Node, m.n_coltypes)
+		if a != nil {
+			x.Coltypes = carve(&a.slabs.lNode, a.gen, int(m.n_coltypes))
+		} else {
+			x.Coltypes = make([]*pg.Node, m.n_coltypes)
+		}
 		for i, e := range unsafe.Slice(m.coltypes, m.n_coltypes) {
-			x.Coltypes[i] = treeNode(e, depth+1)
+			x.Coltypes[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_coltypmods > 0 {
-		x.Coltypmods = make([]*pg.Node, m.n_coltypmods)
+		if a != nil {
+			x.Coltypmods = carve(&a.slabs.lNode, a.gen, int(m.n_coltypmods))
+		} else {
+			x.Coltypmods = make([]*pg.Node, m.n_coltypmods)
+		}
 		for i, e := range unsafe.Slice(m.coltypmods, m.n_coltypmods) {
-			x.Coltypmods[i] = treeNode(e, depth+1)
+			x.Coltypmods[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_colcollations > 0 {
-		x.Colcollations = make([]*pg.Node, m.n_colcollations)
+		if a != nil {
+			x.Colcollations = carve(&a.slabs.lNode, a.gen, int(m.n_colcollations))
+		} else {
+			x.Colcollations = make([]*pg.Node, m.n_colcollations)
+		}
 		for i, e := range unsafe.Slice(m.colcollations, m.n_colcollations) {
-			x.Colcollations[i] = treeNode(e, depth+1)
+			x.Colcollations[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.enrname != nil {
 		x.Enrname = goString(m.enrname)
 	}
 	x.Enrtuples = float64(m.enrtuples)
-	x.Alias = treeAlias(m.alias, depth+1)
-	x.Eref = treeAlias(m.eref, depth+1)
+	x.Alias = treeAlias(m.alias, depth+1, a)
+	x.Eref = treeAlias(m.eref, depth+1, a)
 	x.Lateral = m.lateral != 0
 	x.Inh = m.inh != 0
 	x.InFromCl = m.in_from_cl != 0
 	if m.n_security_quals > 0 {
-		x.SecurityQuals = make([]*pg.Node, m.n_security_quals)
+		if a != nil {
+			x.SecurityQuals = carve(&a.slabs.lNode, a.gen, int(m.n_security_quals))
+		} else {
+			x.SecurityQuals = make([]*pg.Node, m.n_security_quals)
+		}
 		for i, e := range unsafe.Slice(m.security_quals, m.n_security_quals) {
-			x.SecurityQuals[i] = treeNode(e, depth+1)
+			x.SecurityQuals[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeRTEPermissionInfo(m *C.PgQuery__RTEPermissionInfo, depth int) *pg.RTEPermissionInfo {
+func treeRTEPermissionInfo(m *C.PgQuery__RTEPermissionInfo, depth int, a *Arena) *pg.RTEPermissionInfo {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RTEPermissionInfo{}
+	var x *pg.RTEPermissionInfo
+	if a != nil {
+		x = alloc(&a.slabs.mRTEPermissionInfo, a.gen)
+	} else {
+		x = &pg.RTEPermissionInfo{}
+	}
 	x.Relid = uint32(m.relid)
 	x.Inh = m.inh != 0
 	x.RequiredPerms = uint64(m.required_perms)
@@ -2943,38 +5716,59 @@ func treeRTEPermissionInfo(m *C.PgQuery__RTEPermissionInfo, depth int) *pg.RTEPe
 	return x
 }
 
-func treeRangeTblFunction(m *C.PgQuery__RangeTblFunction, depth int) *pg.RangeTblFunction {
+func treeRangeTblFunction(m *C.PgQuery__RangeTblFunction, depth int, a *Arena) *pg.RangeTblFunction {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RangeTblFunction{}
-	x.Funcexpr = treeNode(m.funcexpr, depth+1)
+	var x *pg.RangeTblFunction
+	if a != nil {
+		x = alloc(&a.slabs.mRangeTblFunction, a.gen)
+	} else {
+		x = &pg.RangeTblFunction{}
+	}
+	x.Funcexpr = treeNode(m.funcexpr, depth+1, a)
 	x.Funccolcount = int32(m.funccolcount)
 	if m.n_funccolnames > 0 {
-		x.Funccolnames = make([]*pg.Node, m.n_funccolnames)
+		if a != nil {
+			x.Funccolnames = carve(&a.slabs.lNode, a.gen, int(m.n_funccolnames))
+		} else {
+			x.Funccolnames = make([]*pg.Node, m.n_funccolnames)
+		}
 		for i, e := range unsafe.Slice(m.funccolnames, m.n_funccolnames) {
-			x.Funccolnames[i] = treeNode(e, depth+1)
+			x.Funccolnames[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_funccoltypes > 0 {
-		x.Funccoltypes = make([]*pg.Node, m.n_funccoltypes)
+		if a != nil {
+			x.Funccoltypes = carve(&a.slabs.lNode, a.gen, int(m.n_funccoltypes))
+		} else {
+			x.Funccoltypes = make([]*pg.Node, m.n_funccoltypes)
+		}
 		for i, e := range unsafe.Slice(m.funccoltypes, m.n_funccoltypes) {
-			x.Funccoltypes[i] = treeNode(e, depth+1)
+			x.Funccoltypes[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_funccoltypmods > 0 {
-		x.Funccoltypmods = make([]*pg.Node, m.n_funccoltypmods)
+		if a != nil {
+			x.Funccoltypmods = carve(&a.slabs.lNode, a.gen, int(m.n_funccoltypmods))
+		} else {
+			x.Funccoltypmods = make([]*pg.Node, m.n_funccoltypmods)
+		}
 		for i, e := range unsafe.Slice(m.funccoltypmods, m.n_funccoltypmods) {
-			x.Funccoltypmods[i] = treeNode(e, depth+1)
+			x.Funccoltypmods[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_funccolcollations > 0 {
-		x.Funccolcollations = make([]*pg.Node, m.n_funccolcollations)
+		if a != nil {
+			x.Funccolcollations = carve(&a.slabs.lNode, a.gen, int(m.n_funccolcollations))
+		} else {
+			x.Funccolcollations = make([]*pg.Node, m.n_funccolcollations)
+		}
 		for i, e := range unsafe.Slice(m.funccolcollations, m.n_funccolcollations) {
-			x.Funccolcollations[i] = treeNode(e, depth+1)
+			x.Funccolcollations[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_funcparams > 0 {
@@ -2986,33 +5780,47 @@ func treeRangeTblFunction(m *C.PgQuery__RangeTblFunction, depth int) *pg.RangeTb
 	return x
 }
 
-func treeTableSampleClause(m *C.PgQuery__TableSampleClause, depth int) *pg.TableSampleClause {
+func treeTableSampleClause(m *C.PgQuery__TableSampleClause, depth int, a *Arena) *pg.TableSampleClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.TableSampleClause{}
+	var x *pg.TableSampleClause
+	if a != nil {
+		x = alloc(&a.slabs.mTableSampleClause, a.gen)
+	} else {
+		x = &pg.TableSampleClause{}
+	}
 	x.Tsmhandler = uint32(m.tsmhandler)
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Repeatable = treeNode(m.repeatable, depth+1)
+	x.Repeatable = treeNode(m.repeatable, depth+1, a)
 	return x
 }
 
-func treeWithCheckOption(m *C.PgQuery__WithCheckOption, depth int) *pg.WithCheckOption {
+func treeWithCheckOption(m *C.PgQuery__WithCheckOption, depth int, a *Arena) *pg.WithCheckOption {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.WithCheckOption{}
+	var x *pg.WithCheckOption
+	if a != nil {
+		x = alloc(&a.slabs.mWithCheckOption, a.gen)
+	} else {
+		x = &pg.WithCheckOption{}
+	}
 	x.Kind = pg.WCOKind(m.kind)
 	if m.relname != nil {
 		x.Relname = goString(m.relname)
@@ -3020,19 +5828,24 @@ func treeWithCheckOption(m *C.PgQuery__WithCheckOption, depth int) *pg.WithCheck
 	if m.polname != nil {
 		x.Polname = goString(m.polname)
 	}
-	x.Qual = treeNode(m.qual, depth+1)
+	x.Qual = treeNode(m.qual, depth+1, a)
 	x.Cascaded = m.cascaded != 0
 	return x
 }
 
-func treeSortGroupClause(m *C.PgQuery__SortGroupClause, depth int) *pg.SortGroupClause {
+func treeSortGroupClause(m *C.PgQuery__SortGroupClause, depth int, a *Arena) *pg.SortGroupClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.SortGroupClause{}
+	var x *pg.SortGroupClause
+	if a != nil {
+		x = alloc(&a.slabs.mSortGroupClause, a.gen)
+	} else {
+		x = &pg.SortGroupClause{}
+	}
 	x.TleSortGroupRef = uint32(m.tle_sort_group_ref)
 	x.Eqop = uint32(m.eqop)
 	x.Sortop = uint32(m.sortop)
@@ -3041,33 +5854,47 @@ func treeSortGroupClause(m *C.PgQuery__SortGroupClause, depth int) *pg.SortGroup
 	return x
 }
 
-func treeGroupingSet(m *C.PgQuery__GroupingSet, depth int) *pg.GroupingSet {
+func treeGroupingSet(m *C.PgQuery__GroupingSet, depth int, a *Arena) *pg.GroupingSet {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.GroupingSet{}
+	var x *pg.GroupingSet
+	if a != nil {
+		x = alloc(&a.slabs.mGroupingSet, a.gen)
+	} else {
+		x = &pg.GroupingSet{}
+	}
 	x.Kind = pg.GroupingSetKind(m.kind)
 	if m.n_content > 0 {
-		x.Content = make([]*pg.Node, m.n_content)
+		if a != nil {
+			x.Content = carve(&a.slabs.lNode, a.gen, int(m.n_content))
+		} else {
+			x.Content = make([]*pg.Node, m.n_content)
+		}
 		for i, e := range unsafe.Slice(m.content, m.n_content) {
-			x.Content[i] = treeNode(e, depth+1)
+			x.Content[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeWindowClause(m *C.PgQuery__WindowClause, depth int) *pg.WindowClause {
+func treeWindowClause(m *C.PgQuery__WindowClause, depth int, a *Arena) *pg.WindowClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.WindowClause{}
+	var x *pg.WindowClause
+	if a != nil {
+		x = alloc(&a.slabs.mWindowClause, a.gen)
+	} else {
+		x = &pg.WindowClause{}
+	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
@@ -3075,24 +5902,36 @@ func treeWindowClause(m *C.PgQuery__WindowClause, depth int) *pg.WindowClause {
 		x.Refname = goString(m.refname)
 	}
 	if m.n_partition_clause > 0 {
-		x.PartitionClause = make([]*pg.Node, m.n_partition_clause)
+		if a != nil {
+			x.PartitionClause = carve(&a.slabs.lNode, a.gen, int(m.n_partition_clause))
+		} else {
+			x.PartitionClause = make([]*pg.Node, m.n_partition_clause)
+		}
 		for i, e := range unsafe.Slice(m.partition_clause, m.n_partition_clause) {
-			x.PartitionClause[i] = treeNode(e, depth+1)
+			x.PartitionClause[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_order_clause > 0 {
-		x.OrderClause = make([]*pg.Node, m.n_order_clause)
+		if a != nil {
+			x.OrderClause = carve(&a.slabs.lNode, a.gen, int(m.n_order_clause))
+		} else {
+			x.OrderClause = make([]*pg.Node, m.n_order_clause)
+		}
 		for i, e := range unsafe.Slice(m.order_clause, m.n_order_clause) {
-			x.OrderClause[i] = treeNode(e, depth+1)
+			x.OrderClause[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.FrameOptions = int32(m.frame_options)
-	x.StartOffset = treeNode(m.start_offset, depth+1)
-	x.EndOffset = treeNode(m.end_offset, depth+1)
+	x.StartOffset = treeNode(m.start_offset, depth+1, a)
+	x.EndOffset = treeNode(m.end_offset, depth+1, a)
 	if m.n_run_condition > 0 {
-		x.RunCondition = make([]*pg.Node, m.n_run_condition)
+		if a != nil {
+			x.RunCondition = carve(&a.slabs.lNode, a.gen, int(m.n_run_condition))
+		} else {
+			x.RunCondition = make([]*pg.Node, m.n_run_condition)
+		}
 		for i, e := range unsafe.Slice(m.run_condition, m.n_run_condition) {
-			x.RunCondition[i] = treeNode(e, depth+1)
+			x.RunCondition[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.StartInRangeFunc = uint32(m.start_in_range_func)
@@ -3105,14 +5944,19 @@ func treeWindowClause(m *C.PgQuery__WindowClause, depth int) *pg.WindowClause {
 	return x
 }
 
-func treeRowMarkClause(m *C.PgQuery__RowMarkClause, depth int) *pg.RowMarkClause {
+func treeRowMarkClause(m *C.PgQuery__RowMarkClause, depth int, a *Arena) *pg.RowMarkClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RowMarkClause{}
+	var x *pg.RowMarkClause
+	if a != nil {
+		x = alloc(&a.slabs.mRowMarkClause, a.gen)
+	} else {
+		x = &pg.RowMarkClause{}
+	}
 	x.Rti = uint32(m.rti)
 	x.Strength = pg.LockClauseStrength(m.strength)
 	x.WaitPolicy = pg.LockWaitPolicy(m.wait_policy)
@@ -3120,18 +5964,27 @@ func treeRowMarkClause(m *C.PgQuery__RowMarkClause, depth int) *pg.RowMarkClause
 	return x
 }
 
-func treeWithClause(m *C.PgQuery__WithClause, depth int) *pg.WithClause {
+func treeWithClause(m *C.PgQuery__WithClause, depth int, a *Arena) *pg.WithClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.WithClause{}
+	var x *pg.WithClause
+	if a != nil {
+		x = alloc(&a.slabs.mWithClause, a.gen)
+	} else {
+		x = &pg.WithClause{}
+	}
 	if m.n_ctes > 0 {
-		x.Ctes = make([]*pg.Node, m.n_ctes)
+		if a != nil {
+			x.Ctes = carve(&a.slabs.lNode, a.gen, int(m.n_ctes))
+		} else {
+			x.Ctes = make([]*pg.Node, m.n_ctes)
+		}
 		for i, e := range unsafe.Slice(m.ctes, m.n_ctes) {
-			x.Ctes[i] = treeNode(e, depth+1)
+			x.Ctes[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Recursive = m.recursive != 0
@@ -3139,21 +5992,30 @@ func treeWithClause(m *C.PgQuery__WithClause, depth int) *pg.WithClause {
 	return x
 }
 
-func treeInferClause(m *C.PgQuery__InferClause, depth int) *pg.InferClause {
+func treeInferClause(m *C.PgQuery__InferClause, depth int, a *Arena) *pg.InferClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.InferClause{}
+	var x *pg.InferClause
+	if a != nil {
+		x = alloc(&a.slabs.mInferClause, a.gen)
+	} else {
+		x = &pg.InferClause{}
+	}
 	if m.n_index_elems > 0 {
-		x.IndexElems = make([]*pg.Node, m.n_index_elems)
+		if a != nil {
+			x.IndexElems = carve(&a.slabs.lNode, a.gen, int(m.n_index_elems))
+		} else {
+			x.IndexElems = make([]*pg.Node, m.n_index_elems)
+		}
 		for i, e := range unsafe.Slice(m.index_elems, m.n_index_elems) {
-			x.IndexElems[i] = treeNode(e, depth+1)
+			x.IndexElems[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.WhereClause = treeNode(m.where_clause, depth+1)
+	x.WhereClause = treeNode(m.where_clause, depth+1, a)
 	if m.conname != nil {
 		x.Conname = goString(m.conname)
 	}
@@ -3161,39 +6023,57 @@ func treeInferClause(m *C.PgQuery__InferClause, depth int) *pg.InferClause {
 	return x
 }
 
-func treeOnConflictClause(m *C.PgQuery__OnConflictClause, depth int) *pg.OnConflictClause {
+func treeOnConflictClause(m *C.PgQuery__OnConflictClause, depth int, a *Arena) *pg.OnConflictClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.OnConflictClause{}
+	var x *pg.OnConflictClause
+	if a != nil {
+		x = alloc(&a.slabs.mOnConflictClause, a.gen)
+	} else {
+		x = &pg.OnConflictClause{}
+	}
 	x.Action = pg.OnConflictAction(m.action)
-	x.Infer = treeInferClause(m.infer, depth+1)
+	x.Infer = treeInferClause(m.infer, depth+1, a)
 	if m.n_target_list > 0 {
-		x.TargetList = make([]*pg.Node, m.n_target_list)
+		if a != nil {
+			x.TargetList = carve(&a.slabs.lNode, a.gen, int(m.n_target_list))
+		} else {
+			x.TargetList = make([]*pg.Node, m.n_target_list)
+		}
 		for i, e := range unsafe.Slice(m.target_list, m.n_target_list) {
-			x.TargetList[i] = treeNode(e, depth+1)
+			x.TargetList[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.WhereClause = treeNode(m.where_clause, depth+1)
+	x.WhereClause = treeNode(m.where_clause, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeCTESearchClause(m *C.PgQuery__CTESearchClause, depth int) *pg.CTESearchClause {
+func treeCTESearchClause(m *C.PgQuery__CTESearchClause, depth int, a *Arena) *pg.CTESearchClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CTESearchClause{}
+	var x *pg.CTESearchClause
+	if a != nil {
+		x = alloc(&a.slabs.mCTESearchClause, a.gen)
+	} else {
+		x = &pg.CTESearchClause{}
+	}
 	if m.n_search_col_list > 0 {
-		x.SearchColList = make([]*pg.Node, m.n_search_col_list)
+		if a != nil {
+			x.SearchColList = carve(&a.slabs.lNode, a.gen, int(m.n_search_col_list))
+		} else {
+			x.SearchColList = make([]*pg.Node, m.n_search_col_list)
+		}
 		for i, e := range unsafe.Slice(m.search_col_list, m.n_search_col_list) {
-			x.SearchColList[i] = treeNode(e, depth+1)
+			x.SearchColList[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.SearchBreadthFirst = m.search_breadth_first != 0
@@ -3204,25 +6084,34 @@ func treeCTESearchClause(m *C.PgQuery__CTESearchClause, depth int) *pg.CTESearch
 	return x
 }
 
-func treeCTECycleClause(m *C.PgQuery__CTECycleClause, depth int) *pg.CTECycleClause {
+func treeCTECycleClause(m *C.PgQuery__CTECycleClause, depth int, a *Arena) *pg.CTECycleClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CTECycleClause{}
+	var x *pg.CTECycleClause
+	if a != nil {
+		x = alloc(&a.slabs.mCTECycleClause, a.gen)
+	} else {
+		x = &pg.CTECycleClause{}
+	}
 	if m.n_cycle_col_list > 0 {
-		x.CycleColList = make([]*pg.Node, m.n_cycle_col_list)
+		if a != nil {
+			x.CycleColList = carve(&a.slabs.lNode, a.gen, int(m.n_cycle_col_list))
+		} else {
+			x.CycleColList = make([]*pg.Node, m.n_cycle_col_list)
+		}
 		for i, e := range unsafe.Slice(m.cycle_col_list, m.n_cycle_col_list) {
-			x.CycleColList[i] = treeNode(e, depth+1)
+			x.CycleColList[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.cycle_mark_column != nil {
 		x.CycleMarkColumn = goString(m.cycle_mark_column)
 	}
-	x.CycleMarkValue = treeNode(m.cycle_mark_value, depth+1)
-	x.CycleMarkDefault = treeNode(m.cycle_mark_default, depth+1)
+	x.CycleMarkValue = treeNode(m.cycle_mark_value, depth+1, a)
+	x.CycleMarkDefault = treeNode(m.cycle_mark_default, depth+1, a)
 	if m.cycle_path_column != nil {
 		x.CyclePathColumn = goString(m.cycle_path_column)
 	}
@@ -3234,119 +6123,175 @@ func treeCTECycleClause(m *C.PgQuery__CTECycleClause, depth int) *pg.CTECycleCla
 	return x
 }
 
-func treeCommonTableExpr(m *C.PgQuery__CommonTableExpr, depth int) *pg.CommonTableExpr {
+func treeCommonTableExpr(m *C.PgQuery__CommonTableExpr, depth int, a *Arena) *pg.CommonTableExpr {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CommonTableExpr{}
+	var x *pg.CommonTableExpr
+	if a != nil {
+		x = alloc(&a.slabs.mCommonTableExpr, a.gen)
+	} else {
+		x = &pg.CommonTableExpr{}
+	}
 	if m.ctename != nil {
 		x.Ctename = goString(m.ctename)
 	}
 	if m.n_aliascolnames > 0 {
-		x.Aliascolnames = make([]*pg.Node, m.n_aliascolnames)
+		if a != nil {
+			x.Aliascolnames = carve(&a.slabs.lNode, a.gen, int(m.n_aliascolnames))
+		} else {
+			x.Aliascolnames = make([]*pg.Node, m.n_aliascolnames)
+		}
 		for i, e := range unsafe.Slice(m.aliascolnames, m.n_aliascolnames) {
-			x.Aliascolnames[i] = treeNode(e, depth+1)
+			x.Aliascolnames[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Ctematerialized = pg.CTEMaterialize(m.ctematerialized)
-	x.Ctequery = treeNode(m.ctequery, depth+1)
-	x.SearchClause = treeCTESearchClause(m.search_clause, depth+1)
-	x.CycleClause = treeCTECycleClause(m.cycle_clause, depth+1)
+	x.Ctequery = treeNode(m.ctequery, depth+1, a)
+	x.SearchClause = treeCTESearchClause(m.search_clause, depth+1, a)
+	x.CycleClause = treeCTECycleClause(m.cycle_clause, depth+1, a)
 	x.Location = int32(m.location)
 	x.Cterecursive = m.cterecursive != 0
 	x.Cterefcount = int32(m.cterefcount)
 	if m.n_ctecolnames > 0 {
-		x.Ctecolnames = make([]*pg.Node, m.n_ctecolnames)
+		if a != nil {
+			x.Ctecolnames = carve(&a.slabs.lNode, a.gen, int(m.n_ctecolnames))
+		} else {
+			x.Ctecolnames = make([]*pg.Node, m.n_ctecolnames)
+		}
 		for i, e := range unsafe.Slice(m.ctecolnames, m.n_ctecolnames) {
-			x.Ctecolnames[i] = treeNode(e, depth+1)
+			x.Ctecolnames[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_ctecoltypes > 0 {
-		x.Ctecoltypes = make([]*pg.Node, m.n_ctecoltypes)
+		if a != nil {
+			x.Ctecoltypes = carve(&a.slabs.lNode, a.gen, int(m.n_ctecoltypes))
+		} else {
+			x.Ctecoltypes = make([]*pg.Node, m.n_ctecoltypes)
+		}
 		for i, e := range unsafe.Slice(m.ctecoltypes, m.n_ctecoltypes) {
-			x.Ctecoltypes[i] = treeNode(e, depth+1)
+			x.Ctecoltypes[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_ctecoltypmods > 0 {
-		x.Ctecoltypmods = make([]*pg.Node, m.n_ctecoltypmods)
+		if a != nil {
+			x.Ctecoltypmods = carve(&a.slabs.lNode, a.gen, int(m.n_ctecoltypmods))
+		} else {
+			x.Ctecoltypmods = make([]*pg.Node, m.n_ctecoltypmods)
+		}
 		for i, e := range unsafe.Slice(m.ctecoltypmods, m.n_ctecoltypmods) {
-			x.Ctecoltypmods[i] = treeNode(e, depth+1)
+			x.Ctecoltypmods[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_ctecolcollations > 0 {
-		x.Ctecolcollations = make([]*pg.Node, m.n_ctecolcollations)
+		if a != nil {
+			x.Ctecolcollations = carve(&a.slabs.lNode, a.gen, int(m.n_ctecolcollations))
+		} else {
+			x.Ctecolcollations = make([]*pg.Node, m.n_ctecolcollations)
+		}
 		for i, e := range unsafe.Slice(m.ctecolcollations, m.n_ctecolcollations) {
-			x.Ctecolcollations[i] = treeNode(e, depth+1)
+			x.Ctecolcollations[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeMergeWhenClause(m *C.PgQuery__MergeWhenClause, depth int) *pg.MergeWhenClause {
+func treeMergeWhenClause(m *C.PgQuery__MergeWhenClause, depth int, a *Arena) *pg.MergeWhenClause {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.MergeWhenClause{}
+	var x *pg.MergeWhenClause
+	if a != nil {
+		x = alloc(&a.slabs.mMergeWhenClause, a.gen)
+	} else {
+		x = &pg.MergeWhenClause{}
+	}
 	x.Matched = m.matched != 0
 	x.CommandType = pg.CmdType(m.command_type)
 	x.Override = pg.OverridingKind(m.override)
-	x.Condition = treeNode(m.condition, depth+1)
+	x.Condition = treeNode(m.condition, depth+1, a)
 	if m.n_target_list > 0 {
-		x.TargetList = make([]*pg.Node, m.n_target_list)
+		if a != nil {
+			x.TargetList = carve(&a.slabs.lNode, a.gen, int(m.n_target_list))
+		} else {
+			x.TargetList = make([]*pg.Node, m.n_target_list)
+		}
 		for i, e := range unsafe.Slice(m.target_list, m.n_target_list) {
-			x.TargetList[i] = treeNode(e, depth+1)
+			x.TargetList[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_values > 0 {
-		x.Values = make([]*pg.Node, m.n_values)
+		if a != nil {
+			x.Values = carve(&a.slabs.lNode, a.gen, int(m.n_values))
+		} else {
+			x.Values = make([]*pg.Node, m.n_values)
+		}
 		for i, e := range unsafe.Slice(m.values, m.n_values) {
-			x.Values[i] = treeNode(e, depth+1)
+			x.Values[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeMergeAction(m *C.PgQuery__MergeAction, depth int) *pg.MergeAction {
+func treeMergeAction(m *C.PgQuery__MergeAction, depth int, a *Arena) *pg.MergeAction {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.MergeAction{}
+	var x *pg.MergeAction
+	if a != nil {
+		x = alloc(&a.slabs.mMergeAction, a.gen)
+	} else {
+		x = &pg.MergeAction{}
+	}
 	x.Matched = m.matched != 0
 	x.CommandType = pg.CmdType(m.command_type)
 	x.Override = pg.OverridingKind(m.override)
-	x.Qual = treeNode(m.qual, depth+1)
+	x.Qual = treeNode(m.qual, depth+1, a)
 	if m.n_target_list > 0 {
-		x.TargetList = make([]*pg.Node, m.n_target_list)
+		if a != nil {
+			x.TargetList = carve(&a.slabs.lNode, a.gen, int(m.n_target_list))
+		} else {
+			x.TargetList = make([]*pg.Node, m.n_target_list)
+		}
 		for i, e := range unsafe.Slice(m.target_list, m.n_target_list) {
-			x.TargetList[i] = treeNode(e, depth+1)
+			x.TargetList[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_update_colnos > 0 {
-		x.UpdateColnos = make([]*pg.Node, m.n_update_colnos)
+		if a != nil {
+			x.UpdateColnos = carve(&a.slabs.lNode, a.gen, int(m.n_update_colnos))
+		} else {
+			x.UpdateColnos = make([]*pg.Node, m.n_update_colnos)
+		}
 		for i, e := range unsafe.Slice(m.update_colnos, m.n_update_colnos) {
-			x.UpdateColnos[i] = treeNode(e, depth+1)
+			x.UpdateColnos[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeTriggerTransition(m *C.PgQuery__TriggerTransition, depth int) *pg.TriggerTransition {
+func treeTriggerTransition(m *C.PgQuery__TriggerTransition, depth int, a *Arena) *pg.TriggerTransition {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.TriggerTransition{}
+	var x *pg.TriggerTransition
+	if a != nil {
+		x = alloc(&a.slabs.mTriggerTransition, a.gen)
+	} else {
+		x = &pg.TriggerTransition{}
+	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
@@ -3355,440 +6300,639 @@ func treeTriggerTransition(m *C.PgQuery__TriggerTransition, depth int) *pg.Trigg
 	return x
 }
 
-func treeJsonOutput(m *C.PgQuery__JsonOutput, depth int) *pg.JsonOutput {
+func treeJsonOutput(m *C.PgQuery__JsonOutput, depth int, a *Arena) *pg.JsonOutput {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JsonOutput{}
-	x.TypeName = treeTypeName(m.type_name, depth+1)
-	x.Returning = treeJsonReturning(m.returning, depth+1)
+	var x *pg.JsonOutput
+	if a != nil {
+		x = alloc(&a.slabs.mJsonOutput, a.gen)
+	} else {
+		x = &pg.JsonOutput{}
+	}
+	x.TypeName = treeTypeName(m.type_name, depth+1, a)
+	x.Returning = treeJsonReturning(m.returning, depth+1, a)
 	return x
 }
 
-func treeJsonKeyValue(m *C.PgQuery__JsonKeyValue, depth int) *pg.JsonKeyValue {
+func treeJsonKeyValue(m *C.PgQuery__JsonKeyValue, depth int, a *Arena) *pg.JsonKeyValue {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JsonKeyValue{}
-	x.Key = treeNode(m.key, depth+1)
-	x.Value = treeJsonValueExpr(m.value, depth+1)
+	var x *pg.JsonKeyValue
+	if a != nil {
+		x = alloc(&a.slabs.mJsonKeyValue, a.gen)
+	} else {
+		x = &pg.JsonKeyValue{}
+	}
+	x.Key = treeNode(m.key, depth+1, a)
+	x.Value = treeJsonValueExpr(m.value, depth+1, a)
 	return x
 }
 
-func treeJsonObjectConstructor(m *C.PgQuery__JsonObjectConstructor, depth int) *pg.JsonObjectConstructor {
+func treeJsonObjectConstructor(m *C.PgQuery__JsonObjectConstructor, depth int, a *Arena) *pg.JsonObjectConstructor {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JsonObjectConstructor{}
+	var x *pg.JsonObjectConstructor
+	if a != nil {
+		x = alloc(&a.slabs.mJsonObjectConstructor, a.gen)
+	} else {
+		x = &pg.JsonObjectConstructor{}
+	}
 	if m.n_exprs > 0 {
-		x.Exprs = make([]*pg.Node, m.n_exprs)
+		if a != nil {
+			x.Exprs = carve(&a.slabs.lNode, a.gen, int(m.n_exprs))
+		} else {
+			x.Exprs = make([]*pg.Node, m.n_exprs)
+		}
 		for i, e := range unsafe.Slice(m.exprs, m.n_exprs) {
-			x.Exprs[i] = treeNode(e, depth+1)
+			x.Exprs[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Output = treeJsonOutput(m.output, depth+1)
+	x.Output = treeJsonOutput(m.output, depth+1, a)
 	x.AbsentOnNull = m.absent_on_null != 0
 	x.Unique = m.unique != 0
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeJsonArrayConstructor(m *C.PgQuery__JsonArrayConstructor, depth int) *pg.JsonArrayConstructor {
+func treeJsonArrayConstructor(m *C.PgQuery__JsonArrayConstructor, depth int, a *Arena) *pg.JsonArrayConstructor {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JsonArrayConstructor{}
+	var x *pg.JsonArrayConstructor
+	if a != nil {
+		x = alloc(&a.slabs.mJsonArrayConstructor, a.gen)
+	} else {
+		x = &pg.JsonArrayConstructor{}
+	}
 	if m.n_exprs > 0 {
-		x.Exprs = make([]*pg.Node, m.n_exprs)
+		if a != nil {
+			x.Exprs = carve(&a.slabs.lNode, a.gen, int(m.n_exprs))
+		} else {
+			x.Exprs = make([]*pg.Node, m.n_exprs)
+		}
 		for i, e := range unsafe.Slice(m.exprs, m.n_exprs) {
-			x.Exprs[i] = treeNode(e, depth+1)
+			x.Exprs[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Output = treeJsonOutput(m.output, depth+1)
+	x.Output = treeJsonOutput(m.output, depth+1, a)
 	x.AbsentOnNull = m.absent_on_null != 0
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeJsonArrayQueryConstructor(m *C.PgQuery__JsonArrayQueryConstructor, depth int) *pg.JsonArrayQueryConstructor {
+func treeJsonArrayQueryConstructor(m *C.PgQuery__JsonArrayQueryConstructor, depth int, a *Arena) *pg.JsonArrayQueryConstructor {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JsonArrayQueryConstructor{}
-	x.Query = treeNode(m.query, depth+1)
-	x.Output = treeJsonOutput(m.output, depth+1)
-	x.Format = treeJsonFormat(m.format, depth+1)
+	var x *pg.JsonArrayQueryConstructor
+	if a != nil {
+		x = alloc(&a.slabs.mJsonArrayQueryConstructor, a.gen)
+	} else {
+		x = &pg.JsonArrayQueryConstructor{}
+	}
+	x.Query = treeNode(m.query, depth+1, a)
+	x.Output = treeJsonOutput(m.output, depth+1, a)
+	x.Format = treeJsonFormat(m.format, depth+1, a)
 	x.AbsentOnNull = m.absent_on_null != 0
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeJsonAggConstructor(m *C.PgQuery__JsonAggConstructor, depth int) *pg.JsonAggConstructor {
+func treeJsonAggConstructor(m *C.PgQuery__JsonAggConstructor, depth int, a *Arena) *pg.JsonAggConstructor {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JsonAggConstructor{}
-	x.Output = treeJsonOutput(m.output, depth+1)
-	x.AggFilter = treeNode(m.agg_filter, depth+1)
+	var x *pg.JsonAggConstructor
+	if a != nil {
+		x = alloc(&a.slabs.mJsonAggConstructor, a.gen)
+	} else {
+		x = &pg.JsonAggConstructor{}
+	}
+	x.Output = treeJsonOutput(m.output, depth+1, a)
+	x.AggFilter = treeNode(m.agg_filter, depth+1, a)
 	if m.n_agg_order > 0 {
-		x.AggOrder = make([]*pg.Node, m.n_agg_order)
+		if a != nil {
+			x.AggOrder = carve(&a.slabs.lNode, a.gen, int(m.n_agg_order))
+		} else {
+			x.AggOrder = make([]*pg.Node, m.n_agg_order)
+		}
 		for i, e := range unsafe.Slice(m.agg_order, m.n_agg_order) {
-			x.AggOrder[i] = treeNode(e, depth+1)
+			x.AggOrder[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Over = treeWindowDef(m.over, depth+1)
+	x.Over = treeWindowDef(m.over, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeJsonObjectAgg(m *C.PgQuery__JsonObjectAgg, depth int) *pg.JsonObjectAgg {
+func treeJsonObjectAgg(m *C.PgQuery__JsonObjectAgg, depth int, a *Arena) *pg.JsonObjectAgg {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JsonObjectAgg{}
-	x.Constructor = treeJsonAggConstructor(m.constructor, depth+1)
-	x.Arg = treeJsonKeyValue(m.arg, depth+1)
+	var x *pg.JsonObjectAgg
+	if a != nil {
+		x = alloc(&a.slabs.mJsonObjectAgg, a.gen)
+	} else {
+		x = &pg.JsonObjectAgg{}
+	}
+	x.Constructor = treeJsonAggConstructor(m.constructor, depth+1, a)
+	x.Arg = treeJsonKeyValue(m.arg, depth+1, a)
 	x.AbsentOnNull = m.absent_on_null != 0
 	x.Unique = m.unique != 0
 	return x
 }
 
-func treeJsonArrayAgg(m *C.PgQuery__JsonArrayAgg, depth int) *pg.JsonArrayAgg {
+func treeJsonArrayAgg(m *C.PgQuery__JsonArrayAgg, depth int, a *Arena) *pg.JsonArrayAgg {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.JsonArrayAgg{}
-	x.Constructor = treeJsonAggConstructor(m.constructor, depth+1)
-	x.Arg = treeJsonValueExpr(m.arg, depth+1)
+	var x *pg.JsonArrayAgg
+	if a != nil {
+		x = alloc(&a.slabs.mJsonArrayAgg, a.gen)
+	} else {
+		x = &pg.JsonArrayAgg{}
+	}
+	x.Constructor = treeJsonAggConstructor(m.constructor, depth+1, a)
+	x.Arg = treeJsonValueExpr(m.arg, depth+1, a)
 	x.AbsentOnNull = m.absent_on_null != 0
 	return x
 }
 
-func treeRawStmt(m *C.PgQuery__RawStmt, depth int) *pg.RawStmt {
+func treeRawStmt(m *C.PgQuery__RawStmt, depth int, a *Arena) *pg.RawStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RawStmt{}
-	x.Stmt = treeNode(m.stmt, depth+1)
+	var x *pg.RawStmt
+	if a != nil {
+		x = alloc(&a.slabs.mRawStmt, a.gen)
+	} else {
+		x = &pg.RawStmt{}
+	}
+	x.Stmt = treeNode(m.stmt, depth+1, a)
 	x.StmtLocation = int32(m.stmt_location)
 	x.StmtLen = int32(m.stmt_len)
 	return x
 }
 
-func treeInsertStmt(m *C.PgQuery__InsertStmt, depth int) *pg.InsertStmt {
+func treeInsertStmt(m *C.PgQuery__InsertStmt, depth int, a *Arena) *pg.InsertStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.InsertStmt{}
-	x.Relation = treeRangeVar(m.relation, depth+1)
+	var x *pg.InsertStmt
+	if a != nil {
+		x = alloc(&a.slabs.mInsertStmt, a.gen)
+	} else {
+		x = &pg.InsertStmt{}
+	}
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
 	if m.n_cols > 0 {
-		x.Cols = make([]*pg.Node, m.n_cols)
+		if a != nil {
+			x.Cols = carve(&a.slabs.lNode, a.gen, int(m.n_cols))
+		} else {
+			x.Cols = make([]*pg.Node, m.n_cols)
+		}
 		for i, e := range unsafe.Slice(m.cols, m.n_cols) {
-			x.Cols[i] = treeNode(e, depth+1)
+			x.Cols[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.SelectStmt = treeNode(m.select_stmt, depth+1)
-	x.OnConflictClause = treeOnConflictClause(m.on_conflict_clause, depth+1)
+	x.SelectStmt = treeNode(m.select_stmt, depth+1, a)
+	x.OnConflictClause = treeOnConflictClause(m.on_conflict_clause, depth+1, a)
 	if m.n_returning_list > 0 {
-		x.ReturningList = make([]*pg.Node, m.n_returning_list)
+		if a != nil {
+			x.ReturningList = carve(&a.slabs.lNode, a.gen, int(m.n_returning_list))
+		} else {
+			x.ReturningList = make([]*pg.Node, m.n_returning_list)
+		}
 		for i, e := range unsafe.Slice(m.returning_list, m.n_returning_list) {
-			x.ReturningList[i] = treeNode(e, depth+1)
+			x.ReturningList[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.WithClause = treeWithClause(m.with_clause, depth+1)
+	x.WithClause = treeWithClause(m.with_clause, depth+1, a)
 	x.Override = pg.OverridingKind(m.override)
 	return x
 }
 
-func treeDeleteStmt(m *C.PgQuery__DeleteStmt, depth int) *pg.DeleteStmt {
+func treeDeleteStmt(m *C.PgQuery__DeleteStmt, depth int, a *Arena) *pg.DeleteStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DeleteStmt{}
-	x.Relation = treeRangeVar(m.relation, depth+1)
+	var x *pg.DeleteStmt
+	if a != nil {
+		x = alloc(&a.slabs.mDeleteStmt, a.gen)
+	} else {
+		x = &pg.DeleteStmt{}
+	}
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
 	if m.n_using_clause > 0 {
-		x.UsingClause = make([]*pg.Node, m.n_using_clause)
+		if a != nil {
+			x.UsingClause = carve(&a.slabs.lNode, a.gen, int(m.n_using_clause))
+		} else {
+			x.UsingClause = make([]*pg.Node, m.n_using_clause)
+		}
 		for i, e := range unsafe.Slice(m.using_clause, m.n_using_clause) {
-			x.UsingClause[i] = treeNode(e, depth+1)
+			x.UsingClause[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.WhereClause = treeNode(m.where_clause, depth+1)
+	x.WhereClause = treeNode(m.where_clause, depth+1, a)
 	if m.n_returning_list > 0 {
-		x.ReturningList = make([]*pg.Node, m.n_returning_list)
+		if a != nil {
+			x.ReturningList = carve(&a.slabs.lNode, a.gen, int(m.n_returning_list))
+		} else {
+			x.ReturningList = make([]*pg.Node, m.n_returning_list)
+		}
 		for i, e := range unsafe.Slice(m.returning_list, m.n_returning_list) {
-			x.ReturningList[i] = treeNode(e, depth+1)
+			x.ReturningList[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.WithClause = treeWithClause(m.with_clause, depth+1)
+	x.WithClause = treeWithClause(m.with_clause, depth+1, a)
 	return x
 }
 
-func treeUpdateStmt(m *C.PgQuery__UpdateStmt, depth int) *pg.UpdateStmt {
+func treeUpdateStmt(m *C.PgQuery__UpdateStmt, depth int, a *Arena) *pg.UpdateStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.UpdateStmt{}
-	x.Relation = treeRangeVar(m.relation, depth+1)
+	var x *pg.UpdateStmt
+	if a != nil {
+		x = alloc(&a.slabs.mUpdateStmt, a.gen)
+	} else {
+		x = &pg.UpdateStmt{}
+	}
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
 	if m.n_target_list > 0 {
-		x.TargetList = make([]*pg.Node, m.n_target_list)
+		if a != nil {
+			x.TargetList = carve(&a.slabs.lNode, a.gen, int(m.n_target_list))
+		} else {
+			x.TargetList = make([]*pg.Node, m.n_target_list)
+		}
 		for i, e := range unsafe.Slice(m.target_list, m.n_target_list) {
-			x.TargetList[i] = treeNode(e, depth+1)
+			x.TargetList[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.WhereClause = treeNode(m.where_clause, depth+1)
+	x.WhereClause = treeNode(m.where_clause, depth+1, a)
 	if m.n_from_clause > 0 {
-		x.FromClause = make([]*pg.Node, m.n_from_clause)
+		if a != nil {
+			x.FromClause = carve(&a.slabs.lNode, a.gen, int(m.n_from_clause))
+		} else {
+			x.FromClause = make([]*pg.Node, m.n_from_clause)
+		}
 		for i, e := range unsafe.Slice(m.from_clause, m.n_from_clause) {
-			x.FromClause[i] = treeNode(e, depth+1)
+			x.FromClause[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_returning_list > 0 {
-		x.ReturningList = make([]*pg.Node, m.n_returning_list)
+		if a != nil {
+			x.ReturningList = carve(&a.slabs.lNode, a.gen, int(m.n_returning_list))
+		} else {
+			x.ReturningList = make([]*pg.Node, m.n_returning_list)
+		}
 		for i, e := range unsafe.Slice(m.returning_list, m.n_returning_list) {
-			x.ReturningList[i] = treeNode(e, depth+1)
+			x.ReturningList[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.WithClause = treeWithClause(m.with_clause, depth+1)
+	x.WithClause = treeWithClause(m.with_clause, depth+1, a)
 	return x
 }
 
-func treeMergeStmt(m *C.PgQuery__MergeStmt, depth int) *pg.MergeStmt {
+func treeMergeStmt(m *C.PgQuery__MergeStmt, depth int, a *Arena) *pg.MergeStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.MergeStmt{}
-	x.Relation = treeRangeVar(m.relation, depth+1)
-	x.SourceRelation = treeNode(m.source_relation, depth+1)
-	x.JoinCondition = treeNode(m.join_condition, depth+1)
+	var x *pg.MergeStmt
+	if a != nil {
+		x = alloc(&a.slabs.mMergeStmt, a.gen)
+	} else {
+		x = &pg.MergeStmt{}
+	}
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
+	x.SourceRelation = treeNode(m.source_relation, depth+1, a)
+	x.JoinCondition = treeNode(m.join_condition, depth+1, a)
 	if m.n_merge_when_clauses > 0 {
-		x.MergeWhenClauses = make([]*pg.Node, m.n_merge_when_clauses)
+		if a != nil {
+			x.MergeWhenClauses = carve(&a.slabs.lNode, a.gen, int(m.n_merge_when_clauses))
+		} else {
+			x.MergeWhenClauses = make([]*pg.Node, m.n_merge_when_clauses)
+		}
 		for i, e := range unsafe.Slice(m.merge_when_clauses, m.n_merge_when_clauses) {
-			x.MergeWhenClauses[i] = treeNode(e, depth+1)
+			x.MergeWhenClauses[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.WithClause = treeWithClause(m.with_clause, depth+1)
+	x.WithClause = treeWithClause(m.with_clause, depth+1, a)
 	return x
 }
 
-func treeSelectStmt(m *C.PgQuery__SelectStmt, depth int) *pg.SelectStmt {
+func treeSelectStmt(m *C.PgQuery__SelectStmt, depth int, a *Arena) *pg.SelectStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.SelectStmt{}
+	var x *pg.SelectStmt
+	if a != nil {
+		x = alloc(&a.slabs.mSelectStmt, a.gen)
+	} else {
+		x = &pg.SelectStmt{}
+	}
 	if m.n_distinct_clause > 0 {
-		x.DistinctClause = make([]*pg.Node, m.n_distinct_clause)
+		if a != nil {
+			x.DistinctClause = carve(&a.slabs.lNode, a.gen, int(m.n_distinct_clause))
+		} else {
+			x.DistinctClause = make([]*pg.Node, m.n_distinct_clause)
+		}
 		for i, e := range unsafe.Slice(m.distinct_clause, m.n_distinct_clause) {
-			x.DistinctClause[i] = treeNode(e, depth+1)
+			x.DistinctClause[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.IntoClause = treeIntoClause(m.into_clause, depth+1)
+	x.IntoClause = treeIntoClause(m.into_clause, depth+1, a)
 	if m.n_target_list > 0 {
-		x.TargetList = make([]*pg.Node, m.n_target_list)
+		if a != nil {
+			x.TargetList = carve(&a.slabs.lNode, a.gen, int(m.n_target_list))
+		} else {
+			x.TargetList = make([]*pg.Node, m.n_target_list)
+		}
 		for i, e := range unsafe.Slice(m.target_list, m.n_target_list) {
-			x.TargetList[i] = treeNode(e, depth+1)
+			x.TargetList[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_from_clause > 0 {
-		x.FromClause = make([]*pg.Node, m.n_from_clause)
+		if a != nil {
+			x.FromClause = carve(&a.slabs.lNode, a.gen, int(m.n_from_clause))
+		} else {
+			x.FromClause = make([]*pg.Node, m.n_from_clause)
+		}
 		for i, e := range unsafe.Slice(m.from_clause, m.n_from_clause) {
-			x.FromClause[i] = treeNode(e, depth+1)
+			x.FromClause[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.WhereClause = treeNode(m.where_clause, depth+1)
+	x.WhereClause = treeNode(m.where_clause, depth+1, a)
 	if m.n_group_clause > 0 {
-		x.GroupClause = make([]*pg.Node, m.n_group_clause)
+		if a != nil {
+			x.GroupClause = carve(&a.slabs.lNode, a.gen, int(m.n_group_clause))
+		} else {
+			x.GroupClause = make([]*pg.Node, m.n_group_clause)
+		}
 		for i, e := range unsafe.Slice(m.group_clause, m.n_group_clause) {
-			x.GroupClause[i] = treeNode(e, depth+1)
+			x.GroupClause[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.GroupDistinct = m.group_distinct != 0
-	x.HavingClause = treeNode(m.having_clause, depth+1)
+	x.HavingClause = treeNode(m.having_clause, depth+1, a)
 	if m.n_window_clause > 0 {
-		x.WindowClause = make([]*pg.Node, m.n_window_clause)
+		if a != nil {
+			x.WindowClause = carve(&a.slabs.lNode, a.gen, int(m.n_window_clause))
+		} else {
+			x.WindowClause = make([]*pg.Node, m.n_window_clause)
+		}
 		for i, e := range unsafe.Slice(m.window_clause, m.n_window_clause) {
-			x.WindowClause[i] = treeNode(e, depth+1)
+			x.WindowClause[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_values_lists > 0 {
-		x.ValuesLists = make([]*pg.Node, m.n_values_lists)
+		if a != nil {
+			x.ValuesLists = carve(&a.slabs.lNode, a.gen, int(m.n_values_lists))
+		} else {
+			x.ValuesLists = make([]*pg.Node, m.n_values_lists)
+		}
 		for i, e := range unsafe.Slice(m.values_lists, m.n_values_lists) {
-			x.ValuesLists[i] = treeNode(e, depth+1)
+			x.ValuesLists[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_sort_clause > 0 {
-		x.SortClause = make([]*pg.Node, m.n_sort_clause)
+		if a != nil {
+			x.SortClause = carve(&a.slabs.lNode, a.gen, int(m.n_sort_clause))
+		} else {
+			x.SortClause = make([]*pg.Node, m.n_sort_clause)
+		}
 		for i, e := range unsafe.Slice(m.sort_clause, m.n_sort_clause) {
-			x.SortClause[i] = treeNode(e, depth+1)
+			x.SortClause[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.LimitOffset = treeNode(m.limit_offset, depth+1)
-	x.LimitCount = treeNode(m.limit_count, depth+1)
+	x.LimitOffset = treeNode(m.limit_offset, depth+1, a)
+	x.LimitCount = treeNode(m.limit_count, depth+1, a)
 	x.LimitOption = pg.LimitOption(m.limit_option)
 	if m.n_locking_clause > 0 {
-		x.LockingClause = make([]*pg.Node, m.n_locking_clause)
+		if a != nil {
+			x.LockingClause = carve(&a.slabs.lNode, a.gen, int(m.n_locking_clause))
+		} else {
+			x.LockingClause = make([]*pg.Node, m.n_locking_clause)
+		}
 		for i, e := range unsafe.Slice(m.locking_clause, m.n_locking_clause) {
-			x.LockingClause[i] = treeNode(e, depth+1)
+			x.LockingClause[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.WithClause = treeWithClause(m.with_clause, depth+1)
+	x.WithClause = treeWithClause(m.with_clause, depth+1, a)
 	x.Op = pg.SetOperation(m.op)
 	x.All = m.all != 0
-	x.Larg = treeSelectStmt(m.larg, depth+1)
-	x.Rarg = treeSelectStmt(m.rarg, depth+1)
+	x.Larg = treeSelectStmt(m.larg, depth+1, a)
+	x.Rarg = treeSelectStmt(m.rarg, depth+1, a)
 	return x
 }
 
-func treeSetOperationStmt(m *C.PgQuery__SetOperationStmt, depth int) *pg.SetOperationStmt {
+func treeSetOperationStmt(m *C.PgQuery__SetOperationStmt, depth int, a *Arena) *pg.SetOperationStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.SetOperationStmt{}
+	var x *pg.SetOperationStmt
+	if a != nil {
+		x = alloc(&a.slabs.mSetOperationStmt, a.gen)
+	} else {
+		x = &pg.SetOperationStmt{}
+	}
 	x.Op = pg.SetOperation(m.op)
 	x.All = m.all != 0
-	x.Larg = treeNode(m.larg, depth+1)
-	x.Rarg = treeNode(m.rarg, depth+1)
+	x.Larg = treeNode(m.larg, depth+1, a)
+	x.Rarg = treeNode(m.rarg, depth+1, a)
 	if m.n_col_types > 0 {
-		x.ColTypes = make([]*pg.Node, m.n_col_types)
+		if a != nil {
+			x.ColTypes = carve(&a.slabs.lNode, a.gen, int(m.n_col_types))
+		} else {
+			x.ColTypes = make([]*pg.Node, m.n_col_types)
+		}
 		for i, e := range unsafe.Slice(m.col_types, m.n_col_types) {
-			x.ColTypes[i] = treeNode(e, depth+1)
+			x.ColTypes[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_col_typmods > 0 {
-		x.ColTypmods = make([]*pg.Node, m.n_col_typmods)
+		if a != nil {
+			x.ColTypmods = carve(&a.slabs.lNode, a.gen, int(m.n_col_typmods))
+		} else {
+			x.ColTypmods = make([]*pg.Node, m.n_col_typmods)
+		}
 		for i, e := range unsafe.Slice(m.col_typmods, m.n_col_typmods) {
-			x.ColTypmods[i] = treeNode(e, depth+1)
+			x.ColTypmods[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_col_collations > 0 {
-		x.ColCollations = make([]*pg.Node, m.n_col_collations)
+		if a != nil {
+			x.ColCollations = carve(&a.slabs.lNode, a.gen, int(m.n_col_collations))
+		} else {
+			x.ColCollations = make([]*pg.Node, m.n_col_collations)
+		}
 		for i, e := range unsafe.Slice(m.col_collations, m.n_col_collations) {
-			x.ColCollations[i] = treeNode(e, depth+1)
+			x.ColCollations[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_group_clauses > 0 {
-		x.GroupClauses = make([]*pg.Node, m.n_group_clauses)
+		if a != nil {
+			x.GroupClauses = carve(&a.slabs.lNode, a.gen, int(m.n_group_clauses))
+		} else {
+			x.GroupClauses = make([]*pg.Node, m.n_group_clauses)
+		}
 		for i, e := range unsafe.Slice(m.group_clauses, m.n_group_clauses) {
-			x.GroupClauses[i] = treeNode(e, depth+1)
+			x.GroupClauses[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeReturnStmt(m *C.PgQuery__ReturnStmt, depth int) *pg.ReturnStmt {
+func treeReturnStmt(m *C.PgQuery__ReturnStmt, depth int, a *Arena) *pg.ReturnStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ReturnStmt{}
-	x.Returnval = treeNode(m.returnval, depth+1)
+	var x *pg.ReturnStmt
+	if a != nil {
+		x = alloc(&a.slabs.mReturnStmt, a.gen)
+	} else {
+		x = &pg.ReturnStmt{}
+	}
+	x.Returnval = treeNode(m.returnval, depth+1, a)
 	return x
 }
 
-func treePLAssignStmt(m *C.PgQuery__PLAssignStmt, depth int) *pg.PLAssignStmt {
+func treePLAssignStmt(m *C.PgQuery__PLAssignStmt, depth int, a *Arena) *pg.PLAssignStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.PLAssignStmt{}
+	var x *pg.PLAssignStmt
+	if a != nil {
+		x = alloc(&a.slabs.mPLAssignStmt, a.gen)
+	} else {
+		x = &pg.PLAssignStmt{}
+	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
 	if m.n_indirection > 0 {
-		x.Indirection = make([]*pg.Node, m.n_indirection)
+		if a != nil {
+			x.Indirection = carve(&a.slabs.lNode, a.gen, int(m.n_indirection))
+		} else {
+			x.Indirection = make([]*pg.Node, m.n_indirection)
+		}
 		for i, e := range unsafe.Slice(m.indirection, m.n_indirection) {
-			x.Indirection[i] = treeNode(e, depth+1)
+			x.Indirection[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Nnames = int32(m.nnames)
-	x.Val = treeSelectStmt(m.val, depth+1)
+	x.Val = treeSelectStmt(m.val, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeCreateSchemaStmt(m *C.PgQuery__CreateSchemaStmt, depth int) *pg.CreateSchemaStmt {
+func treeCreateSchemaStmt(m *C.PgQuery__CreateSchemaStmt, depth int, a *Arena) *pg.CreateSchemaStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateSchemaStmt{}
+	var x *pg.CreateSchemaStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateSchemaStmt, a.gen)
+	} else {
+		x = &pg.CreateSchemaStmt{}
+	}
 	if m.schemaname != nil {
 		x.Schemaname = goString(m.schemaname)
 	}
-	x.Authrole = treeRoleSpec(m.authrole, depth+1)
+	x.Authrole = treeRoleSpec(m.authrole, depth+1, a)
 	if m.n_schema_elts > 0 {
-		x.SchemaElts = make([]*pg.Node, m.n_schema_elts)
+		if a != nil {
+			x.SchemaElts = carve(&a.slabs.lNode, a.gen, int(m.n_schema_elts))
+		} else {
+			x.SchemaElts = make([]*pg.Node, m.n_schema_elts)
+		}
 		for i, e := range unsafe.Slice(m.schema_elts, m.n_schema_elts) {
-			x.SchemaElts[i] = treeNode(e, depth+1)
+			x.SchemaElts[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.IfNotExists = m.if_not_exists != 0
 	return x
 }
 
-func treeAlterTableStmt(m *C.PgQuery__AlterTableStmt, depth int) *pg.AlterTableStmt {
+func treeAlterTableStmt(m *C.PgQuery__AlterTableStmt, depth int, a *Arena) *pg.AlterTableStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterTableStmt{}
-	x.Relation = treeRangeVar(m.relation, depth+1)
+	var x *pg.AlterTableStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterTableStmt, a.gen)
+	} else {
+		x = &pg.AlterTableStmt{}
+	}
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
 	if m.n_cmds > 0 {
-		x.Cmds = make([]*pg.Node, m.n_cmds)
+		if a != nil {
+			x.Cmds = carve(&a.slabs.lNode, a.gen, int(m.n_cmds))
+		} else {
+			x.Cmds = make([]*pg.Node, m.n_cmds)
+		}
 		for i, e := range unsafe.Slice(m.cmds, m.n_cmds) {
-			x.Cmds[i] = treeNode(e, depth+1)
+			x.Cmds[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Objtype = pg.ObjectType(m.objtype)
@@ -3796,14 +6940,19 @@ func treeAlterTableStmt(m *C.PgQuery__AlterTableStmt, depth int) *pg.AlterTableS
 	return x
 }
 
-func treeReplicaIdentityStmt(m *C.PgQuery__ReplicaIdentityStmt, depth int) *pg.ReplicaIdentityStmt {
+func treeReplicaIdentityStmt(m *C.PgQuery__ReplicaIdentityStmt, depth int, a *Arena) *pg.ReplicaIdentityStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ReplicaIdentityStmt{}
+	var x *pg.ReplicaIdentityStmt
+	if a != nil {
+		x = alloc(&a.slabs.mReplicaIdentityStmt, a.gen)
+	} else {
+		x = &pg.ReplicaIdentityStmt{}
+	}
 	if m.identity_type != nil {
 		x.IdentityType = goString(m.identity_type)
 	}
@@ -3813,219 +6962,320 @@ func treeReplicaIdentityStmt(m *C.PgQuery__ReplicaIdentityStmt, depth int) *pg.R
 	return x
 }
 
-func treeAlterTableCmd(m *C.PgQuery__AlterTableCmd, depth int) *pg.AlterTableCmd {
+func treeAlterTableCmd(m *C.PgQuery__AlterTableCmd, depth int, a *Arena) *pg.AlterTableCmd {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterTableCmd{}
+	var x *pg.AlterTableCmd
+	if a != nil {
+		x = alloc(&a.slabs.mAlterTableCmd, a.gen)
+	} else {
+		x = &pg.AlterTableCmd{}
+	}
 	x.Subtype = pg.AlterTableType(m.subtype)
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
 	x.Num = int32(m.num)
-	x.Newowner = treeRoleSpec(m.newowner, depth+1)
-	x.Def = treeNode(m.def, depth+1)
+	x.Newowner = treeRoleSpec(m.newowner, depth+1, a)
+	x.Def = treeNode(m.def, depth+1, a)
 	x.Behavior = pg.DropBehavior(m.behavior)
 	x.MissingOk = m.missing_ok != 0
 	x.Recurse = m.recurse != 0
 	return x
 }
 
-func treeAlterCollationStmt(m *C.PgQuery__AlterCollationStmt, depth int) *pg.AlterCollationStmt {
+func treeAlterCollationStmt(m *C.PgQuery__AlterCollationStmt, depth int, a *Arena) *pg.AlterCollationStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterCollationStmt{}
+	var x *pg.AlterCollationStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterCollationStmt, a.gen)
+	} else {
+		x = &pg.AlterCollationStmt{}
+	}
 	if m.n_collname > 0 {
-		x.Collname = make([]*pg.Node, m.n_collname)
+		if a != nil {
+			x.Collname = carve(&a.slabs.lNode, a.gen, int(m.n_collname))
+		} else {
+			x.Collname = make([]*pg.Node, m.n_collname)
+		}
 		for i, e := range unsafe.Slice(m.collname, m.n_collname) {
-			x.Collname[i] = treeNode(e, depth+1)
+			x.Collname[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterDomainStmt(m *C.PgQuery__AlterDomainStmt, depth int) *pg.AlterDomainStmt {
+func treeAlterDomainStmt(m *C.PgQuery__AlterDomainStmt, depth int, a *Arena) *pg.AlterDomainStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterDomainStmt{}
+	var x *pg.AlterDomainStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterDomainStmt, a.gen)
+	} else {
+		x = &pg.AlterDomainStmt{}
+	}
 	if m.subtype != nil {
 		x.Subtype = goString(m.subtype)
 	}
 	if m.n_type_name > 0 {
-		x.TypeName = make([]*pg.Node, m.n_type_name)
+		if a != nil {
+			x.TypeName = carve(&a.slabs.lNode, a.gen, int(m.n_type_name))
+		} else {
+			x.TypeName = make([]*pg.Node, m.n_type_name)
+		}
 		for i, e := range unsafe.Slice(m.type_name, m.n_type_name) {
-			x.TypeName[i] = treeNode(e, depth+1)
+			x.TypeName[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
-	x.Def = treeNode(m.def, depth+1)
+	x.Def = treeNode(m.def, depth+1, a)
 	x.Behavior = pg.DropBehavior(m.behavior)
 	x.MissingOk = m.missing_ok != 0
 	return x
 }
 
-func treeGrantStmt(m *C.PgQuery__GrantStmt, depth int) *pg.GrantStmt {
+func treeGrantStmt(m *C.PgQuery__GrantStmt, depth int, a *Arena) *pg.GrantStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.GrantStmt{}
+	var x *pg.GrantStmt
+	if a != nil {
+		x = alloc(&a.slabs.mGrantStmt, a.gen)
+	} else {
+		x = &pg.GrantStmt{}
+	}
 	x.IsGrant = m.is_grant != 0
 	x.Targtype = pg.GrantTargetType(m.targtype)
 	x.Objtype = pg.ObjectType(m.objtype)
 	if m.n_objects > 0 {
-		x.Objects = make([]*pg.Node, m.n_objects)
+		if a != nil {
+			x.Objects = carve(&a.slabs.lNode, a.gen, int(m.n_objects))
+		} else {
+			x.Objects = make([]*pg.Node, m.n_objects)
+		}
 		for i, e := range unsafe.Slice(m.objects, m.n_objects) {
-			x.Objects[i] = treeNode(e, depth+1)
+			x.Objects[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_privileges > 0 {
-		x.Privileges = make([]*pg.Node, m.n_privileges)
+		if a != nil {
+			x.Privileges = carve(&a.slabs.lNode, a.gen, int(m.n_privileges))
+		} else {
+			x.Privileges = make([]*pg.Node, m.n_privileges)
+		}
 		for i, e := range unsafe.Slice(m.privileges, m.n_privileges) {
-			x.Privileges[i] = treeNode(e, depth+1)
+			x.Privileges[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_grantees > 0 {
-		x.Grantees = make([]*pg.Node, m.n_grantees)
+		if a != nil {
+			x.Grantees = carve(&a.slabs.lNode, a.gen, int(m.n_grantees))
+		} else {
+			x.Grantees = make([]*pg.Node, m.n_grantees)
+		}
 		for i, e := range unsafe.Slice(m.grantees, m.n_grantees) {
-			x.Grantees[i] = treeNode(e, depth+1)
+			x.Grantees[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.GrantOption = m.grant_option != 0
-	x.Grantor = treeRoleSpec(m.grantor, depth+1)
+	x.Grantor = treeRoleSpec(m.grantor, depth+1, a)
 	x.Behavior = pg.DropBehavior(m.behavior)
 	return x
 }
 
-func treeObjectWithArgs(m *C.PgQuery__ObjectWithArgs, depth int) *pg.ObjectWithArgs {
+func treeObjectWithArgs(m *C.PgQuery__ObjectWithArgs, depth int, a *Arena) *pg.ObjectWithArgs {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ObjectWithArgs{}
+	var x *pg.ObjectWithArgs
+	if a != nil {
+		x = alloc(&a.slabs.mObjectWithArgs, a.gen)
+	} else {
+		x = &pg.ObjectWithArgs{}
+	}
 	if m.n_objname > 0 {
-		x.Objname = make([]*pg.Node, m.n_objname)
+		if a != nil {
+			x.Objname = carve(&a.slabs.lNode, a.gen, int(m.n_objname))
+		} else {
+			x.Objname = make([]*pg.Node, m.n_objname)
+		}
 		for i, e := range unsafe.Slice(m.objname, m.n_objname) {
-			x.Objname[i] = treeNode(e, depth+1)
+			x.Objname[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_objargs > 0 {
-		x.Objargs = make([]*pg.Node, m.n_objargs)
+		if a != nil {
+			x.Objargs = carve(&a.slabs.lNode, a.gen, int(m.n_objargs))
+		} else {
+			x.Objargs = make([]*pg.Node, m.n_objargs)
+		}
 		for i, e := range unsafe.Slice(m.objargs, m.n_objargs) {
-			x.Objargs[i] = treeNode(e, depth+1)
+			x.Objargs[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_objfuncargs > 0 {
-		x.Objfuncargs = make([]*pg.Node, m.n_objfuncargs)
+		if a != nil {
+			x.Objfuncargs = carve(&a.slabs.lNode, a.gen, int(m.n_objfuncargs))
+		} else {
+			x.Objfuncargs = make([]*pg.Node, m.n_objfuncargs)
+		}
 		for i, e := range unsafe.Slice(m.objfuncargs, m.n_objfuncargs) {
-			x.Objfuncargs[i] = treeNode(e, depth+1)
+			x.Objfuncargs[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.ArgsUnspecified = m.args_unspecified != 0
 	return x
 }
 
-func treeAccessPriv(m *C.PgQuery__AccessPriv, depth int) *pg.AccessPriv {
+func treeAccessPriv(m *C.PgQuery__AccessPriv, depth int, a *Arena) *pg.AccessPriv {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AccessPriv{}
+	var x *pg.AccessPriv
+	if a != nil {
+		x = alloc(&a.slabs.mAccessPriv, a.gen)
+	} else {
+		x = &pg.AccessPriv{}
+	}
 	if m.priv_name != nil {
 		x.PrivName = goString(m.priv_name)
 	}
 	if m.n_cols > 0 {
-		x.Cols = make([]*pg.Node, m.n_cols)
+		if a != nil {
+			x.Cols = carve(&a.slabs.lNode, a.gen, int(m.n_cols))
+		} else {
+			x.Cols = make([]*pg.Node, m.n_cols)
+		}
 		for i, e := range unsafe.Slice(m.cols, m.n_cols) {
-			x.Cols[i] = treeNode(e, depth+1)
+			x.Cols[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeGrantRoleStmt(m *C.PgQuery__GrantRoleStmt, depth int) *pg.GrantRoleStmt {
+func treeGrantRoleStmt(m *C.PgQuery__GrantRoleStmt, depth int, a *Arena) *pg.GrantRoleStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.GrantRoleStmt{}
+	var x *pg.GrantRoleStmt
+	if a != nil {
+		x = alloc(&a.slabs.mGrantRoleStmt, a.gen)
+	} else {
+		x = &pg.GrantRoleStmt{}
+	}
 	if m.n_granted_roles > 0 {
-		x.GrantedRoles = make([]*pg.Node, m.n_granted_roles)
+		if a != nil {
+			x.GrantedRoles = carve(&a.slabs.lNode, a.gen, int(m.n_granted_roles))
+		} else {
+			x.GrantedRoles = make([]*pg.Node, m.n_granted_roles)
+		}
 		for i, e := range unsafe.Slice(m.granted_roles, m.n_granted_roles) {
-			x.GrantedRoles[i] = treeNode(e, depth+1)
+			x.GrantedRoles[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_grantee_roles > 0 {
-		x.GranteeRoles = make([]*pg.Node, m.n_grantee_roles)
+		if a != nil {
+			x.GranteeRoles = carve(&a.slabs.lNode, a.gen, int(m.n_grantee_roles))
+		} else {
+			x.GranteeRoles = make([]*pg.Node, m.n_grantee_roles)
+		}
 		for i, e := range unsafe.Slice(m.grantee_roles, m.n_grantee_roles) {
-			x.GranteeRoles[i] = treeNode(e, depth+1)
+			x.GranteeRoles[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.IsGrant = m.is_grant != 0
 	if m.n_opt > 0 {
-		x.Opt = make([]*pg.Node, m.n_opt)
+		if a != nil {
+			x.Opt = carve(&a.slabs.lNode, a.gen, int(m.n_opt))
+		} else {
+			x.Opt = make([]*pg.Node, m.n_opt)
+		}
 		for i, e := range unsafe.Slice(m.opt, m.n_opt) {
-			x.Opt[i] = treeNode(e, depth+1)
+			x.Opt[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Grantor = treeRoleSpec(m.grantor, depth+1)
+	x.Grantor = treeRoleSpec(m.grantor, depth+1, a)
 	x.Behavior = pg.DropBehavior(m.behavior)
 	return x
 }
 
-func treeAlterDefaultPrivilegesStmt(m *C.PgQuery__AlterDefaultPrivilegesStmt, depth int) *pg.AlterDefaultPrivilegesStmt {
+func treeAlterDefaultPrivilegesStmt(m *C.PgQuery__AlterDefaultPrivilegesStmt, depth int, a *Arena) *pg.AlterDefaultPrivilegesStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterDefaultPrivilegesStmt{}
+	var x *pg.AlterDefaultPrivilegesStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterDefaultPrivilegesStmt, a.gen)
+	} else {
+		x = &pg.AlterDefaultPrivilegesStmt{}
+	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Action = treeGrantStmt(m.action, depth+1)
+	x.Action = treeGrantStmt(m.action, depth+1, a)
 	return x
 }
 
-func treeCopyStmt(m *C.PgQuery__CopyStmt, depth int) *pg.CopyStmt {
+func treeCopyStmt(m *C.PgQuery__CopyStmt, depth int, a *Arena) *pg.CopyStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CopyStmt{}
-	x.Relation = treeRangeVar(m.relation, depth+1)
-	x.Query = treeNode(m.query, depth+1)
+	var x *pg.CopyStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCopyStmt, a.gen)
+	} else {
+		x = &pg.CopyStmt{}
+	}
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
+	x.Query = treeNode(m.query, depth+1, a)
 	if m.n_attlist > 0 {
-		x.Attlist = make([]*pg.Node, m.n_attlist)
+		if a != nil {
+			x.Attlist = carve(&a.slabs.lNode, a.gen, int(m.n_attlist))
+		} else {
+			x.Attlist = make([]*pg.Node, m.n_attlist)
+		}
 		for i, e := range unsafe.Slice(m.attlist, m.n_attlist) {
-			x.Attlist[i] = treeNode(e, depth+1)
+			x.Attlist[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.IsFrom = m.is_from != 0
@@ -4034,85 +7284,124 @@ func treeCopyStmt(m *C.PgQuery__CopyStmt, depth int) *pg.CopyStmt {
 		x.Filename = goString(m.filename)
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.WhereClause = treeNode(m.where_clause, depth+1)
+	x.WhereClause = treeNode(m.where_clause, depth+1, a)
 	return x
 }
 
-func treeVariableSetStmt(m *C.PgQuery__VariableSetStmt, depth int) *pg.VariableSetStmt {
+func treeVariableSetStmt(m *C.PgQuery__VariableSetStmt, depth int, a *Arena) *pg.VariableSetStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.VariableSetStmt{}
+	var x *pg.VariableSetStmt
+	if a != nil {
+		x = alloc(&a.slabs.mVariableSetStmt, a.gen)
+	} else {
+		x = &pg.VariableSetStmt{}
+	}
 	x.Kind = pg.VariableSetKind(m.kind)
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.IsLocal = m.is_local != 0
 	return x
 }
 
-func treeVariableShowStmt(m *C.PgQuery__VariableShowStmt, depth int) *pg.VariableShowStmt {
+func treeVariableShowStmt(m *C.PgQuery__VariableShowStmt, depth int, a *Arena) *pg.VariableShowStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.VariableShowStmt{}
+	var x *pg.VariableShowStmt
+	if a != nil {
+		x = alloc(&a.slabs.mVariableShowStmt, a.gen)
+	} else {
+		x = &pg.VariableShowStmt{}
+	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
 	return x
 }
 
-func treeCreateStmt(m *C.PgQuery__CreateStmt, depth int) *pg.CreateStmt {
+func treeCreateStmt(m *C.PgQuery__CreateStmt, depth int, a *Arena) *pg.CreateStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateStmt{}
-	x.Relation = treeRangeVar(m.relation, depth+1)
+	var x *pg.CreateStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateStmt, a.gen)
+	} else {
+		x = &pg.CreateStmt{}
+	}
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
 	if m.n_table_elts > 0 {
-		x.TableElts = make([]*pg.Node, m.n_table_elts)
+		if a != nil {
+			x.TableElts = carve(&a.slabs.lNode, a.gen, int(m.n_table_elts))
+		} else {
+			x.TableElts = make([]*pg.Node, m.n_table_elts)
+		}
 		for i, e := range unsafe.Slice(m.table_elts, m.n_table_elts) {
-			x.TableElts[i] = treeNode(e, depth+1)
+			x.TableElts[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_inh_relations > 0 {
-		x.InhRelations = make([]*pg.Node, m.n_inh_relations)
+		if a != nil {
+			x.InhRelations = carve(&a.slabs.lNode, a.gen, int(m.n_inh_relations))
+		} else {
+			x.InhRelations = make([]*pg.Node, m.n_inh_relations)
+		}
 		for i, e := range unsafe.Slice(m.inh_relations, m.n_inh_relations) {
-			x.InhRelations[i] = treeNode(e, depth+1)
+			x.InhRelations[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Partbound = treePartitionBoundSpec(m.partbound, depth+1)
-	x.Partspec = treePartitionSpec(m.partspec, depth+1)
-	x.OfTypename = treeTypeName(m.of_typename, depth+1)
+	x.Partbound = treePartitionBoundSpec(m.partbound, depth+1, a)
+	x.Partspec = treePartitionSpec(m.partspec, depth+1, a)
+	x.OfTypename = treeTypeName(m.of_typename, depth+1, a)
 	if m.n_constraints > 0 {
-		x.Constraints = make([]*pg.Node, m.n_constraints)
+		if a != nil {
+			x.Constraints = carve(&a.slabs.lNode, a.gen, int(m.n_constraints))
+		} else {
+			x.Constraints = make([]*pg.Node, m.n_constraints)
+		}
 		for i, e := range unsafe.Slice(m.constraints, m.n_constraints) {
-			x.Constraints[i] = treeNode(e, depth+1)
+			x.Constraints[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Oncommit = pg.OnCommitAction(m.oncommit)
@@ -4126,14 +7415,19 @@ func treeCreateStmt(m *C.PgQuery__CreateStmt, depth int) *pg.CreateStmt {
 	return x
 }
 
-func treeConstraint(m *C.PgQuery__Constraint, depth int) *pg.Constraint {
+func treeConstraint(m *C.PgQuery__Constraint, depth int, a *Arena) *pg.Constraint {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.Constraint{}
+	var x *pg.Constraint
+	if a != nil {
+		x = alloc(&a.slabs.mConstraint, a.gen)
+	} else {
+		x = &pg.Constraint{}
+	}
 	x.Contype = pg.ConstrType(m.contype)
 	if m.conname != nil {
 		x.Conname = goString(m.conname)
@@ -4142,7 +7436,7 @@ func treeConstraint(m *C.PgQuery__Constraint, depth int) *pg.Constraint {
 	x.Initdeferred = m.initdeferred != 0
 	x.Location = int32(m.location)
 	x.IsNoInherit = m.is_no_inherit != 0
-	x.RawExpr = treeNode(m.raw_expr, depth+1)
+	x.RawExpr = treeNode(m.raw_expr, depth+1, a)
 	if m.cooked_expr != nil {
 		x.CookedExpr = goString(m.cooked_expr)
 	}
@@ -4151,27 +7445,43 @@ func treeConstraint(m *C.PgQuery__Constraint, depth int) *pg.Constraint {
 	}
 	x.NullsNotDistinct = m.nulls_not_distinct != 0
 	if m.n_keys > 0 {
-		x.Keys = make([]*pg.Node, m.n_keys)
+		if a != nil {
+			x.Keys = carve(&a.slabs.lNode, a.gen, int(m.n_keys))
+		} else {
+			x.Keys = make([]*pg.Node, m.n_keys)
+		}
 		for i, e := range unsafe.Slice(m.keys, m.n_keys) {
-			x.Keys[i] = treeNode(e, depth+1)
+			x.Keys[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_including > 0 {
-		x.Including = make([]*pg.Node, m.n_including)
+		if a != nil {
+			x.Including = carve(&a.slabs.lNode, a.gen, int(m.n_including))
+		} else {
+			x.Including = make([]*pg.Node, m.n_including)
+		}
 		for i, e := range unsafe.Slice(m.including, m.n_including) {
-			x.Including[i] = treeNode(e, depth+1)
+			x.Including[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_exclusions > 0 {
-		x.Exclusions = make([]*pg.Node, m.n_exclusions)
+		if a != nil {
+			x.Exclusions = carve(&a.slabs.lNode, a.gen, int(m.n_exclusions))
+		} else {
+			x.Exclusions = make([]*pg.Node, m.n_exclusions)
+		}
 		for i, e := range unsafe.Slice(m.exclusions, m.n_exclusions) {
-			x.Exclusions[i] = treeNode(e, depth+1)
+			x.Exclusions[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.indexname != nil {
@@ -4184,18 +7494,26 @@ func treeConstraint(m *C.PgQuery__Constraint, depth int) *pg.Constraint {
 	if m.access_method != nil {
 		x.AccessMethod = goString(m.access_method)
 	}
-	x.WhereClause = treeNode(m.where_clause, depth+1)
-	x.Pktable = treeRangeVar(m.pktable, depth+1)
+	x.WhereClause = treeNode(m.where_clause, depth+1, a)
+	x.Pktable = treeRangeVar(m.pktable, depth+1, a)
 	if m.n_fk_attrs > 0 {
-		x.FkAttrs = make([]*pg.Node, m.n_fk_attrs)
+		if a != nil {
+			x.FkAttrs = carve(&a.slabs.lNode, a.gen, int(m.n_fk_attrs))
+		} else {
+			x.FkAttrs = make([]*pg.Node, m.n_fk_attrs)
+		}
 		for i, e := range unsafe.Slice(m.fk_attrs, m.n_fk_attrs) {
-			x.FkAttrs[i] = treeNode(e, depth+1)
+			x.FkAttrs[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_pk_attrs > 0 {
-		x.PkAttrs = make([]*pg.Node, m.n_pk_attrs)
+		if a != nil {
+			x.PkAttrs = carve(&a.slabs.lNode, a.gen, int(m.n_pk_attrs))
+		} else {
+			x.PkAttrs = make([]*pg.Node, m.n_pk_attrs)
+		}
 		for i, e := range unsafe.Slice(m.pk_attrs, m.n_pk_attrs) {
-			x.PkAttrs[i] = treeNode(e, depth+1)
+			x.PkAttrs[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.fk_matchtype != nil {
@@ -4208,15 +7526,23 @@ func treeConstraint(m *C.PgQuery__Constraint, depth int) *pg.Constraint {
 		x.FkDelAction = goString(m.fk_del_action)
 	}
 	if m.n_fk_del_set_cols > 0 {
-		x.FkDelSetCols = make([]*pg.Node, m.n_fk_del_set_cols)
+		if a != nil {
+			x.FkDelSetCols = carve(&a.slabs.lNode, a.gen, int(m.n_fk_del_set_cols))
+		} else {
+			x.FkDelSetCols = make([]*pg.Node, m.n_fk_del_set_cols)
+		}
 		for i, e := range unsafe.Slice(m.fk_del_set_cols, m.n_fk_del_set_cols) {
-			x.FkDelSetCols[i] = treeNode(e, depth+1)
+			x.FkDelSetCols[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_old_conpfeqop > 0 {
-		x.OldConpfeqop = make([]*pg.Node, m.n_old_conpfeqop)
+		if a != nil {
+			x.OldConpfeqop = carve(&a.slabs.lNode, a.gen, int(m.n_old_conpfeqop))
+		} else {
+			x.OldConpfeqop = make([]*pg.Node, m.n_old_conpfeqop)
+		}
 		for i, e := range unsafe.Slice(m.old_conpfeqop, m.n_old_conpfeqop) {
-			x.OldConpfeqop[i] = treeNode(e, depth+1)
+			x.OldConpfeqop[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.OldPktableOid = uint32(m.old_pktable_oid)
@@ -4225,38 +7551,52 @@ func treeConstraint(m *C.PgQuery__Constraint, depth int) *pg.Constraint {
 	return x
 }
 
-func treeCreateTableSpaceStmt(m *C.PgQuery__CreateTableSpaceStmt, depth int) *pg.CreateTableSpaceStmt {
+func treeCreateTableSpaceStmt(m *C.PgQuery__CreateTableSpaceStmt, depth int, a *Arena) *pg.CreateTableSpaceStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateTableSpaceStmt{}
+	var x *pg.CreateTableSpaceStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateTableSpaceStmt, a.gen)
+	} else {
+		x = &pg.CreateTableSpaceStmt{}
+	}
 	if m.tablespacename != nil {
 		x.Tablespacename = goString(m.tablespacename)
 	}
-	x.Owner = treeRoleSpec(m.owner, depth+1)
+	x.Owner = treeRoleSpec(m.owner, depth+1, a)
 	if m.location != nil {
 		x.Location = goString(m.location)
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeDropTableSpaceStmt(m *C.PgQuery__DropTableSpaceStmt, depth int) *pg.DropTableSpaceStmt {
+func treeDropTableSpaceStmt(m *C.PgQuery__DropTableSpaceStmt, depth int, a *Arena) *pg.DropTableSpaceStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DropTableSpaceStmt{}
+	var x *pg.DropTableSpaceStmt
+	if a != nil {
+		x = alloc(&a.slabs.mDropTableSpaceStmt, a.gen)
+	} else {
+		x = &pg.DropTableSpaceStmt{}
+	}
 	if m.tablespacename != nil {
 		x.Tablespacename = goString(m.tablespacename)
 	}
@@ -4264,43 +7604,61 @@ func treeDropTableSpaceStmt(m *C.PgQuery__DropTableSpaceStmt, depth int) *pg.Dro
 	return x
 }
 
-func treeAlterTableSpaceOptionsStmt(m *C.PgQuery__AlterTableSpaceOptionsStmt, depth int) *pg.AlterTableSpaceOptionsStmt {
+func treeAlterTableSpaceOptionsStmt(m *C.PgQuery__AlterTableSpaceOptionsStmt, depth int, a *Arena) *pg.AlterTableSpaceOptionsStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterTableSpaceOptionsStmt{}
+	var x *pg.AlterTableSpaceOptionsStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterTableSpaceOptionsStmt, a.gen)
+	} else {
+		x = &pg.AlterTableSpaceOptionsStmt{}
+	}
 	if m.tablespacename != nil {
 		x.Tablespacename = goString(m.tablespacename)
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.IsReset = m.is_reset != 0
 	return x
 }
 
-func treeAlterTableMoveAllStmt(m *C.PgQuery__AlterTableMoveAllStmt, depth int) *pg.AlterTableMoveAllStmt {
+func treeAlterTableMoveAllStmt(m *C.PgQuery__AlterTableMoveAllStmt, depth int, a *Arena) *pg.AlterTableMoveAllStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterTableMoveAllStmt{}
+	var x *pg.AlterTableMoveAllStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterTableMoveAllStmt, a.gen)
+	} else {
+		x = &pg.AlterTableMoveAllStmt{}
+	}
 	if m.orig_tablespacename != nil {
 		x.OrigTablespacename = goString(m.orig_tablespacename)
 	}
 	x.Objtype = pg.ObjectType(m.objtype)
 	if m.n_roles > 0 {
-		x.Roles = make([]*pg.Node, m.n_roles)
+		if a != nil {
+			x.Roles = carve(&a.slabs.lNode, a.gen, int(m.n_roles))
+		} else {
+			x.Roles = make([]*pg.Node, m.n_roles)
+		}
 		for i, e := range unsafe.Slice(m.roles, m.n_roles) {
-			x.Roles[i] = treeNode(e, depth+1)
+			x.Roles[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.new_tablespacename != nil {
@@ -4310,124 +7668,178 @@ func treeAlterTableMoveAllStmt(m *C.PgQuery__AlterTableMoveAllStmt, depth int) *
 	return x
 }
 
-func treeCreateExtensionStmt(m *C.PgQuery__CreateExtensionStmt, depth int) *pg.CreateExtensionStmt {
+func treeCreateExtensionStmt(m *C.PgQuery__CreateExtensionStmt, depth int, a *Arena) *pg.CreateExtensionStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateExtensionStmt{}
+	var x *pg.CreateExtensionStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateExtensionStmt, a.gen)
+	} else {
+		x = &pg.CreateExtensionStmt{}
+	}
 	if m.extname != nil {
 		x.Extname = goString(m.extname)
 	}
 	x.IfNotExists = m.if_not_exists != 0
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterExtensionStmt(m *C.PgQuery__AlterExtensionStmt, depth int) *pg.AlterExtensionStmt {
+func treeAlterExtensionStmt(m *C.PgQuery__AlterExtensionStmt, depth int, a *Arena) *pg.AlterExtensionStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterExtensionStmt{}
+	var x *pg.AlterExtensionStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterExtensionStmt, a.gen)
+	} else {
+		x = &pg.AlterExtensionStmt{}
+	}
 	if m.extname != nil {
 		x.Extname = goString(m.extname)
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterExtensionContentsStmt(m *C.PgQuery__AlterExtensionContentsStmt, depth int) *pg.AlterExtensionContentsStmt {
+func treeAlterExtensionContentsStmt(m *C.PgQuery__AlterExtensionContentsStmt, depth int, a *Arena) *pg.AlterExtensionContentsStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterExtensionContentsStmt{}
+	var x *pg.AlterExtensionContentsStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterExtensionContentsStmt, a.gen)
+	} else {
+		x = &pg.AlterExtensionContentsStmt{}
+	}
 	if m.extname != nil {
 		x.Extname = goString(m.extname)
 	}
 	x.Action = int32(m.action)
 	x.Objtype = pg.ObjectType(m.objtype)
-	x.Object = treeNode(m.object, depth+1)
+	x.Object = treeNode(m.object, depth+1, a)
 	return x
 }
 
-func treeCreateFdwStmt(m *C.PgQuery__CreateFdwStmt, depth int) *pg.CreateFdwStmt {
+func treeCreateFdwStmt(m *C.PgQuery__CreateFdwStmt, depth int, a *Arena) *pg.CreateFdwStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateFdwStmt{}
+	var x *pg.CreateFdwStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateFdwStmt, a.gen)
+	} else {
+		x = &pg.CreateFdwStmt{}
+	}
 	if m.fdwname != nil {
 		x.Fdwname = goString(m.fdwname)
 	}
 	if m.n_func_options > 0 {
-		x.FuncOptions = make([]*pg.Node, m.n_func_options)
+		if a != nil {
+			x.FuncOptions = carve(&a.slabs.lNode, a.gen, int(m.n_func_options))
+		} else {
+			x.FuncOptions = make([]*pg.Node, m.n_func_options)
+		}
 		for i, e := range unsafe.Slice(m.func_options, m.n_func_options) {
-			x.FuncOptions[i] = treeNode(e, depth+1)
+			x.FuncOptions[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterFdwStmt(m *C.PgQuery__AlterFdwStmt, depth int) *pg.AlterFdwStmt {
+func treeAlterFdwStmt(m *C.PgQuery__AlterFdwStmt, depth int, a *Arena) *pg.AlterFdwStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterFdwStmt{}
+	var x *pg.AlterFdwStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterFdwStmt, a.gen)
+	} else {
+		x = &pg.AlterFdwStmt{}
+	}
 	if m.fdwname != nil {
 		x.Fdwname = goString(m.fdwname)
 	}
 	if m.n_func_options > 0 {
-		x.FuncOptions = make([]*pg.Node, m.n_func_options)
+		if a != nil {
+			x.FuncOptions = carve(&a.slabs.lNode, a.gen, int(m.n_func_options))
+		} else {
+			x.FuncOptions = make([]*pg.Node, m.n_func_options)
+		}
 		for i, e := range unsafe.Slice(m.func_options, m.n_func_options) {
-			x.FuncOptions[i] = treeNode(e, depth+1)
+			x.FuncOptions[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeCreateForeignServerStmt(m *C.PgQuery__CreateForeignServerStmt, depth int) *pg.CreateForeignServerStmt {
+func treeCreateForeignServerStmt(m *C.PgQuery__CreateForeignServerStmt, depth int, a *Arena) *pg.CreateForeignServerStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateForeignServerStmt{}
+	var x *pg.CreateForeignServerStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateForeignServerStmt, a.gen)
+	} else {
+		x = &pg.CreateForeignServerStmt{}
+	}
 	if m.servername != nil {
 		x.Servername = goString(m.servername)
 	}
@@ -4442,22 +7854,31 @@ func treeCreateForeignServerStmt(m *C.PgQuery__CreateForeignServerStmt, depth in
 	}
 	x.IfNotExists = m.if_not_exists != 0
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterForeignServerStmt(m *C.PgQuery__AlterForeignServerStmt, depth int) *pg.AlterForeignServerStmt {
+func treeAlterForeignServerStmt(m *C.PgQuery__AlterForeignServerStmt, depth int, a *Arena) *pg.AlterForeignServerStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterForeignServerStmt{}
+	var x *pg.AlterForeignServerStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterForeignServerStmt, a.gen)
+	} else {
+		x = &pg.AlterForeignServerStmt{}
+	}
 	if m.servername != nil {
 		x.Servername = goString(m.servername)
 	}
@@ -4465,88 +7886,124 @@ func treeAlterForeignServerStmt(m *C.PgQuery__AlterForeignServerStmt, depth int)
 		x.Version = goString(m.version)
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.HasVersion = m.has_version != 0
 	return x
 }
 
-func treeCreateForeignTableStmt(m *C.PgQuery__CreateForeignTableStmt, depth int) *pg.CreateForeignTableStmt {
+func treeCreateForeignTableStmt(m *C.PgQuery__CreateForeignTableStmt, depth int, a *Arena) *pg.CreateForeignTableStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateForeignTableStmt{}
-	x.BaseStmt = treeCreateStmt(m.base_stmt, depth+1)
+	var x *pg.CreateForeignTableStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateForeignTableStmt, a.gen)
+	} else {
+		x = &pg.CreateForeignTableStmt{}
+	}
+	x.BaseStmt = treeCreateStmt(m.base_stmt, depth+1, a)
 	if m.servername != nil {
 		x.Servername = goString(m.servername)
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeCreateUserMappingStmt(m *C.PgQuery__CreateUserMappingStmt, depth int) *pg.CreateUserMappingStmt {
+func treeCreateUserMappingStmt(m *C.PgQuery__CreateUserMappingStmt, depth int, a *Arena) *pg.CreateUserMappingStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateUserMappingStmt{}
-	x.User = treeRoleSpec(m.user, depth+1)
+	var x *pg.CreateUserMappingStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateUserMappingStmt, a.gen)
+	} else {
+		x = &pg.CreateUserMappingStmt{}
+	}
+	x.User = treeRoleSpec(m.user, depth+1, a)
 	if m.servername != nil {
 		x.Servername = goString(m.servername)
 	}
 	x.IfNotExists = m.if_not_exists != 0
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterUserMappingStmt(m *C.PgQuery__AlterUserMappingStmt, depth int) *pg.AlterUserMappingStmt {
+func treeAlterUserMappingStmt(m *C.PgQuery__AlterUserMappingStmt, depth int, a *Arena) *pg.AlterUserMappingStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterUserMappingStmt{}
-	x.User = treeRoleSpec(m.user, depth+1)
+	var x *pg.AlterUserMappingStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterUserMappingStmt, a.gen)
+	} else {
+		x = &pg.AlterUserMappingStmt{}
+	}
+	x.User = treeRoleSpec(m.user, depth+1, a)
 	if m.servername != nil {
 		x.Servername = goString(m.servername)
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeDropUserMappingStmt(m *C.PgQuery__DropUserMappingStmt, depth int) *pg.DropUserMappingStmt {
+func treeDropUserMappingStmt(m *C.PgQuery__DropUserMappingStmt, depth int, a *Arena) *pg.DropUserMappingStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DropUserMappingStmt{}
-	x.User = treeRoleSpec(m.user, depth+1)
+	var x *pg.DropUserMappingStmt
+	if a != nil {
+		x = alloc(&a.slabs.mDropUserMappingStmt, a.gen)
+	} else {
+		x = &pg.DropUserMappingStmt{}
+	}
+	x.User = treeRoleSpec(m.user, depth+1, a)
 	if m.servername != nil {
 		x.Servername = goString(m.servername)
 	}
@@ -4554,14 +8011,19 @@ func treeDropUserMappingStmt(m *C.PgQuery__DropUserMappingStmt, depth int) *pg.D
 	return x
 }
 
-func treeImportForeignSchemaStmt(m *C.PgQuery__ImportForeignSchemaStmt, depth int) *pg.ImportForeignSchemaStmt {
+func treeImportForeignSchemaStmt(m *C.PgQuery__ImportForeignSchemaStmt, depth int, a *Arena) *pg.ImportForeignSchemaStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ImportForeignSchemaStmt{}
+	var x *pg.ImportForeignSchemaStmt
+	if a != nil {
+		x = alloc(&a.slabs.mImportForeignSchemaStmt, a.gen)
+	} else {
+		x = &pg.ImportForeignSchemaStmt{}
+	}
 	if m.server_name != nil {
 		x.ServerName = goString(m.server_name)
 	}
@@ -4573,85 +8035,120 @@ func treeImportForeignSchemaStmt(m *C.PgQuery__ImportForeignSchemaStmt, depth in
 	}
 	x.ListType = pg.ImportForeignSchemaType(m.list_type)
 	if m.n_table_list > 0 {
-		x.TableList = make([]*pg.Node, m.n_table_list)
+		if a != nil {
+			x.TableList = carve(&a.slabs.lNode, a.gen, int(m.n_table_list))
+		} else {
+			x.TableList = make([]*pg.Node, m.n_table_list)
+		}
 		for i, e := range unsafe.Slice(m.table_list, m.n_table_list) {
-			x.TableList[i] = treeNode(e, depth+1)
+			x.TableList[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeCreatePolicyStmt(m *C.PgQuery__CreatePolicyStmt, depth int) *pg.CreatePolicyStmt {
+func treeCreatePolicyStmt(m *C.PgQuery__CreatePolicyStmt, depth int, a *Arena) *pg.CreatePolicyStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreatePolicyStmt{}
+	var x *pg.CreatePolicyStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreatePolicyStmt, a.gen)
+	} else {
+		x = &pg.CreatePolicyStmt{}
+	}
 	if m.policy_name != nil {
 		x.PolicyName = goString(m.policy_name)
 	}
-	x.Table = treeRangeVar(m.table, depth+1)
+	x.Table = treeRangeVar(m.table, depth+1, a)
 	if m.cmd_name != nil {
 		x.CmdName = goString(m.cmd_name)
 	}
 	x.Permissive = m.permissive != 0
 	if m.n_roles > 0 {
-		x.Roles = make([]*pg.Node, m.n_roles)
+		if a != nil {
+			x.Roles = carve(&a.slabs.lNode, a.gen, int(m.n_roles))
+		} else {
+			x.Roles = make([]*pg.Node, m.n_roles)
+		}
 		for i, e := range unsafe.Slice(m.roles, m.n_roles) {
-			x.Roles[i] = treeNode(e, depth+1)
+			x.Roles[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Qual = treeNode(m.qual, depth+1)
-	x.WithCheck = treeNode(m.with_check, depth+1)
+	x.Qual = treeNode(m.qual, depth+1, a)
+	x.WithCheck = treeNode(m.with_check, depth+1, a)
 	return x
 }
 
-func treeAlterPolicyStmt(m *C.PgQuery__AlterPolicyStmt, depth int) *pg.AlterPolicyStmt {
+func treeAlterPolicyStmt(m *C.PgQuery__AlterPolicyStmt, depth int, a *Arena) *pg.AlterPolicyStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterPolicyStmt{}
+	var x *pg.AlterPolicyStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterPolicyStmt, a.gen)
+	} else {
+		x = &pg.AlterPolicyStmt{}
+	}
 	if m.policy_name != nil {
 		x.PolicyName = goString(m.policy_name)
 	}
-	x.Table = treeRangeVar(m.table, depth+1)
+	x.Table = treeRangeVar(m.table, depth+1, a)
 	if m.n_roles > 0 {
-		x.Roles = make([]*pg.Node, m.n_roles)
+		if a != nil {
+			x.Roles = carve(&a.slabs.lNode, a.gen, int(m.n_roles))
+		} else {
+			x.Roles = make([]*pg.Node, m.n_roles)
+		}
 		for i, e := range unsafe.Slice(m.roles, m.n_roles) {
-			x.Roles[i] = treeNode(e, depth+1)
+			x.Roles[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Qual = treeNode(m.qual, depth+1)
-	x.WithCheck = treeNode(m.with_check, depth+1)
+	x.Qual = treeNode(m.qual, depth+1, a)
+	x.WithCheck = treeNode(m.with_check, depth+1, a)
 	return x
 }
 
-func treeCreateAmStmt(m *C.PgQuery__CreateAmStmt, depth int) *pg.CreateAmStmt {
+func treeCreateAmStmt(m *C.PgQuery__CreateAmStmt, depth int, a *Arena) *pg.CreateAmStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateAmStmt{}
+	var x *pg.CreateAmStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateAmStmt, a.gen)
+	} else {
+		x = &pg.CreateAmStmt{}
+	}
 	if m.amname != nil {
 		x.Amname = goString(m.amname)
 	}
 	if m.n_handler_name > 0 {
-		x.HandlerName = make([]*pg.Node, m.n_handler_name)
+		if a != nil {
+			x.HandlerName = carve(&a.slabs.lNode, a.gen, int(m.n_handler_name))
+		} else {
+			x.HandlerName = make([]*pg.Node, m.n_handler_name)
+		}
 		for i, e := range unsafe.Slice(m.handler_name, m.n_handler_name) {
-			x.HandlerName[i] = treeNode(e, depth+1)
+			x.HandlerName[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.amtype != nil {
@@ -4660,62 +8157,88 @@ func treeCreateAmStmt(m *C.PgQuery__CreateAmStmt, depth int) *pg.CreateAmStmt {
 	return x
 }
 
-func treeCreateTrigStmt(m *C.PgQuery__CreateTrigStmt, depth int) *pg.CreateTrigStmt {
+func treeCreateTrigStmt(m *C.PgQuery__CreateTrigStmt, depth int, a *Arena) *pg.CreateTrigStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateTrigStmt{}
+	var x *pg.CreateTrigStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateTrigStmt, a.gen)
+	} else {
+		x = &pg.CreateTrigStmt{}
+	}
 	x.Replace = m.replace != 0
 	x.Isconstraint = m.isconstraint != 0
 	if m.trigname != nil {
 		x.Trigname = goString(m.trigname)
 	}
-	x.Relation = treeRangeVar(m.relation, depth+1)
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
 	if m.n_funcname > 0 {
-		x.Funcname = make([]*pg.Node, m.n_funcname)
+		if a != nil {
+			x.Funcname = carve(&a.slabs.lNode, a.gen, int(m.n_funcname))
+		} else {
+			x.Funcname = make([]*pg.Node, m.n_funcname)
+		}
 		for i, e := range unsafe.Slice(m.funcname, m.n_funcname) {
-			x.Funcname[i] = treeNode(e, depth+1)
+			x.Funcname[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Row = m.row != 0
 	x.Timing = int32(m.timing)
 	x.Events = int32(m.events)
 	if m.n_columns > 0 {
-		x.Columns = make([]*pg.Node, m.n_columns)
+		if a != nil {
+			x.Columns = carve(&a.slabs.lNode, a.gen, int(m.n_columns))
+		} else {
+			x.Columns = make([]*pg.Node, m.n_columns)
+		}
 		for i, e := range unsafe.Slice(m.columns, m.n_columns) {
-			x.Columns[i] = treeNode(e, depth+1)
+			x.Columns[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.WhenClause = treeNode(m.when_clause, depth+1)
+	x.WhenClause = treeNode(m.when_clause, depth+1, a)
 	if m.n_transition_rels > 0 {
-		x.TransitionRels = make([]*pg.Node, m.n_transition_rels)
+		if a != nil {
+			x.TransitionRels = carve(&a.slabs.lNode, a.gen, int(m.n_transition_rels))
+		} else {
+			x.TransitionRels = make([]*pg.Node, m.n_transition_rels)
+		}
 		for i, e := range unsafe.Slice(m.transition_rels, m.n_transition_rels) {
-			x.TransitionRels[i] = treeNode(e, depth+1)
+			x.TransitionRels[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Deferrable = m.deferrable != 0
 	x.Initdeferred = m.initdeferred != 0
-	x.Constrrel = treeRangeVar(m.constrrel, depth+1)
+	x.Constrrel = treeRangeVar(m.constrrel, depth+1, a)
 	return x
 }
 
-func treeCreateEventTrigStmt(m *C.PgQuery__CreateEventTrigStmt, depth int) *pg.CreateEventTrigStmt {
+func treeCreateEventTrigStmt(m *C.PgQuery__CreateEventTrigStmt, depth int, a *Arena) *pg.CreateEventTrigStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateEventTrigStmt{}
+	var x *pg.CreateEventTrigStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateEventTrigStmt, a.gen)
+	} else {
+		x = &pg.CreateEventTrigStmt{}
+	}
 	if m.trigname != nil {
 		x.Trigname = goString(m.trigname)
 	}
@@ -4723,28 +8246,41 @@ func treeCreateEventTrigStmt(m *C.PgQuery__CreateEventTrigStmt, depth int) *pg.C
 		x.Eventname = goString(m.eventname)
 	}
 	if m.n_whenclause > 0 {
-		x.Whenclause = make([]*pg.Node, m.n_whenclause)
+		if a != nil {
+			x.Whenclause = carve(&a.slabs.lNode, a.gen, int(m.n_whenclause))
+		} else {
+			x.Whenclause = make([]*pg.Node, m.n_whenclause)
+		}
 		for i, e := range unsafe.Slice(m.whenclause, m.n_whenclause) {
-			x.Whenclause[i] = treeNode(e, depth+1)
+			x.Whenclause[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_funcname > 0 {
-		x.Funcname = make([]*pg.Node, m.n_funcname)
+		if a != nil {
+			x.Funcname = carve(&a.slabs.lNode, a.gen, int(m.n_funcname))
+		} else {
+			x.Funcname = make([]*pg.Node, m.n_funcname)
+		}
 		for i, e := range unsafe.Slice(m.funcname, m.n_funcname) {
-			x.Funcname[i] = treeNode(e, depth+1)
+			x.Funcname[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterEventTrigStmt(m *C.PgQuery__AlterEventTrigStmt, depth int) *pg.AlterEventTrigStmt {
+func treeAlterEventTrigStmt(m *C.PgQuery__AlterEventTrigStmt, depth int, a *Arena) *pg.AlterEventTrigStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterEventTrigStmt{}
+	var x *pg.AlterEventTrigStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterEventTrigStmt, a.gen)
+	} else {
+		x = &pg.AlterEventTrigStmt{}
+	}
 	if m.trigname != nil {
 		x.Trigname = goString(m.trigname)
 	}
@@ -4754,127 +8290,185 @@ func treeAlterEventTrigStmt(m *C.PgQuery__AlterEventTrigStmt, depth int) *pg.Alt
 	return x
 }
 
-func treeCreatePLangStmt(m *C.PgQuery__CreatePLangStmt, depth int) *pg.CreatePLangStmt {
+func treeCreatePLangStmt(m *C.PgQuery__CreatePLangStmt, depth int, a *Arena) *pg.CreatePLangStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreatePLangStmt{}
+	var x *pg.CreatePLangStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreatePLangStmt, a.gen)
+	} else {
+		x = &pg.CreatePLangStmt{}
+	}
 	x.Replace = m.replace != 0
 	if m.plname != nil {
 		x.Plname = goString(m.plname)
 	}
 	if m.n_plhandler > 0 {
-		x.Plhandler = make([]*pg.Node, m.n_plhandler)
+		if a != nil {
+			x.Plhandler = carve(&a.slabs.lNode, a.gen, int(m.n_plhandler))
+		} else {
+			x.Plhandler = make([]*pg.Node, m.n_plhandler)
+		}
 		for i, e := range unsafe.Slice(m.plhandler, m.n_plhandler) {
-			x.Plhandler[i] = treeNode(e, depth+1)
+			x.Plhandler[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_plinline > 0 {
-		x.Plinline = make([]*pg.Node, m.n_plinline)
+		if a != nil {
+			x.Plinline = carve(&a.slabs.lNode, a.gen, int(m.n_plinline))
+		} else {
+			x.Plinline = make([]*pg.Node, m.n_plinline)
+		}
 		for i, e := range unsafe.Slice(m.plinline, m.n_plinline) {
-			x.Plinline[i] = treeNode(e, depth+1)
+			x.Plinline[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_plvalidator > 0 {
-		x.Plvalidator = make([]*pg.Node, m.n_plvalidator)
+		if a != nil {
+			x.Plvalidator = carve(&a.slabs.lNode, a.gen, int(m.n_plvalidator))
+		} else {
+			x.Plvalidator = make([]*pg.Node, m.n_plvalidator)
+		}
 		for i, e := range unsafe.Slice(m.plvalidator, m.n_plvalidator) {
-			x.Plvalidator[i] = treeNode(e, depth+1)
+			x.Plvalidator[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Pltrusted = m.pltrusted != 0
 	return x
 }
 
-func treeCreateRoleStmt(m *C.PgQuery__CreateRoleStmt, depth int) *pg.CreateRoleStmt {
+func treeCreateRoleStmt(m *C.PgQuery__CreateRoleStmt, depth int, a *Arena) *pg.CreateRoleStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateRoleStmt{}
+	var x *pg.CreateRoleStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateRoleStmt, a.gen)
+	} else {
+		x = &pg.CreateRoleStmt{}
+	}
 	x.StmtType = pg.RoleStmtType(m.stmt_type)
 	if m.role != nil {
 		x.Role = goString(m.role)
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterRoleStmt(m *C.PgQuery__AlterRoleStmt, depth int) *pg.AlterRoleStmt {
+func treeAlterRoleStmt(m *C.PgQuery__AlterRoleStmt, depth int, a *Arena) *pg.AlterRoleStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterRoleStmt{}
-	x.Role = treeRoleSpec(m.role, depth+1)
+	var x *pg.AlterRoleStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterRoleStmt, a.gen)
+	} else {
+		x = &pg.AlterRoleStmt{}
+	}
+	x.Role = treeRoleSpec(m.role, depth+1, a)
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Action = int32(m.action)
 	return x
 }
 
-func treeAlterRoleSetStmt(m *C.PgQuery__AlterRoleSetStmt, depth int) *pg.AlterRoleSetStmt {
+func treeAlterRoleSetStmt(m *C.PgQuery__AlterRoleSetStmt, depth int, a *Arena) *pg.AlterRoleSetStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterRoleSetStmt{}
-	x.Role = treeRoleSpec(m.role, depth+1)
+	var x *pg.AlterRoleSetStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterRoleSetStmt, a.gen)
+	} else {
+		x = &pg.AlterRoleSetStmt{}
+	}
+	x.Role = treeRoleSpec(m.role, depth+1, a)
 	if m.database != nil {
 		x.Database = goString(m.database)
 	}
-	x.Setstmt = treeVariableSetStmt(m.setstmt, depth+1)
+	x.Setstmt = treeVariableSetStmt(m.setstmt, depth+1, a)
 	return x
 }
 
-func treeDropRoleStmt(m *C.PgQuery__DropRoleStmt, depth int) *pg.DropRoleStmt {
+func treeDropRoleStmt(m *C.PgQuery__DropRoleStmt, depth int, a *Arena) *pg.DropRoleStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DropRoleStmt{}
+	var x *pg.DropRoleStmt
+	if a != nil {
+		x = alloc(&a.slabs.mDropRoleStmt, a.gen)
+	} else {
+		x = &pg.DropRoleStmt{}
+	}
 	if m.n_roles > 0 {
-		x.Roles = make([]*pg.Node, m.n_roles)
+		if a != nil {
+			x.Roles = carve(&a.slabs.lNode, a.gen, int(m.n_roles))
+		} else {
+			x.Roles = make([]*pg.Node, m.n_roles)
+		}
 		for i, e := range unsafe.Slice(m.roles, m.n_roles) {
-			x.Roles[i] = treeNode(e, depth+1)
+			x.Roles[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.MissingOk = m.missing_ok != 0
 	return x
 }
 
-func treeCreateSeqStmt(m *C.PgQuery__CreateSeqStmt, depth int) *pg.CreateSeqStmt {
+func treeCreateSeqStmt(m *C.PgQuery__CreateSeqStmt, depth int, a *Arena) *pg.CreateSeqStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateSeqStmt{}
-	x.Sequence = treeRangeVar(m.sequence, depth+1)
+	var x *pg.CreateSeqStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateSeqStmt, a.gen)
+	} else {
+		x = &pg.CreateSeqStmt{}
+	}
+	x.Sequence = treeRangeVar(m.sequence, depth+1, a)
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.OwnerId = uint32(m.owner_id)
@@ -4883,19 +8477,28 @@ func treeCreateSeqStmt(m *C.PgQuery__CreateSeqStmt, depth int) *pg.CreateSeqStmt
 	return x
 }
 
-func treeAlterSeqStmt(m *C.PgQuery__AlterSeqStmt, depth int) *pg.AlterSeqStmt {
+func treeAlterSeqStmt(m *C.PgQuery__AlterSeqStmt, depth int, a *Arena) *pg.AlterSeqStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterSeqStmt{}
-	x.Sequence = treeRangeVar(m.sequence, depth+1)
+	var x *pg.AlterSeqStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterSeqStmt, a.gen)
+	} else {
+		x = &pg.AlterSeqStmt{}
+	}
+	x.Sequence = treeRangeVar(m.sequence, depth+1, a)
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.ForIdentity = m.for_identity != 0
@@ -4903,32 +8506,49 @@ func treeAlterSeqStmt(m *C.PgQuery__AlterSeqStmt, depth int) *pg.AlterSeqStmt {
 	return x
 }
 
-func treeDefineStmt(m *C.PgQuery__DefineStmt, depth int) *pg.DefineStmt {
+func treeDefineStmt(m *C.PgQuery__DefineStmt, depth int, a *Arena) *pg.DefineStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DefineStmt{}
+	var x *pg.DefineStmt
+	if a != nil {
+		x = alloc(&a.slabs.mDefineStmt, a.gen)
+	} else {
+		x = &pg.DefineStmt{}
+	}
 	x.Kind = pg.ObjectType(m.kind)
 	x.Oldstyle = m.oldstyle != 0
 	if m.n_defnames > 0 {
-		x.Defnames = make([]*pg.Node, m.n_defnames)
+		if a != nil {
+			x.Defnames = carve(&a.slabs.lNode, a.gen, int(m.n_defnames))
+		} else {
+			x.Defnames = make([]*pg.Node, m.n_defnames)
+		}
 		for i, e := range unsafe.Slice(m.defnames, m.n_defnames) {
-			x.Defnames[i] = treeNode(e, depth+1)
+			x.Defnames[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_definition > 0 {
-		x.Definition = make([]*pg.Node, m.n_definition)
+		if a != nil {
+			x.Definition = carve(&a.slabs.lNode, a.gen, int(m.n_definition))
+		} else {
+			x.Definition = make([]*pg.Node, m.n_definition)
+		}
 		for i, e := range unsafe.Slice(m.definition, m.n_definition) {
-			x.Definition[i] = treeNode(e, depth+1)
+			x.Definition[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.IfNotExists = m.if_not_exists != 0
@@ -4936,104 +8556,156 @@ func treeDefineStmt(m *C.PgQuery__DefineStmt, depth int) *pg.DefineStmt {
 	return x
 }
 
-func treeCreateDomainStmt(m *C.PgQuery__CreateDomainStmt, depth int) *pg.CreateDomainStmt {
+func treeCreateDomainStmt(m *C.PgQuery__CreateDomainStmt, depth int, a *Arena) *pg.CreateDomainStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateDomainStmt{}
+	var x *pg.CreateDomainStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateDomainStmt, a.gen)
+	} else {
+		x = &pg.CreateDomainStmt{}
+	}
 	if m.n_domainname > 0 {
-		x.Domainname = make([]*pg.Node, m.n_domainname)
+		if a != nil {
+			x.Domainname = carve(&a.slabs.lNode, a.gen, int(m.n_domainname))
+		} else {
+			x.Domainname = make([]*pg.Node, m.n_domainname)
+		}
 		for i, e := range unsafe.Slice(m.domainname, m.n_domainname) {
-			x.Domainname[i] = treeNode(e, depth+1)
+			x.Domainname[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.TypeName = treeTypeName(m.type_name, depth+1)
-	x.CollClause = treeCollateClause(m.coll_clause, depth+1)
+	x.TypeName = treeTypeName(m.type_name, depth+1, a)
+	x.CollClause = treeCollateClause(m.coll_clause, depth+1, a)
 	if m.n_constraints > 0 {
-		x.Constraints = make([]*pg.Node, m.n_constraints)
+		if a != nil {
+			x.Constraints = carve(&a.slabs.lNode, a.gen, int(m.n_constraints))
+		} else {
+			x.Constraints = make([]*pg.Node, m.n_constraints)
+		}
 		for i, e := range unsafe.Slice(m.constraints, m.n_constraints) {
-			x.Constraints[i] = treeNode(e, depth+1)
+			x.Constraints[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeCreateOpClassStmt(m *C.PgQuery__CreateOpClassStmt, depth int) *pg.CreateOpClassStmt {
+func treeCreateOpClassStmt(m *C.PgQuery__CreateOpClassStmt, depth int, a *Arena) *pg.CreateOpClassStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateOpClassStmt{}
+	var x *pg.CreateOpClassStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateOpClassStmt, a.gen)
+	} else {
+		x = &pg.CreateOpClassStmt{}
+	}
 	if m.n_opclassname > 0 {
-		x.Opclassname = make([]*pg.Node, m.n_opclassname)
+		if a != nil {
+			x.Opclassname = carve(&a.slabs.lNode, a.gen, int(m.n_opclassname))
+		} else {
+			x.Opclassname = make([]*pg.Node, m.n_opclassname)
+		}
 		for i, e := range unsafe.Slice(m.opclassname, m.n_opclassname) {
-			x.Opclassname[i] = treeNode(e, depth+1)
+			x.Opclassname[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_opfamilyname > 0 {
-		x.Opfamilyname = make([]*pg.Node, m.n_opfamilyname)
+		if a != nil {
+			x.Opfamilyname = carve(&a.slabs.lNode, a.gen, int(m.n_opfamilyname))
+		} else {
+			x.Opfamilyname = make([]*pg.Node, m.n_opfamilyname)
+		}
 		for i, e := range unsafe.Slice(m.opfamilyname, m.n_opfamilyname) {
-			x.Opfamilyname[i] = treeNode(e, depth+1)
+			x.Opfamilyname[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.amname != nil {
 		x.Amname = goString(m.amname)
 	}
-	x.Datatype = treeTypeName(m.datatype, depth+1)
+	x.Datatype = treeTypeName(m.datatype, depth+1, a)
 	if m.n_items > 0 {
-		x.Items = make([]*pg.Node, m.n_items)
+		if a != nil {
+			x.Items = carve(&a.slabs.lNode, a.gen, int(m.n_items))
+		} else {
+			x.Items = make([]*pg.Node, m.n_items)
+		}
 		for i, e := range unsafe.Slice(m.items, m.n_items) {
-			x.Items[i] = treeNode(e, depth+1)
+			x.Items[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.IsDefault = m.is_default != 0
 	return x
 }
 
-func treeCreateOpClassItem(m *C.PgQuery__CreateOpClassItem, depth int) *pg.CreateOpClassItem {
+func treeCreateOpClassItem(m *C.PgQuery__CreateOpClassItem, depth int, a *Arena) *pg.CreateOpClassItem {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateOpClassItem{}
+	var x *pg.CreateOpClassItem
+	if a != nil {
+		x = alloc(&a.slabs.mCreateOpClassItem, a.gen)
+	} else {
+		x = &pg.CreateOpClassItem{}
+	}
 	x.Itemtype = int32(m.itemtype)
-	x.Name = treeObjectWithArgs(m.name, depth+1)
+	x.Name = treeObjectWithArgs(m.name, depth+1, a)
 	x.Number = int32(m.number)
 	if m.n_order_family > 0 {
-		x.OrderFamily = make([]*pg.Node, m.n_order_family)
+		if a != nil {
+			x.OrderFamily = carve(&a.slabs.lNode, a.gen, int(m.n_order_family))
+		} else {
+			x.OrderFamily = make([]*pg.Node, m.n_order_family)
+		}
 		for i, e := range unsafe.Slice(m.order_family, m.n_order_family) {
-			x.OrderFamily[i] = treeNode(e, depth+1)
+			x.OrderFamily[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_class_args > 0 {
-		x.ClassArgs = make([]*pg.Node, m.n_class_args)
+		if a != nil {
+			x.ClassArgs = carve(&a.slabs.lNode, a.gen, int(m.n_class_args))
+		} else {
+			x.ClassArgs = make([]*pg.Node, m.n_class_args)
+		}
 		for i, e := range unsafe.Slice(m.class_args, m.n_class_args) {
-			x.ClassArgs[i] = treeNode(e, depth+1)
+			x.ClassArgs[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Storedtype = treeTypeName(m.storedtype, depth+1)
+	x.Storedtype = treeTypeName(m.storedtype, depth+1, a)
 	return x
 }
 
-func treeCreateOpFamilyStmt(m *C.PgQuery__CreateOpFamilyStmt, depth int) *pg.CreateOpFamilyStmt {
+func treeCreateOpFamilyStmt(m *C.PgQuery__CreateOpFamilyStmt, depth int, a *Arena) *pg.CreateOpFamilyStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateOpFamilyStmt{}
+	var x *pg.CreateOpFamilyStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateOpFamilyStmt, a.gen)
+	} else {
+		x = &pg.CreateOpFamilyStmt{}
+	}
 	if m.n_opfamilyname > 0 {
-		x.Opfamilyname = make([]*pg.Node, m.n_opfamilyname)
+		if a != nil {
+			x.Opfamilyname = carve(&a.slabs.lNode, a.gen, int(m.n_opfamilyname))
+		} else {
+			x.Opfamilyname = make([]*pg.Node, m.n_opfamilyname)
+		}
 		for i, e := range unsafe.Slice(m.opfamilyname, m.n_opfamilyname) {
-			x.Opfamilyname[i] = treeNode(e, depth+1)
+			x.Opfamilyname[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.amname != nil {
@@ -5042,18 +8714,27 @@ func treeCreateOpFamilyStmt(m *C.PgQuery__CreateOpFamilyStmt, depth int) *pg.Cre
 	return x
 }
 
-func treeAlterOpFamilyStmt(m *C.PgQuery__AlterOpFamilyStmt, depth int) *pg.AlterOpFamilyStmt {
+func treeAlterOpFamilyStmt(m *C.PgQuery__AlterOpFamilyStmt, depth int, a *Arena) *pg.AlterOpFamilyStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterOpFamilyStmt{}
+	var x *pg.AlterOpFamilyStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterOpFamilyStmt, a.gen)
+	} else {
+		x = &pg.AlterOpFamilyStmt{}
+	}
 	if m.n_opfamilyname > 0 {
-		x.Opfamilyname = make([]*pg.Node, m.n_opfamilyname)
+		if a != nil {
+			x.Opfamilyname = carve(&a.slabs.lNode, a.gen, int(m.n_opfamilyname))
+		} else {
+			x.Opfamilyname = make([]*pg.Node, m.n_opfamilyname)
+		}
 		for i, e := range unsafe.Slice(m.opfamilyname, m.n_opfamilyname) {
-			x.Opfamilyname[i] = treeNode(e, depth+1)
+			x.Opfamilyname[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.amname != nil {
@@ -5061,26 +8742,39 @@ func treeAlterOpFamilyStmt(m *C.PgQuery__AlterOpFamilyStmt, depth int) *pg.Alter
 	}
 	x.IsDrop = m.is_drop != 0
 	if m.n_items > 0 {
-		x.Items = make([]*pg.Node, m.n_items)
+		if a != nil {
+			x.Items = carve(&a.slabs.lNode, a.gen, int(m.n_items))
+		} else {
+			x.Items = make([]*pg.Node, m.n_items)
+		}
 		for i, e := range unsafe.Slice(m.items, m.n_items) {
-			x.Items[i] = treeNode(e, depth+1)
+			x.Items[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeDropStmt(m *C.PgQuery__DropStmt, depth int) *pg.DropStmt {
+func treeDropStmt(m *C.PgQuery__DropStmt, depth int, a *Arena) *pg.DropStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DropStmt{}
+	var x *pg.DropStmt
+	if a != nil {
+		x = alloc(&a.slabs.mDropStmt, a.gen)
+	} else {
+		x = &pg.DropStmt{}
+	}
 	if m.n_objects > 0 {
-		x.Objects = make([]*pg.Node, m.n_objects)
+		if a != nil {
+			x.Objects = carve(&a.slabs.lNode, a.gen, int(m.n_objects))
+		} else {
+			x.Objects = make([]*pg.Node, m.n_objects)
+		}
 		for i, e := range unsafe.Slice(m.objects, m.n_objects) {
-			x.Objects[i] = treeNode(e, depth+1)
+			x.Objects[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.RemoveType = pg.ObjectType(m.remove_type)
@@ -5090,18 +8784,27 @@ func treeDropStmt(m *C.PgQuery__DropStmt, depth int) *pg.DropStmt {
 	return x
 }
 
-func treeTruncateStmt(m *C.PgQuery__TruncateStmt, depth int) *pg.TruncateStmt {
+func treeTruncateStmt(m *C.PgQuery__TruncateStmt, depth int, a *Arena) *pg.TruncateStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.TruncateStmt{}
+	var x *pg.TruncateStmt
+	if a != nil {
+		x = alloc(&a.slabs.mTruncateStmt, a.gen)
+	} else {
+		x = &pg.TruncateStmt{}
+	}
 	if m.n_relations > 0 {
-		x.Relations = make([]*pg.Node, m.n_relations)
+		if a != nil {
+			x.Relations = carve(&a.slabs.lNode, a.gen, int(m.n_relations))
+		} else {
+			x.Relations = make([]*pg.Node, m.n_relations)
+		}
 		for i, e := range unsafe.Slice(m.relations, m.n_relations) {
-			x.Relations[i] = treeNode(e, depth+1)
+			x.Relations[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.RestartSeqs = m.restart_seqs != 0
@@ -5109,32 +8812,42 @@ func treeTruncateStmt(m *C.PgQuery__TruncateStmt, depth int) *pg.TruncateStmt {
 	return x
 }
 
-func treeCommentStmt(m *C.PgQuery__CommentStmt, depth int) *pg.CommentStmt {
+func treeCommentStmt(m *C.PgQuery__CommentStmt, depth int, a *Arena) *pg.CommentStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CommentStmt{}
+	var x *pg.CommentStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCommentStmt, a.gen)
+	} else {
+		x = &pg.CommentStmt{}
+	}
 	x.Objtype = pg.ObjectType(m.objtype)
-	x.Object = treeNode(m.object, depth+1)
+	x.Object = treeNode(m.object, depth+1, a)
 	if m.comment != nil {
 		x.Comment = goString(m.comment)
 	}
 	return x
 }
 
-func treeSecLabelStmt(m *C.PgQuery__SecLabelStmt, depth int) *pg.SecLabelStmt {
+func treeSecLabelStmt(m *C.PgQuery__SecLabelStmt, depth int, a *Arena) *pg.SecLabelStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.SecLabelStmt{}
+	var x *pg.SecLabelStmt
+	if a != nil {
+		x = alloc(&a.slabs.mSecLabelStmt, a.gen)
+	} else {
+		x = &pg.SecLabelStmt{}
+	}
 	x.Objtype = pg.ObjectType(m.objtype)
-	x.Object = treeNode(m.object, depth+1)
+	x.Object = treeNode(m.object, depth+1, a)
 	if m.provider != nil {
 		x.Provider = goString(m.provider)
 	}
@@ -5144,44 +8857,59 @@ func treeSecLabelStmt(m *C.PgQuery__SecLabelStmt, depth int) *pg.SecLabelStmt {
 	return x
 }
 
-func treeDeclareCursorStmt(m *C.PgQuery__DeclareCursorStmt, depth int) *pg.DeclareCursorStmt {
+func treeDeclareCursorStmt(m *C.PgQuery__DeclareCursorStmt, depth int, a *Arena) *pg.DeclareCursorStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DeclareCursorStmt{}
+	var x *pg.DeclareCursorStmt
+	if a != nil {
+		x = alloc(&a.slabs.mDeclareCursorStmt, a.gen)
+	} else {
+		x = &pg.DeclareCursorStmt{}
+	}
 	if m.portalname != nil {
 		x.Portalname = goString(m.portalname)
 	}
 	x.Options = int32(m.options)
-	x.Query = treeNode(m.query, depth+1)
+	x.Query = treeNode(m.query, depth+1, a)
 	return x
 }
 
-func treeClosePortalStmt(m *C.PgQuery__ClosePortalStmt, depth int) *pg.ClosePortalStmt {
+func treeClosePortalStmt(m *C.PgQuery__ClosePortalStmt, depth int, a *Arena) *pg.ClosePortalStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ClosePortalStmt{}
+	var x *pg.ClosePortalStmt
+	if a != nil {
+		x = alloc(&a.slabs.mClosePortalStmt, a.gen)
+	} else {
+		x = &pg.ClosePortalStmt{}
+	}
 	if m.portalname != nil {
 		x.Portalname = goString(m.portalname)
 	}
 	return x
 }
 
-func treeFetchStmt(m *C.PgQuery__FetchStmt, depth int) *pg.FetchStmt {
+func treeFetchStmt(m *C.PgQuery__FetchStmt, depth int, a *Arena) *pg.FetchStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.FetchStmt{}
+	var x *pg.FetchStmt
+	if a != nil {
+		x = alloc(&a.slabs.mFetchStmt, a.gen)
+	} else {
+		x = &pg.FetchStmt{}
+	}
 	x.Direction = pg.FetchDirection(m.direction)
 	x.HowMany = int64(m.how_many)
 	if m.portalname != nil {
@@ -5191,18 +8919,23 @@ func treeFetchStmt(m *C.PgQuery__FetchStmt, depth int) *pg.FetchStmt {
 	return x
 }
 
-func treeIndexStmt(m *C.PgQuery__IndexStmt, depth int) *pg.IndexStmt {
+func treeIndexStmt(m *C.PgQuery__IndexStmt, depth int, a *Arena) *pg.IndexStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.IndexStmt{}
+	var x *pg.IndexStmt
+	if a != nil {
+		x = alloc(&a.slabs.mIndexStmt, a.gen)
+	} else {
+		x = &pg.IndexStmt{}
+	}
 	if m.idxname != nil {
 		x.Idxname = goString(m.idxname)
 	}
-	x.Relation = treeRangeVar(m.relation, depth+1)
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
 	if m.access_method != nil {
 		x.AccessMethod = goString(m.access_method)
 	}
@@ -5210,28 +8943,44 @@ func treeIndexStmt(m *C.PgQuery__IndexStmt, depth int) *pg.IndexStmt {
 		x.TableSpace = goString(m.table_space)
 	}
 	if m.n_index_params > 0 {
-		x.IndexParams = make([]*pg.Node, m.n_index_params)
+		if a != nil {
+			x.IndexParams = carve(&a.slabs.lNode, a.gen, int(m.n_index_params))
+		} else {
+			x.IndexParams = make([]*pg.Node, m.n_index_params)
+		}
 		for i, e := range unsafe.Slice(m.index_params, m.n_index_params) {
-			x.IndexParams[i] = treeNode(e, depth+1)
+			x.IndexParams[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_index_including_params > 0 {
-		x.IndexIncludingParams = make([]*pg.Node, m.n_index_including_params)
+		if a != nil {
+			x.IndexIncludingParams = carve(&a.slabs.lNode, a.gen, int(m.n_index_including_params))
+		} else {
+			x.IndexIncludingParams = make([]*pg.Node, m.n_index_including_params)
+		}
 		for i, e := range unsafe.Slice(m.index_including_params, m.n_index_including_params) {
-			x.IndexIncludingParams[i] = treeNode(e, depth+1)
+			x.IndexIncludingParams[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.WhereClause = treeNode(m.where_clause, depth+1)
+	x.WhereClause = treeNode(m.where_clause, depth+1, a)
 	if m.n_exclude_op_names > 0 {
-		x.ExcludeOpNames = make([]*pg.Node, m.n_exclude_op_names)
+		if a != nil {
+			x.ExcludeOpNames = carve(&a.slabs.lNode, a.gen, int(m.n_exclude_op_names))
+		} else {
+			x.ExcludeOpNames = make([]*pg.Node, m.n_exclude_op_names)
+		}
 		for i, e := range unsafe.Slice(m.exclude_op_names, m.n_exclude_op_names) {
-			x.ExcludeOpNames[i] = treeNode(e, depth+1)
+			x.ExcludeOpNames[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.idxcomment != nil {
@@ -5254,36 +9003,57 @@ func treeIndexStmt(m *C.PgQuery__IndexStmt, depth int) *pg.IndexStmt {
 	return x
 }
 
-func treeCreateStatsStmt(m *C.PgQuery__CreateStatsStmt, depth int) *pg.CreateStatsStmt {
+func treeCreateStatsStmt(m *C.PgQuery__CreateStatsStmt, depth int, a *Arena) *pg.CreateStatsStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateStatsStmt{}
+	var x *pg.CreateStatsStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateStatsStmt, a.gen)
+	} else {
+		x = &pg.CreateStatsStmt{}
+	}
 	if m.n_defnames > 0 {
-		x.Defnames = make([]*pg.Node, m.n_defnames)
+		if a != nil {
+			x.Defnames = carve(&a.slabs.lNode, a.gen, int(m.n_defnames))
+		} else {
+			x.Defnames = make([]*pg.Node, m.n_defnames)
+		}
 		for i, e := range unsafe.Slice(m.defnames, m.n_defnames) {
-			x.Defnames[i] = treeNode(e, depth+1)
+			x.Defnames[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_stat_types > 0 {
-		x.StatTypes = make([]*pg.Node, m.n_stat_types)
+		if a != nil {
+			x.StatTypes = carve(&a.slabs.lNode, a.gen, int(m.n_stat_types))
+		} else {
+			x.StatTypes = make([]*pg.Node, m.n_stat_types)
+		}
 		for i, e := range unsafe.Slice(m.stat_types, m.n_stat_types) {
-			x.StatTypes[i] = treeNode(e, depth+1)
+			x.StatTypes[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_exprs > 0 {
-		x.Exprs = make([]*pg.Node, m.n_exprs)
+		if a != nil {
+			x.Exprs = carve(&a.slabs.lNode, a.gen, int(m.n_exprs))
+		} else {
+			x.Exprs = make([]*pg.Node, m.n_exprs)
+		}
 		for i, e := range unsafe.Slice(m.exprs, m.n_exprs) {
-			x.Exprs[i] = treeNode(e, depth+1)
+			x.Exprs[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_relations > 0 {
-		x.Relations = make([]*pg.Node, m.n_relations)
+		if a != nil {
+			x.Relations = carve(&a.slabs.lNode, a.gen, int(m.n_relations))
+		} else {
+			x.Relations = make([]*pg.Node, m.n_relations)
+		}
 		for i, e := range unsafe.Slice(m.relations, m.n_relations) {
-			x.Relations[i] = treeNode(e, depth+1)
+			x.Relations[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.stxcomment != nil {
@@ -5294,33 +9064,47 @@ func treeCreateStatsStmt(m *C.PgQuery__CreateStatsStmt, depth int) *pg.CreateSta
 	return x
 }
 
-func treeStatsElem(m *C.PgQuery__StatsElem, depth int) *pg.StatsElem {
+func treeStatsElem(m *C.PgQuery__StatsElem, depth int, a *Arena) *pg.StatsElem {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.StatsElem{}
+	var x *pg.StatsElem
+	if a != nil {
+		x = alloc(&a.slabs.mStatsElem, a.gen)
+	} else {
+		x = &pg.StatsElem{}
+	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
-	x.Expr = treeNode(m.expr, depth+1)
+	x.Expr = treeNode(m.expr, depth+1, a)
 	return x
 }
 
-func treeAlterStatsStmt(m *C.PgQuery__AlterStatsStmt, depth int) *pg.AlterStatsStmt {
+func treeAlterStatsStmt(m *C.PgQuery__AlterStatsStmt, depth int, a *Arena) *pg.AlterStatsStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterStatsStmt{}
+	var x *pg.AlterStatsStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterStatsStmt, a.gen)
+	} else {
+		x = &pg.AlterStatsStmt{}
+	}
 	if m.n_defnames > 0 {
-		x.Defnames = make([]*pg.Node, m.n_defnames)
+		if a != nil {
+			x.Defnames = carve(&a.slabs.lNode, a.gen, int(m.n_defnames))
+		} else {
+			x.Defnames = make([]*pg.Node, m.n_defnames)
+		}
 		for i, e := range unsafe.Slice(m.defnames, m.n_defnames) {
-			x.Defnames[i] = treeNode(e, depth+1)
+			x.Defnames[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Stxstattarget = int32(m.stxstattarget)
@@ -5328,100 +9112,145 @@ func treeAlterStatsStmt(m *C.PgQuery__AlterStatsStmt, depth int) *pg.AlterStatsS
 	return x
 }
 
-func treeCreateFunctionStmt(m *C.PgQuery__CreateFunctionStmt, depth int) *pg.CreateFunctionStmt {
+func treeCreateFunctionStmt(m *C.PgQuery__CreateFunctionStmt, depth int, a *Arena) *pg.CreateFunctionStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateFunctionStmt{}
+	var x *pg.CreateFunctionStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateFunctionStmt, a.gen)
+	} else {
+		x = &pg.CreateFunctionStmt{}
+	}
 	x.IsProcedure = m.is_procedure != 0
 	x.Replace = m.replace != 0
 	if m.n_funcname > 0 {
-		x.Funcname = make([]*pg.Node, m.n_funcname)
+		if a != nil {
+			x.Funcname = carve(&a.slabs.lNode, a.gen, int(m.n_funcname))
+		} else {
+			x.Funcname = make([]*pg.Node, m.n_funcname)
+		}
 		for i, e := range unsafe.Slice(m.funcname, m.n_funcname) {
-			x.Funcname[i] = treeNode(e, depth+1)
+			x.Funcname[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_parameters > 0 {
-		x.Parameters = make([]*pg.Node, m.n_parameters)
+		if a != nil {
+			x.Parameters = carve(&a.slabs.lNode, a.gen, int(m.n_parameters))
+		} else {
+			x.Parameters = make([]*pg.Node, m.n_parameters)
+		}
 		for i, e := range unsafe.Slice(m.parameters, m.n_parameters) {
-			x.Parameters[i] = treeNode(e, depth+1)
+			x.Parameters[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.ReturnType = treeTypeName(m.return_type, depth+1)
+	x.ReturnType = treeTypeName(m.return_type, depth+1, a)
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.SqlBody = treeNode(m.sql_body, depth+1)
+	x.SqlBody = treeNode(m.sql_body, depth+1, a)
 	return x
 }
 
-func treeFunctionParameter(m *C.PgQuery__FunctionParameter, depth int) *pg.FunctionParameter {
+func treeFunctionParameter(m *C.PgQuery__FunctionParameter, depth int, a *Arena) *pg.FunctionParameter {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.FunctionParameter{}
+	var x *pg.FunctionParameter
+	if a != nil {
+		x = alloc(&a.slabs.mFunctionParameter, a.gen)
+	} else {
+		x = &pg.FunctionParameter{}
+	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
-	x.ArgType = treeTypeName(m.arg_type, depth+1)
+	x.ArgType = treeTypeName(m.arg_type, depth+1, a)
 	x.Mode = pg.FunctionParameterMode(m.mode)
-	x.Defexpr = treeNode(m.defexpr, depth+1)
+	x.Defexpr = treeNode(m.defexpr, depth+1, a)
 	return x
 }
 
-func treeAlterFunctionStmt(m *C.PgQuery__AlterFunctionStmt, depth int) *pg.AlterFunctionStmt {
+func treeAlterFunctionStmt(m *C.PgQuery__AlterFunctionStmt, depth int, a *Arena) *pg.AlterFunctionStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterFunctionStmt{}
+	var x *pg.AlterFunctionStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterFunctionStmt, a.gen)
+	} else {
+		x = &pg.AlterFunctionStmt{}
+	}
 	x.Objtype = pg.ObjectType(m.objtype)
-	x.Func = treeObjectWithArgs(m._func, depth+1)
+	x.Func = treeObjectWithArgs(m._func, depth+1, a)
 	if m.n_actions > 0 {
-		x.Actions = make([]*pg.Node, m.n_actions)
+		if a != nil {
+			x.Actions = carve(&a.slabs.lNode, a.gen, int(m.n_actions))
+		} else {
+			x.Actions = make([]*pg.Node, m.n_actions)
+		}
 		for i, e := range unsafe.Slice(m.actions, m.n_actions) {
-			x.Actions[i] = treeNode(e, depth+1)
+			x.Actions[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeDoStmt(m *C.PgQuery__DoStmt, depth int) *pg.DoStmt {
+func treeDoStmt(m *C.PgQuery__DoStmt, depth int, a *Arena) *pg.DoStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DoStmt{}
+	var x *pg.DoStmt
+	if a != nil {
+		x = alloc(&a.slabs.mDoStmt, a.gen)
+	} else {
+		x = &pg.DoStmt{}
+	}
 	if m.n_args > 0 {
-		x.Args = make([]*pg.Node, m.n_args)
+		if a != nil {
+			x.Args = carve(&a.slabs.lNode, a.gen, int(m.n_args))
+		} else {
+			x.Args = make([]*pg.Node, m.n_args)
+		}
 		for i, e := range unsafe.Slice(m.args, m.n_args) {
-			x.Args[i] = treeNode(e, depth+1)
+			x.Args[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeInlineCodeBlock(m *C.PgQuery__InlineCodeBlock, depth int) *pg.InlineCodeBlock {
+func treeInlineCodeBlock(m *C.PgQuery__InlineCodeBlock, depth int, a *Arena) *pg.InlineCodeBlock {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.InlineCodeBlock{}
+	var x *pg.InlineCodeBlock
+	if a != nil {
+		x = alloc(&a.slabs.mInlineCodeBlock, a.gen)
+	} else {
+		x = &pg.InlineCodeBlock{}
+	}
 	if m.source_text != nil {
 		x.SourceText = goString(m.source_text)
 	}
@@ -5431,49 +9260,68 @@ func treeInlineCodeBlock(m *C.PgQuery__InlineCodeBlock, depth int) *pg.InlineCod
 	return x
 }
 
-func treeCallStmt(m *C.PgQuery__CallStmt, depth int) *pg.CallStmt {
+func treeCallStmt(m *C.PgQuery__CallStmt, depth int, a *Arena) *pg.CallStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CallStmt{}
-	x.Funccall = treeFuncCall(m.funccall, depth+1)
-	x.Funcexpr = treeFuncExpr(m.funcexpr, depth+1)
+	var x *pg.CallStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCallStmt, a.gen)
+	} else {
+		x = &pg.CallStmt{}
+	}
+	x.Funccall = treeFuncCall(m.funccall, depth+1, a)
+	x.Funcexpr = treeFuncExpr(m.funcexpr, depth+1, a)
 	if m.n_outargs > 0 {
-		x.Outargs = make([]*pg.Node, m.n_outargs)
+		if a != nil {
+			x.Outargs = carve(&a.slabs.lNode, a.gen, int(m.n_outargs))
+		} else {
+			x.Outargs = make([]*pg.Node, m.n_outargs)
+		}
 		for i, e := range unsafe.Slice(m.outargs, m.n_outargs) {
-			x.Outargs[i] = treeNode(e, depth+1)
+			x.Outargs[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeCallContext(m *C.PgQuery__CallContext, depth int) *pg.CallContext {
+func treeCallContext(m *C.PgQuery__CallContext, depth int, a *Arena) *pg.CallContext {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CallContext{}
+	var x *pg.CallContext
+	if a != nil {
+		x = alloc(&a.slabs.mCallContext, a.gen)
+	} else {
+		x = &pg.CallContext{}
+	}
 	x.Atomic = m.atomic != 0
 	return x
 }
 
-func treeRenameStmt(m *C.PgQuery__RenameStmt, depth int) *pg.RenameStmt {
+func treeRenameStmt(m *C.PgQuery__RenameStmt, depth int, a *Arena) *pg.RenameStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RenameStmt{}
+	var x *pg.RenameStmt
+	if a != nil {
+		x = alloc(&a.slabs.mRenameStmt, a.gen)
+	} else {
+		x = &pg.RenameStmt{}
+	}
 	x.RenameType = pg.ObjectType(m.rename_type)
 	x.RelationType = pg.ObjectType(m.relation_type)
-	x.Relation = treeRangeVar(m.relation, depth+1)
-	x.Object = treeNode(m.object, depth+1)
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
+	x.Object = treeNode(m.object, depth+1, a)
 	if m.subname != nil {
 		x.Subname = goString(m.subname)
 	}
@@ -5485,33 +9333,43 @@ func treeRenameStmt(m *C.PgQuery__RenameStmt, depth int) *pg.RenameStmt {
 	return x
 }
 
-func treeAlterObjectDependsStmt(m *C.PgQuery__AlterObjectDependsStmt, depth int) *pg.AlterObjectDependsStmt {
+func treeAlterObjectDependsStmt(m *C.PgQuery__AlterObjectDependsStmt, depth int, a *Arena) *pg.AlterObjectDependsStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterObjectDependsStmt{}
+	var x *pg.AlterObjectDependsStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterObjectDependsStmt, a.gen)
+	} else {
+		x = &pg.AlterObjectDependsStmt{}
+	}
 	x.ObjectType = pg.ObjectType(m.object_type)
-	x.Relation = treeRangeVar(m.relation, depth+1)
-	x.Object = treeNode(m.object, depth+1)
-	x.Extname = treeString(m.extname, depth+1)
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
+	x.Object = treeNode(m.object, depth+1, a)
+	x.Extname = treeString(m.extname, depth+1, a)
 	x.Remove = m.remove != 0
 	return x
 }
 
-func treeAlterObjectSchemaStmt(m *C.PgQuery__AlterObjectSchemaStmt, depth int) *pg.AlterObjectSchemaStmt {
+func treeAlterObjectSchemaStmt(m *C.PgQuery__AlterObjectSchemaStmt, depth int, a *Arena) *pg.AlterObjectSchemaStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterObjectSchemaStmt{}
+	var x *pg.AlterObjectSchemaStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterObjectSchemaStmt, a.gen)
+	} else {
+		x = &pg.AlterObjectSchemaStmt{}
+	}
 	x.ObjectType = pg.ObjectType(m.object_type)
-	x.Relation = treeRangeVar(m.relation, depth+1)
-	x.Object = treeNode(m.object, depth+1)
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
+	x.Object = treeNode(m.object, depth+1, a)
 	if m.newschema != nil {
 		x.Newschema = goString(m.newschema)
 	}
@@ -5519,95 +9377,136 @@ func treeAlterObjectSchemaStmt(m *C.PgQuery__AlterObjectSchemaStmt, depth int) *
 	return x
 }
 
-func treeAlterOwnerStmt(m *C.PgQuery__AlterOwnerStmt, depth int) *pg.AlterOwnerStmt {
+func treeAlterOwnerStmt(m *C.PgQuery__AlterOwnerStmt, depth int, a *Arena) *pg.AlterOwnerStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterOwnerStmt{}
+	var x *pg.AlterOwnerStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterOwnerStmt, a.gen)
+	} else {
+		x = &pg.AlterOwnerStmt{}
+	}
 	x.ObjectType = pg.ObjectType(m.object_type)
-	x.Relation = treeRangeVar(m.relation, depth+1)
-	x.Object = treeNode(m.object, depth+1)
-	x.Newowner = treeRoleSpec(m.newowner, depth+1)
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
+	x.Object = treeNode(m.object, depth+1, a)
+	x.Newowner = treeRoleSpec(m.newowner, depth+1, a)
 	return x
 }
 
-func treeAlterOperatorStmt(m *C.PgQuery__AlterOperatorStmt, depth int) *pg.AlterOperatorStmt {
+func treeAlterOperatorStmt(m *C.PgQuery__AlterOperatorStmt, depth int, a *Arena) *pg.AlterOperatorStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterOperatorStmt{}
-	x.Opername = treeObjectWithArgs(m.opername, depth+1)
+	var x *pg.AlterOperatorStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterOperatorStmt, a.gen)
+	} else {
+		x = &pg.AlterOperatorStmt{}
+	}
+	x.Opername = treeObjectWithArgs(m.opername, depth+1, a)
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterTypeStmt(m *C.PgQuery__AlterTypeStmt, depth int) *pg.AlterTypeStmt {
+func treeAlterTypeStmt(m *C.PgQuery__AlterTypeStmt, depth int, a *Arena) *pg.AlterTypeStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterTypeStmt{}
+	var x *pg.AlterTypeStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterTypeStmt, a.gen)
+	} else {
+		x = &pg.AlterTypeStmt{}
+	}
 	if m.n_type_name > 0 {
-		x.TypeName = make([]*pg.Node, m.n_type_name)
+		if a != nil {
+			x.TypeName = carve(&a.slabs.lNode, a.gen, int(m.n_type_name))
+		} else {
+			x.TypeName = make([]*pg.Node, m.n_type_name)
+		}
 		for i, e := range unsafe.Slice(m.type_name, m.n_type_name) {
-			x.TypeName[i] = treeNode(e, depth+1)
+			x.TypeName[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeRuleStmt(m *C.PgQuery__RuleStmt, depth int) *pg.RuleStmt {
+func treeRuleStmt(m *C.PgQuery__RuleStmt, depth int, a *Arena) *pg.RuleStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RuleStmt{}
-	x.Relation = treeRangeVar(m.relation, depth+1)
+	var x *pg.RuleStmt
+	if a != nil {
+		x = alloc(&a.slabs.mRuleStmt, a.gen)
+	} else {
+		x = &pg.RuleStmt{}
+	}
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
 	if m.rulename != nil {
 		x.Rulename = goString(m.rulename)
 	}
-	x.WhereClause = treeNode(m.where_clause, depth+1)
+	x.WhereClause = treeNode(m.where_clause, depth+1, a)
 	x.Event = pg.CmdType(m.event)
 	x.Instead = m.instead != 0
 	if m.n_actions > 0 {
-		x.Actions = make([]*pg.Node, m.n_actions)
+		if a != nil {
+			x.Actions = carve(&a.slabs.lNode, a.gen, int(m.n_actions))
+		} else {
+			x.Actions = make([]*pg.Node, m.n_actions)
+		}
 		for i, e := range unsafe.Slice(m.actions, m.n_actions) {
-			x.Actions[i] = treeNode(e, depth+1)
+			x.Actions[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Replace = m.replace != 0
 	return x
 }
 
-func treeNotifyStmt(m *C.PgQuery__NotifyStmt, depth int) *pg.NotifyStmt {
+func treeNotifyStmt(m *C.PgQuery__NotifyStmt, depth int, a *Arena) *pg.NotifyStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.NotifyStmt{}
+	var x *pg.NotifyStmt
+	if a != nil {
+		x = alloc(&a.slabs.mNotifyStmt, a.gen)
+	} else {
+		x = &pg.NotifyStmt{}
+	}
 	if m.conditionname != nil {
 		x.Conditionname = goString(m.conditionname)
 	}
@@ -5617,47 +9516,66 @@ func treeNotifyStmt(m *C.PgQuery__NotifyStmt, depth int) *pg.NotifyStmt {
 	return x
 }
 
-func treeListenStmt(m *C.PgQuery__ListenStmt, depth int) *pg.ListenStmt {
+func treeListenStmt(m *C.PgQuery__ListenStmt, depth int, a *Arena) *pg.ListenStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ListenStmt{}
+	var x *pg.ListenStmt
+	if a != nil {
+		x = alloc(&a.slabs.mListenStmt, a.gen)
+	} else {
+		x = &pg.ListenStmt{}
+	}
 	if m.conditionname != nil {
 		x.Conditionname = goString(m.conditionname)
 	}
 	return x
 }
 
-func treeUnlistenStmt(m *C.PgQuery__UnlistenStmt, depth int) *pg.UnlistenStmt {
+func treeUnlistenStmt(m *C.PgQuery__UnlistenStmt, depth int, a *Arena) *pg.UnlistenStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.UnlistenStmt{}
+	var x *pg.UnlistenStmt
+	if a != nil {
+		x = alloc(&a.slabs.mUnlistenStmt, a.gen)
+	} else {
+		x = &pg.UnlistenStmt{}
+	}
 	if m.conditionname != nil {
 		x.Conditionname = goString(m.conditionname)
 	}
 	return x
 }
 
-func treeTransactionStmt(m *C.PgQuery__TransactionStmt, depth int) *pg.TransactionStmt {
+func treeTransactionStmt(m *C.PgQuery__TransactionStmt, depth int, a *Arena) *pg.TransactionStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.TransactionStmt{}
+	var x *pg.TransactionStmt
+	if a != nil {
+		x = alloc(&a.slabs.mTransactionStmt, a.gen)
+	} else {
+		x = &pg.TransactionStmt{}
+	}
 	x.Kind = pg.TransactionStmtKind(m.kind)
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.savepoint_name != nil {
@@ -5670,82 +9588,126 @@ func treeTransactionStmt(m *C.PgQuery__TransactionStmt, depth int) *pg.Transacti
 	return x
 }
 
-func treeCompositeTypeStmt(m *C.PgQuery__CompositeTypeStmt, depth int) *pg.CompositeTypeStmt {
+func treeCompositeTypeStmt(m *C.PgQuery__CompositeTypeStmt, depth int, a *Arena) *pg.CompositeTypeStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CompositeTypeStmt{}
-	x.Typevar = treeRangeVar(m.typevar, depth+1)
+	var x *pg.CompositeTypeStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCompositeTypeStmt, a.gen)
+	} else {
+		x = &pg.CompositeTypeStmt{}
+	}
+	x.Typevar = treeRangeVar(m.typevar, depth+1, a)
 	if m.n_coldeflist > 0 {
-		x.Coldeflist = make([]*pg.Node, m.n_coldeflist)
+		if a != nil {
+			x.Coldeflist = carve(&a.slabs.lNode, a.gen, int(m.n_coldeflist))
+		} else {
+			x.Coldeflist = make([]*pg.Node, m.n_coldeflist)
+		}
 		for i, e := range unsafe.Slice(m.coldeflist, m.n_coldeflist) {
-			x.Coldeflist[i] = treeNode(e, depth+1)
+			x.Coldeflist[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeCreateEnumStmt(m *C.PgQuery__CreateEnumStmt, depth int) *pg.CreateEnumStmt {
+func treeCreateEnumStmt(m *C.PgQuery__CreateEnumStmt, depth int, a *Arena) *pg.CreateEnumStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateEnumStmt{}
+	var x *pg.CreateEnumStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateEnumStmt, a.gen)
+	} else {
+		x = &pg.CreateEnumStmt{}
+	}
 	if m.n_type_name > 0 {
-		x.TypeName = make([]*pg.Node, m.n_type_name)
+		if a != nil {
+			x.TypeName = carve(&a.slabs.lNode, a.gen, int(m.n_type_name))
+		} else {
+			x.TypeName = make([]*pg.Node, m.n_type_name)
+		}
 		for i, e := range unsafe.Slice(m.type_name, m.n_type_name) {
-			x.TypeName[i] = treeNode(e, depth+1)
+			x.TypeName[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_vals > 0 {
-		x.Vals = make([]*pg.Node, m.n_vals)
+		if a != nil {
+			x.Vals = carve(&a.slabs.lNode, a.gen, int(m.n_vals))
+		} else {
+			x.Vals = make([]*pg.Node, m.n_vals)
+		}
 		for i, e := range unsafe.Slice(m.vals, m.n_vals) {
-			x.Vals[i] = treeNode(e, depth+1)
+			x.Vals[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeCreateRangeStmt(m *C.PgQuery__CreateRangeStmt, depth int) *pg.CreateRangeStmt {
+func treeCreateRangeStmt(m *C.PgQuery__CreateRangeStmt, depth int, a *Arena) *pg.CreateRangeStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateRangeStmt{}
+	var x *pg.CreateRangeStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateRangeStmt, a.gen)
+	} else {
+		x = &pg.CreateRangeStmt{}
+	}
 	if m.n_type_name > 0 {
-		x.TypeName = make([]*pg.Node, m.n_type_name)
+		if a != nil {
+			x.TypeName = carve(&a.slabs.lNode, a.gen, int(m.n_type_name))
+		} else {
+			x.TypeName = make([]*pg.Node, m.n_type_name)
+		}
 		for i, e := range unsafe.Slice(m.type_name, m.n_type_name) {
-			x.TypeName[i] = treeNode(e, depth+1)
+			x.TypeName[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_params > 0 {
-		x.Params = make([]*pg.Node, m.n_params)
+		if a != nil {
+			x.Params = carve(&a.slabs.lNode, a.gen, int(m.n_params))
+		} else {
+			x.Params = make([]*pg.Node, m.n_params)
+		}
 		for i, e := range unsafe.Slice(m.params, m.n_params) {
-			x.Params[i] = treeNode(e, depth+1)
+			x.Params[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterEnumStmt(m *C.PgQuery__AlterEnumStmt, depth int) *pg.AlterEnumStmt {
+func treeAlterEnumStmt(m *C.PgQuery__AlterEnumStmt, depth int, a *Arena) *pg.AlterEnumStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterEnumStmt{}
+	var x *pg.AlterEnumStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterEnumStmt, a.gen)
+	} else {
+		x = &pg.AlterEnumStmt{}
+	}
 	if m.n_type_name > 0 {
-		x.TypeName = make([]*pg.Node, m.n_type_name)
+		if a != nil {
+			x.TypeName = carve(&a.slabs.lNode, a.gen, int(m.n_type_name))
+		} else {
+			x.TypeName = make([]*pg.Node, m.n_type_name)
+		}
 		for i, e := range unsafe.Slice(m.type_name, m.n_type_name) {
-			x.TypeName[i] = treeNode(e, depth+1)
+			x.TypeName[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.old_val != nil {
@@ -5762,296 +9724,425 @@ func treeAlterEnumStmt(m *C.PgQuery__AlterEnumStmt, depth int) *pg.AlterEnumStmt
 	return x
 }
 
-func treeViewStmt(m *C.PgQuery__ViewStmt, depth int) *pg.ViewStmt {
+func treeViewStmt(m *C.PgQuery__ViewStmt, depth int, a *Arena) *pg.ViewStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ViewStmt{}
-	x.View = treeRangeVar(m.view, depth+1)
+	var x *pg.ViewStmt
+	if a != nil {
+		x = alloc(&a.slabs.mViewStmt, a.gen)
+	} else {
+		x = &pg.ViewStmt{}
+	}
+	x.View = treeRangeVar(m.view, depth+1, a)
 	if m.n_aliases > 0 {
-		x.Aliases = make([]*pg.Node, m.n_aliases)
+		if a != nil {
+			x.Aliases = carve(&a.slabs.lNode, a.gen, int(m.n_aliases))
+		} else {
+			x.Aliases = make([]*pg.Node, m.n_aliases)
+		}
 		for i, e := range unsafe.Slice(m.aliases, m.n_aliases) {
-			x.Aliases[i] = treeNode(e, depth+1)
+			x.Aliases[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Query = treeNode(m.query, depth+1)
+	x.Query = treeNode(m.query, depth+1, a)
 	x.Replace = m.replace != 0
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.WithCheckOption = pg.ViewCheckOption(m.with_check_option)
 	return x
 }
 
-func treeLoadStmt(m *C.PgQuery__LoadStmt, depth int) *pg.LoadStmt {
+func treeLoadStmt(m *C.PgQuery__LoadStmt, depth int, a *Arena) *pg.LoadStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.LoadStmt{}
+	var x *pg.LoadStmt
+	if a != nil {
+		x = alloc(&a.slabs.mLoadStmt, a.gen)
+	} else {
+		x = &pg.LoadStmt{}
+	}
 	if m.filename != nil {
 		x.Filename = goString(m.filename)
 	}
 	return x
 }
 
-func treeCreatedbStmt(m *C.PgQuery__CreatedbStmt, depth int) *pg.CreatedbStmt {
+func treeCreatedbStmt(m *C.PgQuery__CreatedbStmt, depth int, a *Arena) *pg.CreatedbStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreatedbStmt{}
+	var x *pg.CreatedbStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreatedbStmt, a.gen)
+	} else {
+		x = &pg.CreatedbStmt{}
+	}
 	if m.dbname != nil {
 		x.Dbname = goString(m.dbname)
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterDatabaseStmt(m *C.PgQuery__AlterDatabaseStmt, depth int) *pg.AlterDatabaseStmt {
+func treeAlterDatabaseStmt(m *C.PgQuery__AlterDatabaseStmt, depth int, a *Arena) *pg.AlterDatabaseStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterDatabaseStmt{}
+	var x *pg.AlterDatabaseStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterDatabaseStmt, a.gen)
+	} else {
+		x = &pg.AlterDatabaseStmt{}
+	}
 	if m.dbname != nil {
 		x.Dbname = goString(m.dbname)
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterDatabaseRefreshCollStmt(m *C.PgQuery__AlterDatabaseRefreshCollStmt, depth int) *pg.AlterDatabaseRefreshCollStmt {
+func treeAlterDatabaseRefreshCollStmt(m *C.PgQuery__AlterDatabaseRefreshCollStmt, depth int, a *Arena) *pg.AlterDatabaseRefreshCollStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterDatabaseRefreshCollStmt{}
+	var x *pg.AlterDatabaseRefreshCollStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterDatabaseRefreshCollStmt, a.gen)
+	} else {
+		x = &pg.AlterDatabaseRefreshCollStmt{}
+	}
 	if m.dbname != nil {
 		x.Dbname = goString(m.dbname)
 	}
 	return x
 }
 
-func treeAlterDatabaseSetStmt(m *C.PgQuery__AlterDatabaseSetStmt, depth int) *pg.AlterDatabaseSetStmt {
+func treeAlterDatabaseSetStmt(m *C.PgQuery__AlterDatabaseSetStmt, depth int, a *Arena) *pg.AlterDatabaseSetStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterDatabaseSetStmt{}
+	var x *pg.AlterDatabaseSetStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterDatabaseSetStmt, a.gen)
+	} else {
+		x = &pg.AlterDatabaseSetStmt{}
+	}
 	if m.dbname != nil {
 		x.Dbname = goString(m.dbname)
 	}
-	x.Setstmt = treeVariableSetStmt(m.setstmt, depth+1)
+	x.Setstmt = treeVariableSetStmt(m.setstmt, depth+1, a)
 	return x
 }
 
-func treeDropdbStmt(m *C.PgQuery__DropdbStmt, depth int) *pg.DropdbStmt {
+func treeDropdbStmt(m *C.PgQuery__DropdbStmt, depth int, a *Arena) *pg.DropdbStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DropdbStmt{}
+	var x *pg.DropdbStmt
+	if a != nil {
+		x = alloc(&a.slabs.mDropdbStmt, a.gen)
+	} else {
+		x = &pg.DropdbStmt{}
+	}
 	if m.dbname != nil {
 		x.Dbname = goString(m.dbname)
 	}
 	x.MissingOk = m.missing_ok != 0
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterSystemStmt(m *C.PgQuery__AlterSystemStmt, depth int) *pg.AlterSystemStmt {
+func treeAlterSystemStmt(m *C.PgQuery__AlterSystemStmt, depth int, a *Arena) *pg.AlterSystemStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterSystemStmt{}
-	x.Setstmt = treeVariableSetStmt(m.setstmt, depth+1)
+	var x *pg.AlterSystemStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterSystemStmt, a.gen)
+	} else {
+		x = &pg.AlterSystemStmt{}
+	}
+	x.Setstmt = treeVariableSetStmt(m.setstmt, depth+1, a)
 	return x
 }
 
-func treeClusterStmt(m *C.PgQuery__ClusterStmt, depth int) *pg.ClusterStmt {
+func treeClusterStmt(m *C.PgQuery__ClusterStmt, depth int, a *Arena) *pg.ClusterStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ClusterStmt{}
-	x.Relation = treeRangeVar(m.relation, depth+1)
+	var x *pg.ClusterStmt
+	if a != nil {
+		x = alloc(&a.slabs.mClusterStmt, a.gen)
+	} else {
+		x = &pg.ClusterStmt{}
+	}
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
 	if m.indexname != nil {
 		x.Indexname = goString(m.indexname)
 	}
 	if m.n_params > 0 {
-		x.Params = make([]*pg.Node, m.n_params)
+		if a != nil {
+			x.Params = carve(&a.slabs.lNode, a.gen, int(m.n_params))
+		} else {
+			x.Params = make([]*pg.Node, m.n_params)
+		}
 		for i, e := range unsafe.Slice(m.params, m.n_params) {
-			x.Params[i] = treeNode(e, depth+1)
+			x.Params[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeVacuumStmt(m *C.PgQuery__VacuumStmt, depth int) *pg.VacuumStmt {
+func treeVacuumStmt(m *C.PgQuery__VacuumStmt, depth int, a *Arena) *pg.VacuumStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.VacuumStmt{}
+	var x *pg.VacuumStmt
+	if a != nil {
+		x = alloc(&a.slabs.mVacuumStmt, a.gen)
+	} else {
+		x = &pg.VacuumStmt{}
+	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_rels > 0 {
-		x.Rels = make([]*pg.Node, m.n_rels)
+		if a != nil {
+			x.Rels = carve(&a.slabs.lNode, a.gen, int(m.n_rels))
+		} else {
+			x.Rels = make([]*pg.Node, m.n_rels)
+		}
 		for i, e := range unsafe.Slice(m.rels, m.n_rels) {
-			x.Rels[i] = treeNode(e, depth+1)
+			x.Rels[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.IsVacuumcmd = m.is_vacuumcmd != 0
 	return x
 }
 
-func treeVacuumRelation(m *C.PgQuery__VacuumRelation, depth int) *pg.VacuumRelation {
+func treeVacuumRelation(m *C.PgQuery__VacuumRelation, depth int, a *Arena) *pg.VacuumRelation {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.VacuumRelation{}
-	x.Relation = treeRangeVar(m.relation, depth+1)
+	var x *pg.VacuumRelation
+	if a != nil {
+		x = alloc(&a.slabs.mVacuumRelation, a.gen)
+	} else {
+		x = &pg.VacuumRelation{}
+	}
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
 	x.Oid = uint32(m.oid)
 	if m.n_va_cols > 0 {
-		x.VaCols = make([]*pg.Node, m.n_va_cols)
+		if a != nil {
+			x.VaCols = carve(&a.slabs.lNode, a.gen, int(m.n_va_cols))
+		} else {
+			x.VaCols = make([]*pg.Node, m.n_va_cols)
+		}
 		for i, e := range unsafe.Slice(m.va_cols, m.n_va_cols) {
-			x.VaCols[i] = treeNode(e, depth+1)
+			x.VaCols[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeExplainStmt(m *C.PgQuery__ExplainStmt, depth int) *pg.ExplainStmt {
+func treeExplainStmt(m *C.PgQuery__ExplainStmt, depth int, a *Arena) *pg.ExplainStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ExplainStmt{}
-	x.Query = treeNode(m.query, depth+1)
+	var x *pg.ExplainStmt
+	if a != nil {
+		x = alloc(&a.slabs.mExplainStmt, a.gen)
+	} else {
+		x = &pg.ExplainStmt{}
+	}
+	x.Query = treeNode(m.query, depth+1, a)
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeCreateTableAsStmt(m *C.PgQuery__CreateTableAsStmt, depth int) *pg.CreateTableAsStmt {
+func treeCreateTableAsStmt(m *C.PgQuery__CreateTableAsStmt, depth int, a *Arena) *pg.CreateTableAsStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateTableAsStmt{}
-	x.Query = treeNode(m.query, depth+1)
-	x.Into = treeIntoClause(m.into, depth+1)
+	var x *pg.CreateTableAsStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateTableAsStmt, a.gen)
+	} else {
+		x = &pg.CreateTableAsStmt{}
+	}
+	x.Query = treeNode(m.query, depth+1, a)
+	x.Into = treeIntoClause(m.into, depth+1, a)
 	x.Objtype = pg.ObjectType(m.objtype)
 	x.IsSelectInto = m.is_select_into != 0
 	x.IfNotExists = m.if_not_exists != 0
 	return x
 }
 
-func treeRefreshMatViewStmt(m *C.PgQuery__RefreshMatViewStmt, depth int) *pg.RefreshMatViewStmt {
+func treeRefreshMatViewStmt(m *C.PgQuery__RefreshMatViewStmt, depth int, a *Arena) *pg.RefreshMatViewStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.RefreshMatViewStmt{}
+	var x *pg.RefreshMatViewStmt
+	if a != nil {
+		x = alloc(&a.slabs.mRefreshMatViewStmt, a.gen)
+	} else {
+		x = &pg.RefreshMatViewStmt{}
+	}
 	x.Concurrent = m.concurrent != 0
 	x.SkipData = m.skip_data != 0
-	x.Relation = treeRangeVar(m.relation, depth+1)
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
 	return x
 }
 
-func treeCheckPointStmt(m *C.PgQuery__CheckPointStmt, depth int) *pg.CheckPointStmt {
+func treeCheckPointStmt(m *C.PgQuery__CheckPointStmt, depth int, a *Arena) *pg.CheckPointStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CheckPointStmt{}
+	var x *pg.CheckPointStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCheckPointStmt, a.gen)
+	} else {
+		x = &pg.CheckPointStmt{}
+	}
 	return x
 }
 
-func treeDiscardStmt(m *C.PgQuery__DiscardStmt, depth int) *pg.DiscardStmt {
+func treeDiscardStmt(m *C.PgQuery__DiscardStmt, depth int, a *Arena) *pg.DiscardStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DiscardStmt{}
+	var x *pg.DiscardStmt
+	if a != nil {
+		x = alloc(&a.slabs.mDiscardStmt, a.gen)
+	} else {
+		x = &pg.DiscardStmt{}
+	}
 	x.Target = pg.DiscardMode(m.target)
 	return x
 }
 
-func treeLockStmt(m *C.PgQuery__LockStmt, depth int) *pg.LockStmt {
+func treeLockStmt(m *C.PgQuery__LockStmt, depth int, a *Arena) *pg.LockStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.LockStmt{}
+	var x *pg.LockStmt
+	if a != nil {
+		x = alloc(&a.slabs.mLockStmt, a.gen)
+	} else {
+		x = &pg.LockStmt{}
+	}
 	if m.n_relations > 0 {
-		x.Relations = make([]*pg.Node, m.n_relations)
+		if a != nil {
+			x.Relations = carve(&a.slabs.lNode, a.gen, int(m.n_relations))
+		} else {
+			x.Relations = make([]*pg.Node, m.n_relations)
+		}
 		for i, e := range unsafe.Slice(m.relations, m.n_relations) {
-			x.Relations[i] = treeNode(e, depth+1)
+			x.Relations[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Mode = int32(m.mode)
@@ -6059,58 +10150,85 @@ func treeLockStmt(m *C.PgQuery__LockStmt, depth int) *pg.LockStmt {
 	return x
 }
 
-func treeConstraintsSetStmt(m *C.PgQuery__ConstraintsSetStmt, depth int) *pg.ConstraintsSetStmt {
+func treeConstraintsSetStmt(m *C.PgQuery__ConstraintsSetStmt, depth int, a *Arena) *pg.ConstraintsSetStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ConstraintsSetStmt{}
+	var x *pg.ConstraintsSetStmt
+	if a != nil {
+		x = alloc(&a.slabs.mConstraintsSetStmt, a.gen)
+	} else {
+		x = &pg.ConstraintsSetStmt{}
+	}
 	if m.n_constraints > 0 {
-		x.Constraints = make([]*pg.Node, m.n_constraints)
+		if a != nil {
+			x.Constraints = carve(&a.slabs.lNode, a.gen, int(m.n_constraints))
+		} else {
+			x.Constraints = make([]*pg.Node, m.n_constraints)
+		}
 		for i, e := range unsafe.Slice(m.constraints, m.n_constraints) {
-			x.Constraints[i] = treeNode(e, depth+1)
+			x.Constraints[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Deferred = m.deferred != 0
 	return x
 }
 
-func treeReindexStmt(m *C.PgQuery__ReindexStmt, depth int) *pg.ReindexStmt {
+func treeReindexStmt(m *C.PgQuery__ReindexStmt, depth int, a *Arena) *pg.ReindexStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ReindexStmt{}
+	var x *pg.ReindexStmt
+	if a != nil {
+		x = alloc(&a.slabs.mReindexStmt, a.gen)
+	} else {
+		x = &pg.ReindexStmt{}
+	}
 	x.Kind = pg.ReindexObjectType(m.kind)
-	x.Relation = treeRangeVar(m.relation, depth+1)
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
 	if m.n_params > 0 {
-		x.Params = make([]*pg.Node, m.n_params)
+		if a != nil {
+			x.Params = carve(&a.slabs.lNode, a.gen, int(m.n_params))
+		} else {
+			x.Params = make([]*pg.Node, m.n_params)
+		}
 		for i, e := range unsafe.Slice(m.params, m.n_params) {
-			x.Params[i] = treeNode(e, depth+1)
+			x.Params[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeCreateConversionStmt(m *C.PgQuery__CreateConversionStmt, depth int) *pg.CreateConversionStmt {
+func treeCreateConversionStmt(m *C.PgQuery__CreateConversionStmt, depth int, a *Arena) *pg.CreateConversionStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateConversionStmt{}
+	var x *pg.CreateConversionStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateConversionStmt, a.gen)
+	} else {
+		x = &pg.CreateConversionStmt{}
+	}
 	if m.n_conversion_name > 0 {
-		x.ConversionName = make([]*pg.Node, m.n_conversion_name)
+		if a != nil {
+			x.ConversionName = carve(&a.slabs.lNode, a.gen, int(m.n_conversion_name))
+		} else {
+			x.ConversionName = make([]*pg.Node, m.n_conversion_name)
+		}
 		for i, e := range unsafe.Slice(m.conversion_name, m.n_conversion_name) {
-			x.ConversionName[i] = treeNode(e, depth+1)
+			x.ConversionName[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.for_encoding_name != nil {
@@ -6120,188 +10238,273 @@ func treeCreateConversionStmt(m *C.PgQuery__CreateConversionStmt, depth int) *pg
 		x.ToEncodingName = goString(m.to_encoding_name)
 	}
 	if m.n_func_name > 0 {
-		x.FuncName = make([]*pg.Node, m.n_func_name)
+		if a != nil {
+			x.FuncName = carve(&a.slabs.lNode, a.gen, int(m.n_func_name))
+		} else {
+			x.FuncName = make([]*pg.Node, m.n_func_name)
+		}
 		for i, e := range unsafe.Slice(m.func_name, m.n_func_name) {
-			x.FuncName[i] = treeNode(e, depth+1)
+			x.FuncName[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Def = m.def != 0
 	return x
 }
 
-func treeCreateCastStmt(m *C.PgQuery__CreateCastStmt, depth int) *pg.CreateCastStmt {
+func treeCreateCastStmt(m *C.PgQuery__CreateCastStmt, depth int, a *Arena) *pg.CreateCastStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateCastStmt{}
-	x.Sourcetype = treeTypeName(m.sourcetype, depth+1)
-	x.Targettype = treeTypeName(m.targettype, depth+1)
-	x.Func = treeObjectWithArgs(m._func, depth+1)
+	var x *pg.CreateCastStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateCastStmt, a.gen)
+	} else {
+		x = &pg.CreateCastStmt{}
+	}
+	x.Sourcetype = treeTypeName(m.sourcetype, depth+1, a)
+	x.Targettype = treeTypeName(m.targettype, depth+1, a)
+	x.Func = treeObjectWithArgs(m._func, depth+1, a)
 	x.Context = pg.CoercionContext(m.context)
 	x.Inout = m.inout != 0
 	return x
 }
 
-func treeCreateTransformStmt(m *C.PgQuery__CreateTransformStmt, depth int) *pg.CreateTransformStmt {
+func treeCreateTransformStmt(m *C.PgQuery__CreateTransformStmt, depth int, a *Arena) *pg.CreateTransformStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateTransformStmt{}
+	var x *pg.CreateTransformStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateTransformStmt, a.gen)
+	} else {
+		x = &pg.CreateTransformStmt{}
+	}
 	x.Replace = m.replace != 0
-	x.TypeName = treeTypeName(m.type_name, depth+1)
+	x.TypeName = treeTypeName(m.type_name, depth+1, a)
 	if m.lang != nil {
 		x.Lang = goString(m.lang)
 	}
-	x.Fromsql = treeObjectWithArgs(m.fromsql, depth+1)
-	x.Tosql = treeObjectWithArgs(m.tosql, depth+1)
+	x.Fromsql = treeObjectWithArgs(m.fromsql, depth+1, a)
+	x.Tosql = treeObjectWithArgs(m.tosql, depth+1, a)
 	return x
 }
 
-func treePrepareStmt(m *C.PgQuery__PrepareStmt, depth int) *pg.PrepareStmt {
+func treePrepareStmt(m *C.PgQuery__PrepareStmt, depth int, a *Arena) *pg.PrepareStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.PrepareStmt{}
+	var x *pg.PrepareStmt
+	if a != nil {
+		x = alloc(&a.slabs.mPrepareStmt, a.gen)
+	} else {
+		x = &pg.PrepareStmt{}
+	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
 	if m.n_argtypes > 0 {
-		x.Argtypes = make([]*pg.Node, m.n_argtypes)
+		if a != nil {
+			x.Argtypes = carve(&a.slabs.lNode, a.gen, int(m.n_argtypes))
+		} else {
+			x.Argtypes = make([]*pg.Node, m.n_argtypes)
+		}
 		for i, e := range unsafe.Slice(m.argtypes, m.n_argtypes) {
-			x.Argtypes[i] = treeNode(e, depth+1)
+			x.Argtypes[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Query = treeNode(m.query, depth+1)
+	x.Query = treeNode(m.query, depth+1, a)
 	return x
 }
 
-func treeExecuteStmt(m *C.PgQuery__ExecuteStmt, depth int) *pg.ExecuteStmt {
+func treeExecuteStmt(m *C.PgQuery__ExecuteStmt, depth int, a *Arena) *pg.ExecuteStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ExecuteStmt{}
+	var x *pg.ExecuteStmt
+	if a != nil {
+		x = alloc(&a.slabs.mExecuteStmt, a.gen)
+	} else {
+		x = &pg.ExecuteStmt{}
+	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
 	if m.n_params > 0 {
-		x.Params = make([]*pg.Node, m.n_params)
+		if a != nil {
+			x.Params = carve(&a.slabs.lNode, a.gen, int(m.n_params))
+		} else {
+			x.Params = make([]*pg.Node, m.n_params)
+		}
 		for i, e := range unsafe.Slice(m.params, m.n_params) {
-			x.Params[i] = treeNode(e, depth+1)
+			x.Params[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeDeallocateStmt(m *C.PgQuery__DeallocateStmt, depth int) *pg.DeallocateStmt {
+func treeDeallocateStmt(m *C.PgQuery__DeallocateStmt, depth int, a *Arena) *pg.DeallocateStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DeallocateStmt{}
+	var x *pg.DeallocateStmt
+	if a != nil {
+		x = alloc(&a.slabs.mDeallocateStmt, a.gen)
+	} else {
+		x = &pg.DeallocateStmt{}
+	}
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
 	return x
 }
 
-func treeDropOwnedStmt(m *C.PgQuery__DropOwnedStmt, depth int) *pg.DropOwnedStmt {
+func treeDropOwnedStmt(m *C.PgQuery__DropOwnedStmt, depth int, a *Arena) *pg.DropOwnedStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DropOwnedStmt{}
+	var x *pg.DropOwnedStmt
+	if a != nil {
+		x = alloc(&a.slabs.mDropOwnedStmt, a.gen)
+	} else {
+		x = &pg.DropOwnedStmt{}
+	}
 	if m.n_roles > 0 {
-		x.Roles = make([]*pg.Node, m.n_roles)
+		if a != nil {
+			x.Roles = carve(&a.slabs.lNode, a.gen, int(m.n_roles))
+		} else {
+			x.Roles = make([]*pg.Node, m.n_roles)
+		}
 		for i, e := range unsafe.Slice(m.roles, m.n_roles) {
-			x.Roles[i] = treeNode(e, depth+1)
+			x.Roles[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Behavior = pg.DropBehavior(m.behavior)
 	return x
 }
 
-func treeReassignOwnedStmt(m *C.PgQuery__ReassignOwnedStmt, depth int) *pg.ReassignOwnedStmt {
+func treeReassignOwnedStmt(m *C.PgQuery__ReassignOwnedStmt, depth int, a *Arena) *pg.ReassignOwnedStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ReassignOwnedStmt{}
+	var x *pg.ReassignOwnedStmt
+	if a != nil {
+		x = alloc(&a.slabs.mReassignOwnedStmt, a.gen)
+	} else {
+		x = &pg.ReassignOwnedStmt{}
+	}
 	if m.n_roles > 0 {
-		x.Roles = make([]*pg.Node, m.n_roles)
+		if a != nil {
+			x.Roles = carve(&a.slabs.lNode, a.gen, int(m.n_roles))
+		} else {
+			x.Roles = make([]*pg.Node, m.n_roles)
+		}
 		for i, e := range unsafe.Slice(m.roles, m.n_roles) {
-			x.Roles[i] = treeNode(e, depth+1)
+			x.Roles[i] = treeNode(e, depth+1, a)
 		}
 	}
-	x.Newrole = treeRoleSpec(m.newrole, depth+1)
+	x.Newrole = treeRoleSpec(m.newrole, depth+1, a)
 	return x
 }
 
-func treeAlterTSDictionaryStmt(m *C.PgQuery__AlterTSDictionaryStmt, depth int) *pg.AlterTSDictionaryStmt {
+func treeAlterTSDictionaryStmt(m *C.PgQuery__AlterTSDictionaryStmt, depth int, a *Arena) *pg.AlterTSDictionaryStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterTSDictionaryStmt{}
+	var x *pg.AlterTSDictionaryStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterTSDictionaryStmt, a.gen)
+	} else {
+		x = &pg.AlterTSDictionaryStmt{}
+	}
 	if m.n_dictname > 0 {
-		x.Dictname = make([]*pg.Node, m.n_dictname)
+		if a != nil {
+			x.Dictname = carve(&a.slabs.lNode, a.gen, int(m.n_dictname))
+		} else {
+			x.Dictname = make([]*pg.Node, m.n_dictname)
+		}
 		for i, e := range unsafe.Slice(m.dictname, m.n_dictname) {
-			x.Dictname[i] = treeNode(e, depth+1)
+			x.Dictname[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterTSConfigurationStmt(m *C.PgQuery__AlterTSConfigurationStmt, depth int) *pg.AlterTSConfigurationStmt {
+func treeAlterTSConfigurationStmt(m *C.PgQuery__AlterTSConfigurationStmt, depth int, a *Arena) *pg.AlterTSConfigurationStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterTSConfigurationStmt{}
+	var x *pg.AlterTSConfigurationStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterTSConfigurationStmt, a.gen)
+	} else {
+		x = &pg.AlterTSConfigurationStmt{}
+	}
 	x.Kind = pg.AlterTSConfigType(m.kind)
 	if m.n_cfgname > 0 {
-		x.Cfgname = make([]*pg.Node, m.n_cfgname)
+		if a != nil {
+			x.Cfgname = carve(&a.slabs.lNode, a.gen, int(m.n_cfgname))
+		} else {
+			x.Cfgname = make([]*pg.Node, m.n_cfgname)
+		}
 		for i, e := range unsafe.Slice(m.cfgname, m.n_cfgname) {
-			x.Cfgname[i] = treeNode(e, depth+1)
+			x.Cfgname[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_tokentype > 0 {
-		x.Tokentype = make([]*pg.Node, m.n_tokentype)
+		if a != nil {
+			x.Tokentype = carve(&a.slabs.lNode, a.gen, int(m.n_tokentype))
+		} else {
+			x.Tokentype = make([]*pg.Node, m.n_tokentype)
+		}
 		for i, e := range unsafe.Slice(m.tokentype, m.n_tokentype) {
-			x.Tokentype[i] = treeNode(e, depth+1)
+			x.Tokentype[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_dicts > 0 {
-		x.Dicts = make([]*pg.Node, m.n_dicts)
+		if a != nil {
+			x.Dicts = carve(&a.slabs.lNode, a.gen, int(m.n_dicts))
+		} else {
+			x.Dicts = make([]*pg.Node, m.n_dicts)
+		}
 		for i, e := range unsafe.Slice(m.dicts, m.n_dicts) {
-			x.Dicts[i] = treeNode(e, depth+1)
+			x.Dicts[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.Override = m.override != 0
@@ -6310,90 +10513,130 @@ func treeAlterTSConfigurationStmt(m *C.PgQuery__AlterTSConfigurationStmt, depth 
 	return x
 }
 
-func treePublicationTable(m *C.PgQuery__PublicationTable, depth int) *pg.PublicationTable {
+func treePublicationTable(m *C.PgQuery__PublicationTable, depth int, a *Arena) *pg.PublicationTable {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.PublicationTable{}
-	x.Relation = treeRangeVar(m.relation, depth+1)
-	x.WhereClause = treeNode(m.where_clause, depth+1)
+	var x *pg.PublicationTable
+	if a != nil {
+		x = alloc(&a.slabs.mPublicationTable, a.gen)
+	} else {
+		x = &pg.PublicationTable{}
+	}
+	x.Relation = treeRangeVar(m.relation, depth+1, a)
+	x.WhereClause = treeNode(m.where_clause, depth+1, a)
 	if m.n_columns > 0 {
-		x.Columns = make([]*pg.Node, m.n_columns)
+		if a != nil {
+			x.Columns = carve(&a.slabs.lNode, a.gen, int(m.n_columns))
+		} else {
+			x.Columns = make([]*pg.Node, m.n_columns)
+		}
 		for i, e := range unsafe.Slice(m.columns, m.n_columns) {
-			x.Columns[i] = treeNode(e, depth+1)
+			x.Columns[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treePublicationObjSpec(m *C.PgQuery__PublicationObjSpec, depth int) *pg.PublicationObjSpec {
+func treePublicationObjSpec(m *C.PgQuery__PublicationObjSpec, depth int, a *Arena) *pg.PublicationObjSpec {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.PublicationObjSpec{}
+	var x *pg.PublicationObjSpec
+	if a != nil {
+		x = alloc(&a.slabs.mPublicationObjSpec, a.gen)
+	} else {
+		x = &pg.PublicationObjSpec{}
+	}
 	x.Pubobjtype = pg.PublicationObjSpecType(m.pubobjtype)
 	if m.name != nil {
 		x.Name = goString(m.name)
 	}
-	x.Pubtable = treePublicationTable(m.pubtable, depth+1)
+	x.Pubtable = treePublicationTable(m.pubtable, depth+1, a)
 	x.Location = int32(m.location)
 	return x
 }
 
-func treeCreatePublicationStmt(m *C.PgQuery__CreatePublicationStmt, depth int) *pg.CreatePublicationStmt {
+func treeCreatePublicationStmt(m *C.PgQuery__CreatePublicationStmt, depth int, a *Arena) *pg.CreatePublicationStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreatePublicationStmt{}
+	var x *pg.CreatePublicationStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreatePublicationStmt, a.gen)
+	} else {
+		x = &pg.CreatePublicationStmt{}
+	}
 	if m.pubname != nil {
 		x.Pubname = goString(m.pubname)
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_pubobjects > 0 {
-		x.Pubobjects = make([]*pg.Node, m.n_pubobjects)
+		if a != nil {
+			x.Pubobjects = carve(&a.slabs.lNode, a.gen, int(m.n_pubobjects))
+		} else {
+			x.Pubobjects = make([]*pg.Node, m.n_pubobjects)
+		}
 		for i, e := range unsafe.Slice(m.pubobjects, m.n_pubobjects) {
-			x.Pubobjects[i] = treeNode(e, depth+1)
+			x.Pubobjects[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.ForAllTables = m.for_all_tables != 0
 	return x
 }
 
-func treeAlterPublicationStmt(m *C.PgQuery__AlterPublicationStmt, depth int) *pg.AlterPublicationStmt {
+func treeAlterPublicationStmt(m *C.PgQuery__AlterPublicationStmt, depth int, a *Arena) *pg.AlterPublicationStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterPublicationStmt{}
+	var x *pg.AlterPublicationStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterPublicationStmt, a.gen)
+	} else {
+		x = &pg.AlterPublicationStmt{}
+	}
 	if m.pubname != nil {
 		x.Pubname = goString(m.pubname)
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_pubobjects > 0 {
-		x.Pubobjects = make([]*pg.Node, m.n_pubobjects)
+		if a != nil {
+			x.Pubobjects = carve(&a.slabs.lNode, a.gen, int(m.n_pubobjects))
+		} else {
+			x.Pubobjects = make([]*pg.Node, m.n_pubobjects)
+		}
 		for i, e := range unsafe.Slice(m.pubobjects, m.n_pubobjects) {
-			x.Pubobjects[i] = treeNode(e, depth+1)
+			x.Pubobjects[i] = treeNode(e, depth+1, a)
 		}
 	}
 	x.ForAllTables = m.for_all_tables != 0
@@ -6401,14 +10644,19 @@ func treeAlterPublicationStmt(m *C.PgQuery__AlterPublicationStmt, depth int) *pg
 	return x
 }
 
-func treeCreateSubscriptionStmt(m *C.PgQuery__CreateSubscriptionStmt, depth int) *pg.CreateSubscriptionStmt {
+func treeCreateSubscriptionStmt(m *C.PgQuery__CreateSubscriptionStmt, depth int, a *Arena) *pg.CreateSubscriptionStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.CreateSubscriptionStmt{}
+	var x *pg.CreateSubscriptionStmt
+	if a != nil {
+		x = alloc(&a.slabs.mCreateSubscriptionStmt, a.gen)
+	} else {
+		x = &pg.CreateSubscriptionStmt{}
+	}
 	if m.subname != nil {
 		x.Subname = goString(m.subname)
 	}
@@ -6416,28 +10664,41 @@ func treeCreateSubscriptionStmt(m *C.PgQuery__CreateSubscriptionStmt, depth int)
 		x.Conninfo = goString(m.conninfo)
 	}
 	if m.n_publication > 0 {
-		x.Publication = make([]*pg.Node, m.n_publication)
+		if a != nil {
+			x.Publication = carve(&a.slabs.lNode, a.gen, int(m.n_publication))
+		} else {
+			x.Publication = make([]*pg.Node, m.n_publication)
+		}
 		for i, e := range unsafe.Slice(m.publication, m.n_publication) {
-			x.Publication[i] = treeNode(e, depth+1)
+			x.Publication[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeAlterSubscriptionStmt(m *C.PgQuery__AlterSubscriptionStmt, depth int) *pg.AlterSubscriptionStmt {
+func treeAlterSubscriptionStmt(m *C.PgQuery__AlterSubscriptionStmt, depth int, a *Arena) *pg.AlterSubscriptionStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.AlterSubscriptionStmt{}
+	var x *pg.AlterSubscriptionStmt
+	if a != nil {
+		x = alloc(&a.slabs.mAlterSubscriptionStmt, a.gen)
+	} else {
+		x = &pg.AlterSubscriptionStmt{}
+	}
 	x.Kind = pg.AlterSubscriptionType(m.kind)
 	if m.subname != nil {
 		x.Subname = goString(m.subname)
@@ -6446,28 +10707,41 @@ func treeAlterSubscriptionStmt(m *C.PgQuery__AlterSubscriptionStmt, depth int) *
 		x.Conninfo = goString(m.conninfo)
 	}
 	if m.n_publication > 0 {
-		x.Publication = make([]*pg.Node, m.n_publication)
+		if a != nil {
+			x.Publication = carve(&a.slabs.lNode, a.gen, int(m.n_publication))
+		} else {
+			x.Publication = make([]*pg.Node, m.n_publication)
+		}
 		for i, e := range unsafe.Slice(m.publication, m.n_publication) {
-			x.Publication[i] = treeNode(e, depth+1)
+			x.Publication[i] = treeNode(e, depth+1, a)
 		}
 	}
 	if m.n_options > 0 {
-		x.Options = make([]*pg.Node, m.n_options)
+		if a != nil {
+			x.Options = carve(&a.slabs.lNode, a.gen, int(m.n_options))
+		} else {
+			x.Options = make([]*pg.Node, m.n_options)
+		}
 		for i, e := range unsafe.Slice(m.options, m.n_options) {
-			x.Options[i] = treeNode(e, depth+1)
+			x.Options[i] = treeNode(e, depth+1, a)
 		}
 	}
 	return x
 }
 
-func treeDropSubscriptionStmt(m *C.PgQuery__DropSubscriptionStmt, depth int) *pg.DropSubscriptionStmt {
+func treeDropSubscriptionStmt(m *C.PgQuery__DropSubscriptionStmt, depth int, a *Arena) *pg.DropSubscriptionStmt {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.DropSubscriptionStmt{}
+	var x *pg.DropSubscriptionStmt
+	if a != nil {
+		x = alloc(&a.slabs.mDropSubscriptionStmt, a.gen)
+	} else {
+		x = &pg.DropSubscriptionStmt{}
+	}
 	if m.subname != nil {
 		x.Subname = goString(m.subname)
 	}
@@ -6476,17 +10750,543 @@ func treeDropSubscriptionStmt(m *C.PgQuery__DropSubscriptionStmt, depth int) *pg
 	return x
 }
 
-func treeScanToken(m *C.PgQuery__ScanToken, depth int) *pg.ScanToken {
+func treeScanToken(m *C.PgQuery__ScanToken, depth int, a *Arena) *pg.ScanToken {
 	if m == nil {
 		return nil
 	}
 	if depth > maxDepth {
 		panic(errDepth)
 	}
-	x := &pg.ScanToken{}
+	var x *pg.ScanToken
+	if a != nil {
+		x = alloc(&a.slabs.mScanToken, a.gen)
+	} else {
+		x = &pg.ScanToken{}
+	}
 	x.Start = int32(m.start)
 	x.End = int32(m.end)
 	x.Token = pg.Token(m.token)
 	x.KeywordKind = pg.KeywordKind(m.keyword_kind)
 	return x
+}
+
+// slabs holds an Arena's memory: a slab for each message type (m), oneof wrapper
+// type (w) and list element type (l) of the tree.
+type slabs struct {
+	mParseResult                       slab[pg.ParseResult]
+	mScanResult                        slab[pg.ScanResult]
+	mNode                              slab[pg.Node]
+	mInteger                           slab[pg.Integer]
+	mFloat                             slab[pg.Float]
+	mBoolean                           slab[pg.Boolean]
+	mString                            slab[pg.String]
+	mBitString                         slab[pg.BitString]
+	mList                              slab[pg.List]
+	mOidList                           slab[pg.OidList]
+	mIntList                           slab[pg.IntList]
+	mA_Const                           slab[pg.A_Const]
+	mAlias                             slab[pg.Alias]
+	mRangeVar                          slab[pg.RangeVar]
+	mTableFunc                         slab[pg.TableFunc]
+	mIntoClause                        slab[pg.IntoClause]
+	mVar                               slab[pg.Var]
+	mParam                             slab[pg.Param]
+	mAggref                            slab[pg.Aggref]
+	mGroupingFunc                      slab[pg.GroupingFunc]
+	mWindowFunc                        slab[pg.WindowFunc]
+	mSubscriptingRef                   slab[pg.SubscriptingRef]
+	mFuncExpr                          slab[pg.FuncExpr]
+	mNamedArgExpr                      slab[pg.NamedArgExpr]
+	mOpExpr                            slab[pg.OpExpr]
+	mDistinctExpr                      slab[pg.DistinctExpr]
+	mNullIfExpr                        slab[pg.NullIfExpr]
+	mScalarArrayOpExpr                 slab[pg.ScalarArrayOpExpr]
+	mBoolExpr                          slab[pg.BoolExpr]
+	mSubLink                           slab[pg.SubLink]
+	mSubPlan                           slab[pg.SubPlan]
+	mAlternativeSubPlan                slab[pg.AlternativeSubPlan]
+	mFieldSelect                       slab[pg.FieldSelect]
+	mFieldStore                        slab[pg.FieldStore]
+	mRelabelType                       slab[pg.RelabelType]
+	mCoerceViaIO                       slab[pg.CoerceViaIO]
+	mArrayCoerceExpr                   slab[pg.ArrayCoerceExpr]
+	mConvertRowtypeExpr                slab[pg.ConvertRowtypeExpr]
+	mCollateExpr                       slab[pg.CollateExpr]
+	mCaseExpr                          slab[pg.CaseExpr]
+	mCaseWhen                          slab[pg.CaseWhen]
+	mCaseTestExpr                      slab[pg.CaseTestExpr]
+	mArrayExpr                         slab[pg.ArrayExpr]
+	mRowExpr                           slab[pg.RowExpr]
+	mRowCompareExpr                    slab[pg.RowCompareExpr]
+	mCoalesceExpr                      slab[pg.CoalesceExpr]
+	mMinMaxExpr                        slab[pg.MinMaxExpr]
+	mSQLValueFunction                  slab[pg.SQLValueFunction]
+	mXmlExpr                           slab[pg.XmlExpr]
+	mJsonFormat                        slab[pg.JsonFormat]
+	mJsonReturning                     slab[pg.JsonReturning]
+	mJsonValueExpr                     slab[pg.JsonValueExpr]
+	mJsonConstructorExpr               slab[pg.JsonConstructorExpr]
+	mJsonIsPredicate                   slab[pg.JsonIsPredicate]
+	mNullTest                          slab[pg.NullTest]
+	mBooleanTest                       slab[pg.BooleanTest]
+	mCoerceToDomain                    slab[pg.CoerceToDomain]
+	mCoerceToDomainValue               slab[pg.CoerceToDomainValue]
+	mSetToDefault                      slab[pg.SetToDefault]
+	mCurrentOfExpr                     slab[pg.CurrentOfExpr]
+	mNextValueExpr                     slab[pg.NextValueExpr]
+	mInferenceElem                     slab[pg.InferenceElem]
+	mTargetEntry                       slab[pg.TargetEntry]
+	mRangeTblRef                       slab[pg.RangeTblRef]
+	mJoinExpr                          slab[pg.JoinExpr]
+	mFromExpr                          slab[pg.FromExpr]
+	mOnConflictExpr                    slab[pg.OnConflictExpr]
+	mQuery                             slab[pg.Query]
+	mTypeName                          slab[pg.TypeName]
+	mColumnRef                         slab[pg.ColumnRef]
+	mParamRef                          slab[pg.ParamRef]
+	mA_Expr                            slab[pg.A_Expr]
+	mTypeCast                          slab[pg.TypeCast]
+	mCollateClause                     slab[pg.CollateClause]
+	mRoleSpec                          slab[pg.RoleSpec]
+	mFuncCall                          slab[pg.FuncCall]
+	mA_Star                            slab[pg.A_Star]
+	mA_Indices                         slab[pg.A_Indices]
+	mA_Indirection                     slab[pg.A_Indirection]
+	mA_ArrayExpr                       slab[pg.A_ArrayExpr]
+	mResTarget                         slab[pg.ResTarget]
+	mMultiAssignRef                    slab[pg.MultiAssignRef]
+	mSortBy                            slab[pg.SortBy]
+	mWindowDef                         slab[pg.WindowDef]
+	mRangeSubselect                    slab[pg.RangeSubselect]
+	mRangeFunction                     slab[pg.RangeFunction]
+	mRangeTableFunc                    slab[pg.RangeTableFunc]
+	mRangeTableFuncCol                 slab[pg.RangeTableFuncCol]
+	mRangeTableSample                  slab[pg.RangeTableSample]
+	mColumnDef                         slab[pg.ColumnDef]
+	mTableLikeClause                   slab[pg.TableLikeClause]
+	mIndexElem                         slab[pg.IndexElem]
+	mDefElem                           slab[pg.DefElem]
+	mLockingClause                     slab[pg.LockingClause]
+	mXmlSerialize                      slab[pg.XmlSerialize]
+	mPartitionElem                     slab[pg.PartitionElem]
+	mPartitionSpec                     slab[pg.PartitionSpec]
+	mPartitionBoundSpec                slab[pg.PartitionBoundSpec]
+	mPartitionRangeDatum               slab[pg.PartitionRangeDatum]
+	mPartitionCmd                      slab[pg.PartitionCmd]
+	mRangeTblEntry                     slab[pg.RangeTblEntry]
+	mRTEPermissionInfo                 slab[pg.RTEPermissionInfo]
+	mRangeTblFunction                  slab[pg.RangeTblFunction]
+	mTableSampleClause                 slab[pg.TableSampleClause]
+	mWithCheckOption                   slab[pg.WithCheckOption]
+	mSortGroupClause                   slab[pg.SortGroupClause]
+	mGroupingSet                       slab[pg.GroupingSet]
+	mWindowClause                      slab[pg.WindowClause]
+	mRowMarkClause                     slab[pg.RowMarkClause]
+	mWithClause                        slab[pg.WithClause]
+	mInferClause                       slab[pg.InferClause]
+	mOnConflictClause                  slab[pg.OnConflictClause]
+	mCTESearchClause                   slab[pg.CTESearchClause]
+	mCTECycleClause                    slab[pg.CTECycleClause]
+	mCommonTableExpr                   slab[pg.CommonTableExpr]
+	mMergeWhenClause                   slab[pg.MergeWhenClause]
+	mMergeAction                       slab[pg.MergeAction]
+	mTriggerTransition                 slab[pg.TriggerTransition]
+	mJsonOutput                        slab[pg.JsonOutput]
+	mJsonKeyValue                      slab[pg.JsonKeyValue]
+	mJsonObjectConstructor             slab[pg.JsonObjectConstructor]
+	mJsonArrayConstructor              slab[pg.JsonArrayConstructor]
+	mJsonArrayQueryConstructor         slab[pg.JsonArrayQueryConstructor]
+	mJsonAggConstructor                slab[pg.JsonAggConstructor]
+	mJsonObjectAgg                     slab[pg.JsonObjectAgg]
+	mJsonArrayAgg                      slab[pg.JsonArrayAgg]
+	mRawStmt                           slab[pg.RawStmt]
+	mInsertStmt                        slab[pg.InsertStmt]
+	mDeleteStmt                        slab[pg.DeleteStmt]
+	mUpdateStmt                        slab[pg.UpdateStmt]
+	mMergeStmt                         slab[pg.MergeStmt]
+	mSelectStmt                        slab[pg.SelectStmt]
+	mSetOperationStmt                  slab[pg.SetOperationStmt]
+	mReturnStmt                        slab[pg.ReturnStmt]
+	mPLAssignStmt                      slab[pg.PLAssignStmt]
+	mCreateSchemaStmt                  slab[pg.CreateSchemaStmt]
+	mAlterTableStmt                    slab[pg.AlterTableStmt]
+	mReplicaIdentityStmt               slab[pg.ReplicaIdentityStmt]
+	mAlterTableCmd                     slab[pg.AlterTableCmd]
+	mAlterCollationStmt                slab[pg.AlterCollationStmt]
+	mAlterDomainStmt                   slab[pg.AlterDomainStmt]
+	mGrantStmt                         slab[pg.GrantStmt]
+	mObjectWithArgs                    slab[pg.ObjectWithArgs]
+	mAccessPriv                        slab[pg.AccessPriv]
+	mGrantRoleStmt                     slab[pg.GrantRoleStmt]
+	mAlterDefaultPrivilegesStmt        slab[pg.AlterDefaultPrivilegesStmt]
+	mCopyStmt                          slab[pg.CopyStmt]
+	mVariableSetStmt                   slab[pg.VariableSetStmt]
+	mVariableShowStmt                  slab[pg.VariableShowStmt]
+	mCreateStmt                        slab[pg.CreateStmt]
+	mConstraint                        slab[pg.Constraint]
+	mCreateTableSpaceStmt              slab[pg.CreateTableSpaceStmt]
+	mDropTableSpaceStmt                slab[pg.DropTableSpaceStmt]
+	mAlterTableSpaceOptionsStmt        slab[pg.AlterTableSpaceOptionsStmt]
+	mAlterTableMoveAllStmt             slab[pg.AlterTableMoveAllStmt]
+	mCreateExtensionStmt               slab[pg.CreateExtensionStmt]
+	mAlterExtensionStmt                slab[pg.AlterExtensionStmt]
+	mAlterExtensionContentsStmt        slab[pg.AlterExtensionContentsStmt]
+	mCreateFdwStmt                     slab[pg.CreateFdwStmt]
+	mAlterFdwStmt                      slab[pg.AlterFdwStmt]
+	mCreateForeignServerStmt           slab[pg.CreateForeignServerStmt]
+	mAlterForeignServerStmt            slab[pg.AlterForeignServerStmt]
+	mCreateForeignTableStmt            slab[pg.CreateForeignTableStmt]
+	mCreateUserMappingStmt             slab[pg.CreateUserMappingStmt]
+	mAlterUserMappingStmt              slab[pg.AlterUserMappingStmt]
+	mDropUserMappingStmt               slab[pg.DropUserMappingStmt]
+	mImportForeignSchemaStmt           slab[pg.ImportForeignSchemaStmt]
+	mCreatePolicyStmt                  slab[pg.CreatePolicyStmt]
+	mAlterPolicyStmt                   slab[pg.AlterPolicyStmt]
+	mCreateAmStmt                      slab[pg.CreateAmStmt]
+	mCreateTrigStmt                    slab[pg.CreateTrigStmt]
+	mCreateEventTrigStmt               slab[pg.CreateEventTrigStmt]
+	mAlterEventTrigStmt                slab[pg.AlterEventTrigStmt]
+	mCreatePLangStmt                   slab[pg.CreatePLangStmt]
+	mCreateRoleStmt                    slab[pg.CreateRoleStmt]
+	mAlterRoleStmt                     slab[pg.AlterRoleStmt]
+	mAlterRoleSetStmt                  slab[pg.AlterRoleSetStmt]
+	mDropRoleStmt                      slab[pg.DropRoleStmt]
+	mCreateSeqStmt                     slab[pg.CreateSeqStmt]
+	mAlterSeqStmt                      slab[pg.AlterSeqStmt]
+	mDefineStmt                        slab[pg.DefineStmt]
+	mCreateDomainStmt                  slab[pg.CreateDomainStmt]
+	mCreateOpClassStmt                 slab[pg.CreateOpClassStmt]
+	mCreateOpClassItem                 slab[pg.CreateOpClassItem]
+	mCreateOpFamilyStmt                slab[pg.CreateOpFamilyStmt]
+	mAlterOpFamilyStmt                 slab[pg.AlterOpFamilyStmt]
+	mDropStmt                          slab[pg.DropStmt]
+	mTruncateStmt                      slab[pg.TruncateStmt]
+	mCommentStmt                       slab[pg.CommentStmt]
+	mSecLabelStmt                      slab[pg.SecLabelStmt]
+	mDeclareCursorStmt                 slab[pg.DeclareCursorStmt]
+	mClosePortalStmt                   slab[pg.ClosePortalStmt]
+	mFetchStmt                         slab[pg.FetchStmt]
+	mIndexStmt                         slab[pg.IndexStmt]
+	mCreateStatsStmt                   slab[pg.CreateStatsStmt]
+	mStatsElem                         slab[pg.StatsElem]
+	mAlterStatsStmt                    slab[pg.AlterStatsStmt]
+	mCreateFunctionStmt                slab[pg.CreateFunctionStmt]
+	mFunctionParameter                 slab[pg.FunctionParameter]
+	mAlterFunctionStmt                 slab[pg.AlterFunctionStmt]
+	mDoStmt                            slab[pg.DoStmt]
+	mInlineCodeBlock                   slab[pg.InlineCodeBlock]
+	mCallStmt                          slab[pg.CallStmt]
+	mCallContext                       slab[pg.CallContext]
+	mRenameStmt                        slab[pg.RenameStmt]
+	mAlterObjectDependsStmt            slab[pg.AlterObjectDependsStmt]
+	mAlterObjectSchemaStmt             slab[pg.AlterObjectSchemaStmt]
+	mAlterOwnerStmt                    slab[pg.AlterOwnerStmt]
+	mAlterOperatorStmt                 slab[pg.AlterOperatorStmt]
+	mAlterTypeStmt                     slab[pg.AlterTypeStmt]
+	mRuleStmt                          slab[pg.RuleStmt]
+	mNotifyStmt                        slab[pg.NotifyStmt]
+	mListenStmt                        slab[pg.ListenStmt]
+	mUnlistenStmt                      slab[pg.UnlistenStmt]
+	mTransactionStmt                   slab[pg.TransactionStmt]
+	mCompositeTypeStmt                 slab[pg.CompositeTypeStmt]
+	mCreateEnumStmt                    slab[pg.CreateEnumStmt]
+	mCreateRangeStmt                   slab[pg.CreateRangeStmt]
+	mAlterEnumStmt                     slab[pg.AlterEnumStmt]
+	mViewStmt                          slab[pg.ViewStmt]
+	mLoadStmt                          slab[pg.LoadStmt]
+	mCreatedbStmt                      slab[pg.CreatedbStmt]
+	mAlterDatabaseStmt                 slab[pg.AlterDatabaseStmt]
+	mAlterDatabaseRefreshCollStmt      slab[pg.AlterDatabaseRefreshCollStmt]
+	mAlterDatabaseSetStmt              slab[pg.AlterDatabaseSetStmt]
+	mDropdbStmt                        slab[pg.DropdbStmt]
+	mAlterSystemStmt                   slab[pg.AlterSystemStmt]
+	mClusterStmt                       slab[pg.ClusterStmt]
+	mVacuumStmt                        slab[pg.VacuumStmt]
+	mVacuumRelation                    slab[pg.VacuumRelation]
+	mExplainStmt                       slab[pg.ExplainStmt]
+	mCreateTableAsStmt                 slab[pg.CreateTableAsStmt]
+	mRefreshMatViewStmt                slab[pg.RefreshMatViewStmt]
+	mCheckPointStmt                    slab[pg.CheckPointStmt]
+	mDiscardStmt                       slab[pg.DiscardStmt]
+	mLockStmt                          slab[pg.LockStmt]
+	mConstraintsSetStmt                slab[pg.ConstraintsSetStmt]
+	mReindexStmt                       slab[pg.ReindexStmt]
+	mCreateConversionStmt              slab[pg.CreateConversionStmt]
+	mCreateCastStmt                    slab[pg.CreateCastStmt]
+	mCreateTransformStmt               slab[pg.CreateTransformStmt]
+	mPrepareStmt                       slab[pg.PrepareStmt]
+	mExecuteStmt                       slab[pg.ExecuteStmt]
+	mDeallocateStmt                    slab[pg.DeallocateStmt]
+	mDropOwnedStmt                     slab[pg.DropOwnedStmt]
+	mReassignOwnedStmt                 slab[pg.ReassignOwnedStmt]
+	mAlterTSDictionaryStmt             slab[pg.AlterTSDictionaryStmt]
+	mAlterTSConfigurationStmt          slab[pg.AlterTSConfigurationStmt]
+	mPublicationTable                  slab[pg.PublicationTable]
+	mPublicationObjSpec                slab[pg.PublicationObjSpec]
+	mCreatePublicationStmt             slab[pg.CreatePublicationStmt]
+	mAlterPublicationStmt              slab[pg.AlterPublicationStmt]
+	mCreateSubscriptionStmt            slab[pg.CreateSubscriptionStmt]
+	mAlterSubscriptionStmt             slab[pg.AlterSubscriptionStmt]
+	mDropSubscriptionStmt              slab[pg.DropSubscriptionStmt]
+	mScanToken                         slab[pg.ScanToken]
+	wNode_Alias                        slab[pg.Node_Alias]
+	wNode_RangeVar                     slab[pg.Node_RangeVar]
+	wNode_TableFunc                    slab[pg.Node_TableFunc]
+	wNode_IntoClause                   slab[pg.Node_IntoClause]
+	wNode_Var                          slab[pg.Node_Var]
+	wNode_Param                        slab[pg.Node_Param]
+	wNode_Aggref                       slab[pg.Node_Aggref]
+	wNode_GroupingFunc                 slab[pg.Node_GroupingFunc]
+	wNode_WindowFunc                   slab[pg.Node_WindowFunc]
+	wNode_SubscriptingRef              slab[pg.Node_SubscriptingRef]
+	wNode_FuncExpr                     slab[pg.Node_FuncExpr]
+	wNode_NamedArgExpr                 slab[pg.Node_NamedArgExpr]
+	wNode_OpExpr                       slab[pg.Node_OpExpr]
+	wNode_DistinctExpr                 slab[pg.Node_DistinctExpr]
+	wNode_NullIfExpr                   slab[pg.Node_NullIfExpr]
+	wNode_ScalarArrayOpExpr            slab[pg.Node_ScalarArrayOpExpr]
+	wNode_BoolExpr                     slab[pg.Node_BoolExpr]
+	wNode_SubLink                      slab[pg.Node_SubLink]
+	wNode_SubPlan                      slab[pg.Node_SubPlan]
+	wNode_AlternativeSubPlan           slab[pg.Node_AlternativeSubPlan]
+	wNode_FieldSelect                  slab[pg.Node_FieldSelect]
+	wNode_FieldStore                   slab[pg.Node_FieldStore]
+	wNode_RelabelType                  slab[pg.Node_RelabelType]
+	wNode_CoerceViaIo                  slab[pg.Node_CoerceViaIo]
+	wNode_ArrayCoerceExpr              slab[pg.Node_ArrayCoerceExpr]
+	wNode_ConvertRowtypeExpr           slab[pg.Node_ConvertRowtypeExpr]
+	wNode_CollateExpr                  slab[pg.Node_CollateExpr]
+	wNode_CaseExpr                     slab[pg.Node_CaseExpr]
+	wNode_CaseWhen                     slab[pg.Node_CaseWhen]
+	wNode_CaseTestExpr                 slab[pg.Node_CaseTestExpr]
+	wNode_ArrayExpr                    slab[pg.Node_ArrayExpr]
+	wNode_RowExpr                      slab[pg.Node_RowExpr]
+	wNode_RowCompareExpr               slab[pg.Node_RowCompareExpr]
+	wNode_CoalesceExpr                 slab[pg.Node_CoalesceExpr]
+	wNode_MinMaxExpr                   slab[pg.Node_MinMaxExpr]
+	wNode_SqlvalueFunction             slab[pg.Node_SqlvalueFunction]
+	wNode_XmlExpr                      slab[pg.Node_XmlExpr]
+	wNode_JsonFormat                   slab[pg.Node_JsonFormat]
+	wNode_JsonReturning                slab[pg.Node_JsonReturning]
+	wNode_JsonValueExpr                slab[pg.Node_JsonValueExpr]
+	wNode_JsonConstructorExpr          slab[pg.Node_JsonConstructorExpr]
+	wNode_JsonIsPredicate              slab[pg.Node_JsonIsPredicate]
+	wNode_NullTest                     slab[pg.Node_NullTest]
+	wNode_BooleanTest                  slab[pg.Node_BooleanTest]
+	wNode_CoerceToDomain               slab[pg.Node_CoerceToDomain]
+	wNode_CoerceToDomainValue          slab[pg.Node_CoerceToDomainValue]
+	wNode_SetToDefault                 slab[pg.Node_SetToDefault]
+	wNode_CurrentOfExpr                slab[pg.Node_CurrentOfExpr]
+	wNode_NextValueExpr                slab[pg.Node_NextValueExpr]
+	wNode_InferenceElem                slab[pg.Node_InferenceElem]
+	wNode_TargetEntry                  slab[pg.Node_TargetEntry]
+	wNode_RangeTblRef                  slab[pg.Node_RangeTblRef]
+	wNode_JoinExpr                     slab[pg.Node_JoinExpr]
+	wNode_FromExpr                     slab[pg.Node_FromExpr]
+	wNode_OnConflictExpr               slab[pg.Node_OnConflictExpr]
+	wNode_Query                        slab[pg.Node_Query]
+	wNode_TypeName                     slab[pg.Node_TypeName]
+	wNode_ColumnRef                    slab[pg.Node_ColumnRef]
+	wNode_ParamRef                     slab[pg.Node_ParamRef]
+	wNode_AExpr                        slab[pg.Node_AExpr]
+	wNode_TypeCast                     slab[pg.Node_TypeCast]
+	wNode_CollateClause                slab[pg.Node_CollateClause]
+	wNode_RoleSpec                     slab[pg.Node_RoleSpec]
+	wNode_FuncCall                     slab[pg.Node_FuncCall]
+	wNode_AStar                        slab[pg.Node_AStar]
+	wNode_AIndices                     slab[pg.Node_AIndices]
+	wNode_AIndirection                 slab[pg.Node_AIndirection]
+	wNode_AArrayExpr                   slab[pg.Node_AArrayExpr]
+	wNode_ResTarget                    slab[pg.Node_ResTarget]
+	wNode_MultiAssignRef               slab[pg.Node_MultiAssignRef]
+	wNode_SortBy                       slab[pg.Node_SortBy]
+	wNode_WindowDef                    slab[pg.Node_WindowDef]
+	wNode_RangeSubselect               slab[pg.Node_RangeSubselect]
+	wNode_RangeFunction                slab[pg.Node_RangeFunction]
+	wNode_RangeTableFunc               slab[pg.Node_RangeTableFunc]
+	wNode_RangeTableFuncCol            slab[pg.Node_RangeTableFuncCol]
+	wNode_RangeTableSample             slab[pg.Node_RangeTableSample]
+	wNode_ColumnDef                    slab[pg.Node_ColumnDef]
+	wNode_TableLikeClause              slab[pg.Node_TableLikeClause]
+	wNode_IndexElem                    slab[pg.Node_IndexElem]
+	wNode_DefElem                      slab[pg.Node_DefElem]
+	wNode_LockingClause                slab[pg.Node_LockingClause]
+	wNode_XmlSerialize                 slab[pg.Node_XmlSerialize]
+	wNode_PartitionElem                slab[pg.Node_PartitionElem]
+	wNode_PartitionSpec                slab[pg.Node_PartitionSpec]
+	wNode_PartitionBoundSpec           slab[pg.Node_PartitionBoundSpec]
+	wNode_PartitionRangeDatum          slab[pg.Node_PartitionRangeDatum]
+	wNode_PartitionCmd                 slab[pg.Node_PartitionCmd]
+	wNode_RangeTblEntry                slab[pg.Node_RangeTblEntry]
+	wNode_RtepermissionInfo            slab[pg.Node_RtepermissionInfo]
+	wNode_RangeTblFunction             slab[pg.Node_RangeTblFunction]
+	wNode_TableSampleClause            slab[pg.Node_TableSampleClause]
+	wNode_WithCheckOption              slab[pg.Node_WithCheckOption]
+	wNode_SortGroupClause              slab[pg.Node_SortGroupClause]
+	wNode_GroupingSet                  slab[pg.Node_GroupingSet]
+	wNode_WindowClause                 slab[pg.Node_WindowClause]
+	wNode_RowMarkClause                slab[pg.Node_RowMarkClause]
+	wNode_WithClause                   slab[pg.Node_WithClause]
+	wNode_InferClause                  slab[pg.Node_InferClause]
+	wNode_OnConflictClause             slab[pg.Node_OnConflictClause]
+	wNode_CtesearchClause              slab[pg.Node_CtesearchClause]
+	wNode_CtecycleClause               slab[pg.Node_CtecycleClause]
+	wNode_CommonTableExpr              slab[pg.Node_CommonTableExpr]
+	wNode_MergeWhenClause              slab[pg.Node_MergeWhenClause]
+	wNode_MergeAction                  slab[pg.Node_MergeAction]
+	wNode_TriggerTransition            slab[pg.Node_TriggerTransition]
+	wNode_JsonOutput                   slab[pg.Node_JsonOutput]
+	wNode_JsonKeyValue                 slab[pg.Node_JsonKeyValue]
+	wNode_JsonObjectConstructor        slab[pg.Node_JsonObjectConstructor]
+	wNode_JsonArrayConstructor         slab[pg.Node_JsonArrayConstructor]
+	wNode_JsonArrayQueryConstructor    slab[pg.Node_JsonArrayQueryConstructor]
+	wNode_JsonAggConstructor           slab[pg.Node_JsonAggConstructor]
+	wNode_JsonObjectAgg                slab[pg.Node_JsonObjectAgg]
+	wNode_JsonArrayAgg                 slab[pg.Node_JsonArrayAgg]
+	wNode_RawStmt                      slab[pg.Node_RawStmt]
+	wNode_InsertStmt                   slab[pg.Node_InsertStmt]
+	wNode_DeleteStmt                   slab[pg.Node_DeleteStmt]
+	wNode_UpdateStmt                   slab[pg.Node_UpdateStmt]
+	wNode_MergeStmt                    slab[pg.Node_MergeStmt]
+	wNode_SelectStmt                   slab[pg.Node_SelectStmt]
+	wNode_SetOperationStmt             slab[pg.Node_SetOperationStmt]
+	wNode_ReturnStmt                   slab[pg.Node_ReturnStmt]
+	wNode_PlassignStmt                 slab[pg.Node_PlassignStmt]
+	wNode_CreateSchemaStmt             slab[pg.Node_CreateSchemaStmt]
+	wNode_AlterTableStmt               slab[pg.Node_AlterTableStmt]
+	wNode_ReplicaIdentityStmt          slab[pg.Node_ReplicaIdentityStmt]
+	wNode_AlterTableCmd                slab[pg.Node_AlterTableCmd]
+	wNode_AlterCollationStmt           slab[pg.Node_AlterCollationStmt]
+	wNode_AlterDomainStmt              slab[pg.Node_AlterDomainStmt]
+	wNode_GrantStmt                    slab[pg.Node_GrantStmt]
+	wNode_ObjectWithArgs               slab[pg.Node_ObjectWithArgs]
+	wNode_AccessPriv                   slab[pg.Node_AccessPriv]
+	wNode_GrantRoleStmt                slab[pg.Node_GrantRoleStmt]
+	wNode_AlterDefaultPrivilegesStmt   slab[pg.Node_AlterDefaultPrivilegesStmt]
+	wNode_CopyStmt                     slab[pg.Node_CopyStmt]
+	wNode_VariableSetStmt              slab[pg.Node_VariableSetStmt]
+	wNode_VariableShowStmt             slab[pg.Node_VariableShowStmt]
+	wNode_CreateStmt                   slab[pg.Node_CreateStmt]
+	wNode_Constraint                   slab[pg.Node_Constraint]
+	wNode_CreateTableSpaceStmt         slab[pg.Node_CreateTableSpaceStmt]
+	wNode_DropTableSpaceStmt           slab[pg.Node_DropTableSpaceStmt]
+	wNode_AlterTableSpaceOptionsStmt   slab[pg.Node_AlterTableSpaceOptionsStmt]
+	wNode_AlterTableMoveAllStmt        slab[pg.Node_AlterTableMoveAllStmt]
+	wNode_CreateExtensionStmt          slab[pg.Node_CreateExtensionStmt]
+	wNode_AlterExtensionStmt           slab[pg.Node_AlterExtensionStmt]
+	wNode_AlterExtensionContentsStmt   slab[pg.Node_AlterExtensionContentsStmt]
+	wNode_CreateFdwStmt                slab[pg.Node_CreateFdwStmt]
+	wNode_AlterFdwStmt                 slab[pg.Node_AlterFdwStmt]
+	wNode_CreateForeignServerStmt      slab[pg.Node_CreateForeignServerStmt]
+	wNode_AlterForeignServerStmt       slab[pg.Node_AlterForeignServerStmt]
+	wNode_CreateForeignTableStmt       slab[pg.Node_CreateForeignTableStmt]
+	wNode_CreateUserMappingStmt        slab[pg.Node_CreateUserMappingStmt]
+	wNode_AlterUserMappingStmt         slab[pg.Node_AlterUserMappingStmt]
+	wNode_DropUserMappingStmt          slab[pg.Node_DropUserMappingStmt]
+	wNode_ImportForeignSchemaStmt      slab[pg.Node_ImportForeignSchemaStmt]
+	wNode_CreatePolicyStmt             slab[pg.Node_CreatePolicyStmt]
+	wNode_AlterPolicyStmt              slab[pg.Node_AlterPolicyStmt]
+	wNode_CreateAmStmt                 slab[pg.Node_CreateAmStmt]
+	wNode_CreateTrigStmt               slab[pg.Node_CreateTrigStmt]
+	wNode_CreateEventTrigStmt          slab[pg.Node_CreateEventTrigStmt]
+	wNode_AlterEventTrigStmt           slab[pg.Node_AlterEventTrigStmt]
+	wNode_CreatePlangStmt              slab[pg.Node_CreatePlangStmt]
+	wNode_CreateRoleStmt               slab[pg.Node_CreateRoleStmt]
+	wNode_AlterRoleStmt                slab[pg.Node_AlterRoleStmt]
+	wNode_AlterRoleSetStmt             slab[pg.Node_AlterRoleSetStmt]
+	wNode_DropRoleStmt                 slab[pg.Node_DropRoleStmt]
+	wNode_CreateSeqStmt                slab[pg.Node_CreateSeqStmt]
+	wNode_AlterSeqStmt                 slab[pg.Node_AlterSeqStmt]
+	wNode_DefineStmt                   slab[pg.Node_DefineStmt]
+	wNode_CreateDomainStmt             slab[pg.Node_CreateDomainStmt]
+	wNode_CreateOpClassStmt            slab[pg.Node_CreateOpClassStmt]
+	wNode_CreateOpClassItem            slab[pg.Node_CreateOpClassItem]
+	wNode_CreateOpFamilyStmt           slab[pg.Node_CreateOpFamilyStmt]
+	wNode_AlterOpFamilyStmt            slab[pg.Node_AlterOpFamilyStmt]
+	wNode_DropStmt                     slab[pg.Node_DropStmt]
+	wNode_TruncateStmt                 slab[pg.Node_TruncateStmt]
+	wNode_CommentStmt                  slab[pg.Node_CommentStmt]
+	wNode_SecLabelStmt                 slab[pg.Node_SecLabelStmt]
+	wNode_DeclareCursorStmt            slab[pg.Node_DeclareCursorStmt]
+	wNode_ClosePortalStmt              slab[pg.Node_ClosePortalStmt]
+	wNode_FetchStmt                    slab[pg.Node_FetchStmt]
+	wNode_IndexStmt                    slab[pg.Node_IndexStmt]
+	wNode_CreateStatsStmt              slab[pg.Node_CreateStatsStmt]
+	wNode_StatsElem                    slab[pg.Node_StatsElem]
+	wNode_AlterStatsStmt               slab[pg.Node_AlterStatsStmt]
+	wNode_CreateFunctionStmt           slab[pg.Node_CreateFunctionStmt]
+	wNode_FunctionParameter            slab[pg.Node_FunctionParameter]
+	wNode_AlterFunctionStmt            slab[pg.Node_AlterFunctionStmt]
+	wNode_DoStmt                       slab[pg.Node_DoStmt]
+	wNode_InlineCodeBlock              slab[pg.Node_InlineCodeBlock]
+	wNode_CallStmt                     slab[pg.Node_CallStmt]
+	wNode_CallContext                  slab[pg.Node_CallContext]
+	wNode_RenameStmt                   slab[pg.Node_RenameStmt]
+	wNode_AlterObjectDependsStmt       slab[pg.Node_AlterObjectDependsStmt]
+	wNode_AlterObjectSchemaStmt        slab[pg.Node_AlterObjectSchemaStmt]
+	wNode_AlterOwnerStmt               slab[pg.Node_AlterOwnerStmt]
+	wNode_AlterOperatorStmt            slab[pg.Node_AlterOperatorStmt]
+	wNode_AlterTypeStmt                slab[pg.Node_AlterTypeStmt]
+	wNode_RuleStmt                     slab[pg.Node_RuleStmt]
+	wNode_NotifyStmt                   slab[pg.Node_NotifyStmt]
+	wNode_ListenStmt                   slab[pg.Node_ListenStmt]
+	wNode_UnlistenStmt                 slab[pg.Node_UnlistenStmt]
+	wNode_TransactionStmt              slab[pg.Node_TransactionStmt]
+	wNode_CompositeTypeStmt            slab[pg.Node_CompositeTypeStmt]
+	wNode_CreateEnumStmt               slab[pg.Node_CreateEnumStmt]
+	wNode_CreateRangeStmt              slab[pg.Node_CreateRangeStmt]
+	wNode_AlterEnumStmt                slab[pg.Node_AlterEnumStmt]
+	wNode_ViewStmt                     slab[pg.Node_ViewStmt]
+	wNode_LoadStmt                     slab[pg.Node_LoadStmt]
+	wNode_CreatedbStmt                 slab[pg.Node_CreatedbStmt]
+	wNode_AlterDatabaseStmt            slab[pg.Node_AlterDatabaseStmt]
+	wNode_AlterDatabaseRefreshCollStmt slab[pg.Node_AlterDatabaseRefreshCollStmt]
+	wNode_AlterDatabaseSetStmt         slab[pg.Node_AlterDatabaseSetStmt]
+	wNode_DropdbStmt                   slab[pg.Node_DropdbStmt]
+	wNode_AlterSystemStmt              slab[pg.Node_AlterSystemStmt]
+	wNode_ClusterStmt                  slab[pg.Node_ClusterStmt]
+	wNode_VacuumStmt                   slab[pg.Node_VacuumStmt]
+	wNode_VacuumRelation               slab[pg.Node_VacuumRelation]
+	wNode_ExplainStmt                  slab[pg.Node_ExplainStmt]
+	wNode_CreateTableAsStmt            slab[pg.Node_CreateTableAsStmt]
+	wNode_RefreshMatViewStmt           slab[pg.Node_RefreshMatViewStmt]
+	wNode_CheckPointStmt               slab[pg.Node_CheckPointStmt]
+	wNode_DiscardStmt                  slab[pg.Node_DiscardStmt]
+	wNode_LockStmt                     slab[pg.Node_LockStmt]
+	wNode_ConstraintsSetStmt           slab[pg.Node_ConstraintsSetStmt]
+	wNode_ReindexStmt                  slab[pg.Node_ReindexStmt]
+	wNode_CreateConversionStmt         slab[pg.Node_CreateConversionStmt]
+	wNode_CreateCastStmt               slab[pg.Node_CreateCastStmt]
+	wNode_CreateTransformStmt          slab[pg.Node_CreateTransformStmt]
+	wNode_PrepareStmt                  slab[pg.Node_PrepareStmt]
+	wNode_ExecuteStmt                  slab[pg.Node_ExecuteStmt]
+	wNode_DeallocateStmt               slab[pg.Node_DeallocateStmt]
+	wNode_DropOwnedStmt                slab[pg.Node_DropOwnedStmt]
+	wNode_ReassignOwnedStmt            slab[pg.Node_ReassignOwnedStmt]
+	wNode_AlterTsdictionaryStmt        slab[pg.Node_AlterTsdictionaryStmt]
+	wNode_AlterTsconfigurationStmt     slab[pg.Node_AlterTsconfigurationStmt]
+	wNode_PublicationTable             slab[pg.Node_PublicationTable]
+	wNode_PublicationObjSpec           slab[pg.Node_PublicationObjSpec]
+	wNode_CreatePublicationStmt        slab[pg.Node_CreatePublicationStmt]
+	wNode_AlterPublicationStmt         slab[pg.Node_AlterPublicationStmt]
+	wNode_CreateSubscriptionStmt       slab[pg.Node_CreateSubscriptionStmt]
+	wNode_AlterSubscriptionStmt        slab[pg.Node_AlterSubscriptionStmt]
+	wNode_DropSubscriptionStmt         slab[pg.Node_DropSubscriptionStmt]
+	wNode_Integer                      slab[pg.Node_Integer]
+	wNode_Float                        slab[pg.Node_Float]
+	wNode_Boolean                      slab[pg.Node_Boolean]
+	wNode_String_                      slab[pg.Node_String_]
+	wNode_BitString                    slab[pg.Node_BitString]
+	wNode_List                         slab[pg.Node_List]
+	wNode_IntList                      slab[pg.Node_IntList]
+	wNode_OidList                      slab[pg.Node_OidList]
+	wNode_AConst                       slab[pg.Node_AConst]
+	wA_Const_Ival                      slab[pg.A_Const_Ival]
+	wA_Const_Fval                      slab[pg.A_Const_Fval]
+	wA_Const_Boolval                   slab[pg.A_Const_Boolval]
+	wA_Const_Sval                      slab[pg.A_Const_Sval]
+	wA_Const_Bsval                     slab[pg.A_Const_Bsval]
+	lNode                              slab[*pg.Node]
+	lRawStmt                           slab[*pg.RawStmt]
+	lScanToken                         slab[*pg.ScanToken]
 }
