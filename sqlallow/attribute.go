@@ -74,7 +74,7 @@ func (c *checker) replay(ind *pg.A_Indirection, s *scope, locs []int) shape {
 		}
 		if ti, ok := templateIn(str.Sval, c.ph); ok {
 			if locs != nil {
-				c.tplRoles[ti] = "function"
+				c.setRole(ti, "function")
 			}
 			sh = shape{}
 			continue

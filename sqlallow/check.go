@@ -88,9 +88,11 @@ const maxPlaceholders = 1000
 // holds, so what PostgreSQL runs would not be what dws parsed.
 func findPlaceholders(s string) (ph []placeholder, bad []int) {
 	for i := 0; i+1 < len(s); i++ {
-		if s[i] != '{' || s[i+1] != '{' {
-			continue
+		k := strings.Index(s[i:], "{{")
+		if k < 0 {
+			break
 		}
+		i += k
 		end, name, ok := placeholderAt(s, i)
 		if !ok {
 			bad = append(bad, i)
@@ -247,11 +249,18 @@ var arenas = sync.Pool{New: func() any { return new(pgparse.Arena) }}
 
 // Prepared is a policy compiled once for many checks: a snapshot of the Policy it was
 // made from (changes to that Policy do not reach it), safe for concurrent use.
-type Prepared struct{ pol *compiled }
+type Prepared struct {
+	pol          *compiled
+	findingsOnly bool
+}
 
 // Prepare compiles p for checking (nil: DefaultPolicy). Compiling it again for every
 // statement was a tenth of the allow-list's allocations.
 func Prepare(p *Policy) *Prepared { return &Prepared{pol: compile(p)} }
+
+// FindingsOnly returns pp for a caller that reads only Result.Findings: its checks
+// leave Result.Relations nil, and skip recording what each relation's use touches.
+func (pp *Prepared) FindingsOnly() *Prepared { return &Prepared{pol: pp.pol, findingsOnly: true} }
 
 // CheckStatement checks one sql step statement. args is the number of
 // entries in the step's args (-1: unknown, sql-args is not checked).
@@ -267,7 +276,7 @@ func CheckExpression(expr string, p *Policy) Result {
 
 // Statement is CheckStatement under the prepared policy.
 func (pp *Prepared) Statement(stmt string, args int) Result {
-	c := newChecker(pp.pol)
+	c := newChecker(pp.pol, pp.findingsOnly)
 	a := arenas.Get().(*pgparse.Arena)
 	defer arenas.Put(a)
 	tree, ph, src, err := parseTemplated(stmt, a)
@@ -309,7 +318,7 @@ const exprPrefix = "SELECT ("
 
 // Expression is CheckExpression under the prepared policy.
 func (pp *Prepared) Expression(expr string) Result {
-	c := newChecker(pp.pol)
+	c := newChecker(pp.pol, pp.findingsOnly)
 	c.expr = true
 	wrapped := exprPrefix + expr + "\n)"
 	a := arenas.Get().(*pgparse.Arena)

@@ -762,3 +762,38 @@ func TestPreparedShared(t *testing.T) {
 		t.Errorf("a change to the policy reached the prepared one: %v", got.Findings)
 	}
 }
+
+// TestFindingsOnly: a FindingsOnly check finds exactly what a full one finds, for
+// every statement and expression of the corpora (with and without the DDL, whose
+// functions' bodies are checked as if written at the call), and makes no Relations.
+func TestFindingsOnly(t *testing.T) {
+	ddl, err := FromDDL(testDDL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withDDL := testPolicy()
+	withDDL.DDL = ddl
+	relations := 0
+	for _, p := range []*Policy{testPolicy(), withDDL} {
+		full := Prepare(p)
+		only := full.FindingsOnly()
+		for _, s := range fullCorpus() {
+			for _, pair := range [][2]Result{
+				{full.Statement(s, 1), only.Statement(s, 1)},
+				{full.Expression(s), only.Expression(s)},
+			} {
+				want, got := pair[0], pair[1]
+				if !reflect.DeepEqual(want.Findings, got.Findings) {
+					t.Fatalf("%q: FindingsOnly finds\n%v\nbut a full check\n%v", s, got.Findings, want.Findings)
+				}
+				if got.Relations != nil {
+					t.Fatalf("%q: FindingsOnly made Relations %v", s, got.Relations)
+				}
+				relations += len(want.Relations)
+			}
+		}
+	}
+	if relations < 500 {
+		t.Fatalf("the full checks made only %d relation uses: the corpus went missing", relations)
+	}
+}

@@ -48,7 +48,7 @@ func (c *checker) setTargets(list []*pg.Node, tgt *item, s *scope) {
 			continue
 		}
 		if ti, ok := templateIn(rt.Name, c.ph); ok {
-			c.tplRoles[ti] = "column"
+			c.setRole(ti, "column")
 		} else {
 			c.colUse(tgt.rel, rt.Name, int(rt.Location))
 		}

@@ -18,7 +18,7 @@ func (c *checker) funcCall(fc *pg.FuncCall, s *scope) {
 	}
 	for _, p := range parts {
 		if i, ok := templateIn(p, c.ph); ok {
-			c.tplRoles[i] = "function"
+			c.setRole(i, "function")
 			return
 		}
 	}
@@ -173,7 +173,7 @@ func (c *checker) typeCast(tc *pg.TypeCast, s *scope) {
 	ref := typeRefOf(tc.TypeName)
 	for _, part := range []string{ref.schema, ref.name} {
 		if i, ok := templateIn(part, c.ph); ok {
-			c.tplRoles[i] = "type"
+			c.setRole(i, "type")
 			return
 		}
 	}
@@ -444,7 +444,7 @@ func (c *checker) functionBody(f ddlFunc, shown string, loc, length int) {
 		c.add(Function, loc, length, fmt.Sprintf("function %s (sql.from_ddl line %d): its body does not parse: %v", shown, f.line, err))
 		return
 	}
-	sub := &checker{pol: c.pol, src: f.body, uses: map[string]*useAcc{}, tplRoles: map[int]string{}, via: append(append([]string(nil), c.via...), f.key)}
+	sub := &checker{pol: c.pol, src: f.body, noUses: c.noUses, via: append(append([]string(nil), c.via...), f.key)}
 	for _, raw := range tree.Stmts {
 		sub.top = raw.Stmt
 		sub.visit(raw.Stmt, nil)
@@ -470,7 +470,7 @@ func (c *checker) ddlBody(b ddlBody, loc, length int) {
 			return
 		}
 	}
-	sub := &checker{pol: c.pol, src: c.pol.ddl.text, uses: map[string]*useAcc{}, tplRoles: map[int]string{}, via: append(append([]string(nil), c.via...), key)}
+	sub := &checker{pol: c.pol, src: c.pol.ddl.text, noUses: c.noUses, via: append(append([]string(nil), c.via...), key)}
 	for _, n := range b.nodes {
 		sub.top = n
 		sub.visit(n, &scope{})
@@ -489,15 +489,12 @@ func (c *checker) merge(sub *checker, where string, loc, length int) {
 	}
 	for _, k := range sub.useOrder {
 		u := sub.uses[k]
-		acc := c.uses[k]
-		if acc == nil {
-			acc = &useAcc{cols: map[string]bool{}, offset: loc}
-			c.uses[k] = acc
-			c.useOrder = append(c.useOrder, k)
+		acc := c.use(k, loc)
+		if u.all {
+			acc.setAll()
 		}
-		acc.all = acc.all || u.all
 		for col := range u.cols {
-			acc.cols[col] = true
+			acc.col(col)
 		}
 	}
 }

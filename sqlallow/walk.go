@@ -36,10 +36,12 @@ type checker struct {
 	// via are the DDL functions whose bodies are being checked, outermost first (a
 	// guard against recursion).
 	via []string
+	// noUses: the check makes no Relations (Prepared.FindingsOnly).
+	noUses bool
 }
 
-func newChecker(pol *compiled) *checker {
-	return &checker{pol: pol, uses: map[string]*useAcc{}, tplRoles: map[int]string{}}
+func newChecker(pol *compiled, noUses bool) *checker {
+	return &checker{pol: pol, noUses: noUses}
 }
 
 // relRef is one reference to a real relation.
@@ -654,7 +656,7 @@ func (c *checker) relation(rv *pg.RangeVar, _ string) *relRef {
 	loc := int(rv.Location)
 	for _, part := range []string{rv.Catalogname, rv.Schemaname, rv.Relname} {
 		if i, ok := templateIn(part, c.ph); ok {
-			c.tplRoles[i] = "table"
+			c.setRole(i, "table")
 			return &relRef{key: "?", display: "{{" + c.ph[i].name + "}}", tpl: true}
 		}
 	}
@@ -704,14 +706,48 @@ func (c *checker) resolveSchema(name string) string {
 	return c.pol.searchPath[0]
 }
 
+// use returns the record of relation key's use, made at loc when it is the first;
+// nil when the check makes no Relations (Prepared.FindingsOnly).
 func (c *checker) use(key string, loc int) *useAcc {
+	if c.noUses {
+		return nil
+	}
 	u := c.uses[key]
 	if u == nil {
-		u = &useAcc{cols: map[string]bool{}, offset: loc}
+		if c.uses == nil {
+			c.uses = map[string]*useAcc{}
+		}
+		u = &useAcc{offset: loc}
 		c.uses[key] = u
 		c.useOrder = append(c.useOrder, key)
 	}
 	return u
+}
+
+// col records that column name is used (nil-safe).
+func (u *useAcc) col(name string) {
+	if u == nil {
+		return
+	}
+	if u.cols == nil {
+		u.cols = map[string]bool{}
+	}
+	u.cols[name] = true
+}
+
+// setAll records that every column is used (nil-safe).
+func (u *useAcc) setAll() {
+	if u != nil {
+		u.all = true
+	}
+}
+
+// setRole records what a template placeholder stands for.
+func (c *checker) setRole(i int, role string) {
+	if c.tplRoles == nil {
+		c.tplRoles = map[int]string{}
+	}
+	c.tplRoles[i] = role
 }
 
 func grants(r *relRef, col string) bool {
@@ -734,7 +770,7 @@ func (c *checker) colUse(r *relRef, col string, loc int) {
 		c.allCols(r, loc, "a column alias")
 		return
 	}
-	c.use(r.key, loc).cols[col] = true
+	c.use(r.key, loc).col(col)
 	if r.ddlKnown && !slices.Contains(r.ddl, col) && !systemColumns[col] {
 		c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q does not exist in %q (sql.from_ddl)", col, r.display))
 		return
@@ -751,7 +787,7 @@ func (c *checker) allCols(r *relRef, loc int, what string) {
 	if r.tpl {
 		return
 	}
-	c.use(r.key, loc).all = true
+	c.use(r.key, loc).setAll()
 	if r.grant == nil || r.grant.all {
 		return
 	}
@@ -838,7 +874,7 @@ func (c *checker) resolveAmong(col string, cands []*item, loc int) {
 			continue
 		}
 		if !t.rel.tpl {
-			c.use(t.rel.key, loc).cols[rc] = true
+			c.use(t.rel.key, loc).col(rc)
 		}
 		if !grants(t.rel, rc) {
 			bad = true
@@ -861,7 +897,7 @@ func (c *checker) columnRef(cr *pg.ColumnRef, s *scope) {
 	for i, f := range cr.Fields {
 		if str := f.GetString_(); str != nil {
 			if ti, ok := templateIn(str.Sval, c.ph); ok {
-				c.tplRoles[ti] = "column"
+				c.setRole(ti, "column")
 				return
 			}
 			names = append(names, str.Sval)

@@ -104,7 +104,7 @@ func parseSQLSettings(n *source.Node, dir string) (any, error) {
 		}
 	}
 	// from_ddl allows what the DDL creates; sqlallow merges it with allow, whose entries win.
-	return &sqlSettings{policy: p, ddl: ddl, prepared: sqlallow.Prepare(&p)}, nil
+	return &sqlSettings{policy: p, ddl: ddl, prepared: sqlallow.Prepare(&p).FindingsOnly()}, nil
 }
 
 // NamedFiles is the DDL file the section reads: a result depends on its bytes.
@@ -209,7 +209,7 @@ func checkSQL(f *lint.File, steps []step) {
 		prepared = s.prepared
 	}
 	if prepared == nil {
-		prepared = sqlallow.Prepare(policy)
+		prepared = sqlallow.Prepare(policy).FindingsOnly()
 	}
 	f.Limiter.Each(len(unique), 16, func(i int) {
 		j := unique[i]
