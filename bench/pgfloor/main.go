@@ -71,6 +71,7 @@ func main() {
 	// Each layer of pg_query_go timed alone, on the same texts: the grammar (raw_parser,
 	// whose only output is where each statement ends), the grammar plus protobuf-c's
 	// packing of the tree in C, and all of pg.Parse (plus Go's protobuf decoding).
+	var arena pgparse.Arena
 	layers := []struct {
 		name  string
 		parse func(string) error
@@ -80,6 +81,7 @@ func main() {
 		{"pg.Parse (C + Go decode)", func(t string) error { _, err := pg.Parse(t); return err }},
 		{"dws's linear packing in C", func(t string) error { _, err := pgparse.ParseToProtobuf(t); return err }},
 		{"pgparse.Parse (Go tree from C)", func(t string) error { _, err := pgparse.Parse(t); return err }},
+		{"pgparse Arena.Parse (reused)", func(t string) error { _, err := arena.Parse(t); return err }},
 	}
 	for _, l := range layers {
 		before := cpu()
