@@ -435,6 +435,9 @@ func (p *jsonParser) string() (string, bool) {
 	a := p.i
 	escaped := false
 	for {
+		for p.i < len(d) && strPlain[d[p.i]] {
+			p.i++
+		}
 		if p.i >= len(d) {
 			p.fail(p.i, "unexpected end of input (unterminated string)")
 			return "", false
@@ -463,6 +466,15 @@ func (p *jsonParser) string() (string, bool) {
 		p.i++
 	}
 }
+
+// strPlain holds the bytes a string literal holds as they are, with nothing to count:
+// not a quote, backslash, control character or UTF-8 continuation byte.
+var strPlain = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c != '"' && c != '\\' && (c < 0x80 || c >= 0xC0)
+	}
+	return t
+}()
 
 // escape checks the escape sequence at p.i and steps over it.
 func (p *jsonParser) escape() bool {
