@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/dwsdev/dws/source"
 )
 
 func decode(t testing.TB, text string) any {
@@ -469,6 +471,26 @@ func BenchmarkValidateCortex(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := Validate("cortex", v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidateNode: what validate does with a valid document, the compiled
+// verdict over the parsed document.
+func BenchmarkValidateNode(b *testing.B) {
+	text := benchDoc(40)
+	doc, perr := source.Parse("bench.json", []byte(text), source.JSON)
+	if perr != nil {
+		b.Fatal(perr)
+	}
+	if fs, err := ValidateNode("cortex", doc.Root); err != nil || len(fs) != 0 {
+		b.Fatalf("benchmark document is not valid: %v %v", fs, err)
+	}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ValidateNode("cortex", doc.Root); err != nil {
 			b.Fatal(err)
 		}
 	}

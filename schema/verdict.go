@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"net/url"
 	"regexp"
@@ -380,12 +381,31 @@ func (c *verdictCompiler) object(x map[string]any) (verdict, error) {
 	// Every member is judged by its property's schema, the patterns it matches,
 	// and additionalProperties when it has neither (keys are unique in a parsed
 	// document, so each is seen once).
+	// A schema names a handful of properties: finding a key among them by length
+	// and bytes costs less than hashing it.
+	names := slices.Sorted(maps.Keys(props))
+	checks := make([]verdict, len(names))
+	for i, name := range names {
+		checks[i] = props[name]
+	}
+	small := len(names) <= 8
 	return func(n *source.Node) bool {
 		if kind(n) != source.Object {
 			return true
 		}
 		for _, m := range n.Members {
-			f, known := props[m.Key]
+			var f verdict
+			known := false
+			if small {
+				for i, name := range names {
+					if name == m.Key {
+						f, known = checks[i], true
+						break
+					}
+				}
+			} else {
+				f, known = props[m.Key]
+			}
 			if known && !f(m.Value) {
 				return false
 			}

@@ -38,9 +38,9 @@ func (k Kind) String() string {
 type Node struct {
 	Kind    Kind
 	style   style    // how a YAML scalar was written, for StringPos
+	Bool    bool     // Bool (beside Kind: one word for the three, not two)
 	Span    Span     // the value's text; for a quoted string, including its quotes
 	Text    string   // String: the decoded value; Number: a JSON number literal
-	Bool    bool     // Bool
 	Items   []*Node  // Array
 	Members []Member // Object, in source order, keys unique
 }
