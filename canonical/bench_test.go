@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/dwsdev/dws/source"
 )
 
 // workflowDoc builds a workflow-like document of about 4 KB of canonical
@@ -47,6 +49,26 @@ func BenchmarkChecksum(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Checksum(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkChecksumNode: what validate does, the checksum written from the parsed
+// document.
+func BenchmarkChecksumNode(b *testing.B) {
+	text, err := json.Marshal(workflowDoc(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := source.Parse("bench.json", text, source.JSON)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ChecksumNode(doc.Root); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sync"
 
 	"github.com/dwsdev/dws/source"
 )
@@ -21,7 +22,12 @@ func ChecksumNode(root *source.Node) (string, error) {
 		w.Reset(nil)
 		writers.Put(w)
 	}()
-	if err := writeNode(w, root, true); err != nil {
+	stack := stacks.Get().(*[]member)
+	defer func() {
+		*stack = (*stack)[:0]
+		stacks.Put(stack)
+	}()
+	if err := writeNode(w, root, true, stack); err != nil {
 		return "", fmt.Errorf("canonicalising: %w", err)
 	}
 	if err := w.Flush(); err != nil {
@@ -30,8 +36,12 @@ func ChecksumNode(root *source.Node) (string, error) {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// stacks hold the members of the objects being written, outermost first: each object
+// sorts its own members at the top of the stack and pops them when written.
+var stacks = sync.Pool{New: func() any { return new([]member) }}
+
 // writeNode writes n's canonical bytes; at the root, without the signature property.
-func writeNode(w *bufio.Writer, n *source.Node, root bool) error {
+func writeNode(w *bufio.Writer, n *source.Node, root bool, stack *[]member) error {
 	if n == nil {
 		_, err := w.WriteString("null")
 		return err
@@ -49,16 +59,21 @@ func writeNode(w *bufio.Writer, n *source.Node, root bool) error {
 	case source.String:
 		return writeString(w, n.Text)
 	case source.Array:
-		return writeArray(w, len(n.Items), func(i int) error { return writeNode(w, n.Items[i], false) })
+		return writeArray(w, len(n.Items), func(i int) error { return writeNode(w, n.Items[i], false, stack) })
 	case source.Object:
-		members := make([]member, 0, len(n.Members))
+		mark := len(*stack)
 		for i, m := range n.Members {
 			if root && m.Key == SignatureProperty {
 				continue
 			}
-			members = append(members, member{key: m.Key, at: i})
+			*stack = append(*stack, member{key: m.Key, at: i})
 		}
-		return writeObject(w, members, func(m member) error { return writeNode(w, n.Members[m.at].Value, false) })
+		// Members pushed above these (by the values' own objects) may move the
+		// stack; these stay where they are in the array they were written to.
+		members := (*stack)[mark:len(*stack):len(*stack)]
+		err := writeObject(w, members, func(m member) error { return writeNode(w, n.Members[m.at].Value, false, stack) })
+		*stack = (*stack)[:mark]
+		return err
 	}
 	_, err := w.WriteString("null")
 	return err

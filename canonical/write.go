@@ -189,12 +189,26 @@ func shortInteger(lit string) bool {
 
 // writeString escapes exactly what RFC 8785 §3.2.2.2 escapes: '"', '\', and the
 // control characters, the five with short forms by them.
+// plainOut holds the bytes a canonical string writes as they are.
+var plainOut = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c != '"' && c != '\\'
+	}
+	return t
+}()
+
 func writeString(w *bufio.Writer, s string) error {
 	if err := w.WriteByte('"'); err != nil {
 		return err
 	}
 	start := 0
 	for i := 0; i < len(s); i++ {
+		for i < len(s) && plainOut[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		var esc string
 		switch c {
