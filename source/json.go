@@ -31,6 +31,10 @@ type jsonParser struct {
 
 	slab    []Node // nodes are handed out from chunks to save allocations
 	chunk   int
+	grown   bool     // past the first chunk, the estimate's
+	mslab   []Member // members are handed out from chunks too
+	mchunk  int
+	islab   []*Node  // and array items
 	items   []*Node  // scratch stack of array items under construction
 	members []Member // scratch stack of object members under construction
 	buf     []byte   // scratch for decoding escaped strings
@@ -45,7 +49,9 @@ func parseJSON(d *Document) (*Node, *Error) {
 	// Each member value follows a ':' and each array item a '[' or ','
 	// (as do most members), so a vectorised count of those bytes sizes the
 	// first chunk of nodes closely; a short estimate costs only more chunks.
-	p.chunk = 1 + max(bytes.Count(p.data, []byte{','}), bytes.Count(p.data, []byte{':'})) + bytes.Count(p.data, []byte{'['})
+	colons := bytes.Count(p.data, []byte{':'})
+	p.chunk = 1 + max(bytes.Count(p.data, []byte{','}), colons) + bytes.Count(p.data, []byte{'['})
+	p.mchunk = colons
 	p.space()
 	if p.i == len(p.data) {
 		return nil, d.errorAt(bomLen(p.data), "empty document")
@@ -75,13 +81,44 @@ func (p *jsonParser) fail(offset int, msg string) {
 func (p *jsonParser) node(k Kind, start Pos) *Node {
 	if len(p.slab) == 0 {
 		p.slab = make([]Node, p.chunk)
-		p.chunk = 64
+		// The estimate is close, and short by a few when arrays hold many items
+		// (those follow commas): later chunks start small and double, so that a
+		// short estimate does not cost a third of a document's nodes unused.
+		if p.grown {
+			p.chunk = min(2*p.chunk, 1024)
+		} else {
+			p.chunk = 16
+		}
+		p.grown = true
 	}
 	n := &p.slab[0]
 	p.slab = p.slab[1:]
 	n.Kind = k
 	n.Span.Start = start
 	return n
+}
+
+// memberSlice returns room for an object's k members, carved from chunks the document
+// keeps (the first sized by the text's colons, one a member) rather than one
+// allocation per object.
+func (p *jsonParser) memberSlice(k int) []Member {
+	if k > len(p.mslab) {
+		p.mslab = make([]Member, max(k, p.mchunk))
+		p.mchunk = 64
+	}
+	m := p.mslab[:k:k]
+	p.mslab = p.mslab[k:]
+	return m
+}
+
+// itemSlice returns room for an array's k items, carved like memberSlice's.
+func (p *jsonParser) itemSlice(k int) []*Node {
+	if k > len(p.islab) {
+		p.islab = make([]*Node, max(k, 64))
+	}
+	m := p.islab[:k:k]
+	p.islab = p.islab[k:]
+	return m
 }
 
 func (p *jsonParser) space() {
@@ -284,7 +321,7 @@ func (p *jsonParser) object(start Pos, depth int) *Node {
 		return nil
 	}
 	n := p.node(Object, start)
-	n.Members = make([]Member, len(p.members)-mark)
+	n.Members = p.memberSlice(len(p.members) - mark)
 	copy(n.Members, p.members[mark:])
 	p.members = p.members[:mark]
 	n.Span.End = p.pos()
@@ -334,7 +371,7 @@ func (p *jsonParser) array(start Pos, depth int) *Node {
 		return nil
 	}
 	n := p.node(Array, start)
-	n.Items = make([]*Node, len(p.items)-mark)
+	n.Items = p.itemSlice(len(p.items) - mark)
 	copy(n.Items, p.items[mark:])
 	p.items = p.items[:mark]
 	n.Span.End = p.pos()

@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -32,9 +33,10 @@ func main() {
 	os.Exit(profiled(func() int { return run(os.Args, os.Stdin, os.Stdout, os.Stderr) }))
 }
 
-// profiled runs fn, writing a CPU profile to $DWS_CPUPROFILE and an allocation profile
-// to $DWS_MEMPROFILE when they are set: how the benchmark's figures are explained (go
-// tool pprof dws $DWS_CPUPROFILE; -sample_index=alloc_space for allocations).
+// profiled runs fn, writing a CPU profile to $DWS_CPUPROFILE, an allocation profile to
+// $DWS_MEMPROFILE and an execution trace to $DWS_TRACE when they are set: how the
+// benchmark's figures are explained (go tool pprof dws $DWS_CPUPROFILE;
+// -sample_index=alloc_space for allocations; go tool trace $DWS_TRACE).
 func profiled(fn func() int) int {
 	if path := os.Getenv("DWS_MEMPROFILE"); path != "" {
 		defer func() {
@@ -47,6 +49,18 @@ func profiled(fn func() int) int {
 				fmt.Fprintln(os.Stderr, "dws: DWS_MEMPROFILE:", err)
 			}
 		}()
+	}
+	if path := os.Getenv("DWS_TRACE"); path != "" {
+		out, err := os.Create(path)
+		if err == nil {
+			err = trace.Start(out)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "dws: DWS_TRACE:", err)
+			return exitInternal
+		}
+		defer out.Close() //nolint:errcheck // a trace is a developer's aid
+		defer trace.Stop()
 	}
 	path := os.Getenv("DWS_CPUPROFILE")
 	if path == "" {
