@@ -6,6 +6,7 @@
 #   checksum    canonicalisation throughput of dws checksum on the same corpus
 #   memory      peak RSS of the N-file run
 #   scaling     graph checks and path counting at 10^2..10^5 nodes; a 3,000-step file
+# Throughput figures are the median of TRIALS runs (default 5; dws and ajv-cli alternate).
 # Usage: scripts/bench.sh [N]   (default 10000; CI runs a small N as a smoke test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,19 +41,49 @@ YAML
 bytes=$(cat "$corpus"/*.json | wc -c)
 
 now() { date +%s%N; }
-# measure LABEL CMD…: wall seconds and peak RSS (MB) of one run, output discarded.
-measure() {
-  local label=$1; shift
-  local t0 t1 rss
+# run1 OUT CMD…: one run, output discarded; its wall ns appended to OUT and its peak RSS
+# (KB) to OUT.rss.
+run1() {
+  local out=$1; shift
+  local t0 t1
   t0=$(now)
   /usr/bin/time -f '%M' -o "$work/rss" "$@" >/dev/null 2>"$work/err" || {
-    # dws exits 1 on findings; the corpus is clean, so any failure is real.
-    echo "bench: $label failed:" >&2; cat "$work/err" >&2; exit 1; }
+    # dws exits 1 on findings; the corpora are clean, so any failure is real.
+    echo "bench: $* failed:" >&2; cat "$work/err" >&2; exit 1; }
   t1=$(now)
-  rss=$(tail -n 1 "$work/rss")
-  awk -v l="$label" -v ns=$((t1 - t0)) -v n="$N" -v kb="$rss" -v b="$bytes" \
-    'BEGIN { s = ns / 1e9; printf "%-28s %8.2f s  %9.0f files/s  %7.1f MB/s  peak RSS %6.0f MB\n", l, s, n / s, b / s / 1e6, kb / 1024 }'
-  echo $((t1 - t0)) > "$work/last"
+  echo $((t1 - t0)) >> "$out"
+  tail -n 1 "$work/rss" >> "$out.rss"
+}
+# report LABEL OUT: the median wall time of OUT's runs, files/s, MB/s and the highest
+# peak RSS; the median (ns) is left in $work/last.
+report() {
+  local label=$1 out=$2 ns kb
+  ns=$(sort -n "$out" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+  kb=$(sort -n "$out.rss" | tail -n 1)
+  awk -v l="$label" -v ns="$ns" -v n="$N" -v kb="$kb" -v b="$bytes" -v r="$(wc -l < "$out")" \
+    'BEGIN { s = ns / 1e9; printf "%-28s %8.2f s  %9.0f files/s  %7.1f MB/s  peak RSS %6.0f MB  (median of %d)\n", l, s, n / s, b / s / 1e6, kb / 1024, r }'
+  echo "$ns" > "$work/last"
+}
+# TRIALS runs of each throughput command, dws and ajv-cli alternating, so that a change
+# in the machine's speed during the runs falls on both.
+TRIALS=${TRIALS:-5}
+# pair DIR NAME: TRIALS alternating runs of dws validate --no-cache and ajv-cli in DIR,
+# into $work/NAME.dws and $work/NAME.ajv.
+pair() {
+  local dir=$1 name=$2 i
+  rm -f "$work/$name".*
+  for ((i = 0; i < TRIALS; i++)); do
+    (cd "$dir" && run1 "$work/$name.dws" "$dws" validate --no-cache corpus)
+    (cd "$dir" && run1 "$work/$name.ajv" node "$OLDPWD/$ajv" validate --spec=draft2020 --strict=false -c ajv-formats -s cortex.schema.json -d "corpus/*.json")
+  done
+}
+# measure LABEL CMD…: TRIALS runs of one command, reported.
+measure() {
+  local label=$1; shift
+  local i
+  rm -f "$work/one" "$work/one.rss"
+  for ((i = 0; i < TRIALS; i++)); do run1 "$work/one" "$@"; done
+  report "$label" "$work/one"
 }
 median() { sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] / 1e6 }'; }
 cold() {
@@ -63,9 +94,10 @@ cold() {
 }
 
 echo "== $N generated Cortex files, $((bytes / 1024)) KiB, $(nproc) cores"
-(cd "$work" && measure "dws validate (full)" "$dws" validate --no-cache corpus)
+pair "$work" gen
+report "dws validate (full)" "$work/gen.dws"
 dws_ns=$(cat "$work/last")
-(cd "$work" && measure "ajv-cli (schema only)" node "$OLDPWD/$ajv" validate --spec=draft2020 --strict=false -c ajv-formats -s cortex.schema.json -d "corpus/*.json")
+report "ajv-cli (schema only)" "$work/gen.ajv"
 ajv_ns=$(cat "$work/last")
 awk -v d="$dws_ns" -v a="$ajv_ns" 'BEGIN { printf "throughput ratio dws/ajv      %.2fx (above 1: dws is faster)\n", a / d }'
 (cd "$work" && measure "dws checksum" "$dws" checksum corpus)
@@ -78,9 +110,10 @@ mv "$real/corpus/schema.sql" "$real/schema.sql"
 printf 'version: 1\ninclude: ["corpus/*.json"]\ncortex: { prompt_templates: prompt_templates.yaml }\nsql: { from_ddl: schema.sql }\n' > "$real/.dws.yaml"
 cp "$work/cortex.schema.json" "$real/"
 bytes=$(cat "$real/corpus"/*.json | wc -c)
-(cd "$real" && measure "dws validate (full)" "$dws" validate --no-cache corpus)
+pair "$real" real
+report "dws validate (full)" "$work/real.dws"
 real_dws=$(cat "$work/last")
-(cd "$real" && measure "ajv-cli (schema only)" node "$OLDPWD/$ajv" validate --spec=draft2020 --strict=false -c ajv-formats -s cortex.schema.json -d "corpus/*.json")
+report "ajv-cli (schema only)" "$work/real.ajv"
 real_ajv=$(cat "$work/last")
 awk -v d="$real_dws" -v a="$real_ajv" 'BEGIN { printf "throughput ratio dws/ajv      %.2fx (above 1: dws is faster)\n", a / d }'
 go run ./bench/pgfloor "$real/corpus"
