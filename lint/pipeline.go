@@ -436,27 +436,13 @@ func (r *run) check(f *File, in Input) (sum string) {
 		f.Model = d.Decode(doc)
 	}
 	p := &Pass{File: f, Model: f.Model}
-	// Stage 4: schema.
-	failures, err := schema.ValidateNode(d.ID, doc.Root)
-	if err != nil {
-		f.ReportAt("schema", "", fileStart, err.Error())
-	}
-	rejected := map[string]bool{}
-	for _, fl := range failures {
-		if fl.Key {
-			f.ReportKey("schema", fl.Pointer, fl.Message)
-		} else {
-			f.Report("schema", fl.Pointer, fl.Message)
-			rejected[fl.Pointer] = true
-		}
-	}
-	// A number the schema rejects must change anyway: its imprecision is not a second
-	// finding.
-	if len(rejected) > 0 {
-		f.diags = slices.DeleteFunc(f.diags, func(d Diagnostic) bool {
-			return d.Rule == "number-precision" && rejected[d.Pointer]
-		})
-	}
+	// Stage 4: schema. It reads only the document, so it runs beside the graph and the
+	// rules (on a cold start, compiling the dialect's verdict overlaps the dialect's
+	// own checks); its findings are recorded once they are done, and the report sorts
+	// them among the rest.
+	var failures []schema.Failure
+	var schemaErr error
+	schemaDone := r.lim.Go(func() { failures, schemaErr = schema.ValidateNode(d.ID, doc.Root) })
 	// Stage 5: graph.
 	if d.Graphs != nil && f.on(graphRuleIDs...) {
 		done := f.running("the graph of "+d.ID, graphRuleIDs...)
@@ -490,6 +476,26 @@ func (r *run) check(f *File, in Input) (sum string) {
 			c.Run(p)
 			done()
 		}
+	}
+	schemaDone()
+	if schemaErr != nil {
+		f.ReportAt("schema", "", fileStart, schemaErr.Error())
+	}
+	rejected := map[string]bool{}
+	for _, fl := range failures {
+		if fl.Key {
+			f.ReportKey("schema", fl.Pointer, fl.Message)
+		} else {
+			f.Report("schema", fl.Pointer, fl.Message)
+			rejected[fl.Pointer] = true
+		}
+	}
+	// A number the schema rejects must change anyway: its imprecision is not a second
+	// finding.
+	if len(rejected) > 0 {
+		f.diags = slices.DeleteFunc(f.diags, func(d Diagnostic) bool {
+			return d.Rule == "number-precision" && rejected[d.Pointer]
+		})
 	}
 	return sum // set by the deferred checksum stage
 }
