@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/dwsdev/dws/source"
@@ -267,27 +268,46 @@ func ParseConfig(path string, data []byte, reg *Registry) (cfg *Config, err erro
 	c.cfg.Path = path
 	c.cfg.sections = map[string]any{}
 	// The keys that others depend on (known dialects, known rules) need nothing parsed
-	// before them; each key is parsed on its own.
-	for _, m := range root.Members {
+	// before them; each key is parsed on its own. The dialects' sections read files (a
+	// DDL to parse, a template registry), so they are parsed side by side; the error
+	// returned is still the first key's in the file.
+	errs := make([]error, len(root.Members))
+	vals := make([]any, len(root.Members))
+	section := make([]bool, len(root.Members))
+	var wg sync.WaitGroup
+	for i, m := range root.Members {
 		if parse, ok := configKeys[m.Key]; ok {
-			if err := parse(c, m.Key, m.Value); err != nil {
-				return nil, err
-			}
+			errs[i] = parse(c, m.Key, m.Value)
 			continue
 		}
 		d, ok := reg.sections[m.Key]
 		if !ok {
-			return nil, &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("unknown key %q", m.Key)}
+			errs[i] = &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("unknown key %q", m.Key)}
+			continue
 		}
-		val, err := d.Config[m.Key](m.Value, dir)
-		if err != nil {
-			var ce *ConfigError
-			if errors.As(err, &ce) {
-				return nil, ce
+		section[i] = true
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			vals[i], errs[i] = d.Config[m.Key](m.Value, dir)
+			if errs[i] == nil {
+				return
 			}
-			return nil, ConfigErrorAt(m.Value, "%s: %v", m.Key, err)
+			var ce *ConfigError
+			if !errors.As(errs[i], &ce) {
+				ce = ConfigErrorAt(m.Value, "%s: %v", m.Key, errs[i])
+			}
+			errs[i] = ce
+		}()
+	}
+	wg.Wait()
+	for i, m := range root.Members {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		c.cfg.sections[m.Key] = val
+		if section[i] {
+			c.cfg.sections[m.Key] = vals[i]
+		}
 	}
 	return c.cfg, nil
 }

@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -53,5 +54,25 @@ func TestConfigIgnorePointerEscapes(t *testing.T) {
 	good := "ignore:\n  - { path: a.json, rules: [cycle], pointer: /a~1b/~0c, reason: r }\n"
 	if _, err := lint.ParseConfig("c.yaml", []byte(good), reg); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestConfigFirstErrorWins: the dialects' sections are parsed side by side, and the
+// error a config gets is still that of its first bad key, on every run.
+func TestConfigFirstErrorWins(t *testing.T) {
+	reg := dialect.Registry()
+	for _, tc := range []struct{ text, want string }{
+		{"sql: { from_ddl: missing.sql }\ncortex: { prompt_templates: missing.yaml }\nbogus: 1\n", "sql.from_ddl"},
+		{"cortex: { prompt_templates: missing.yaml }\nsql: { from_ddl: missing.sql }\n", "cortex"},
+		{"include: 5\nsql: { from_ddl: missing.sql }\n", "include"},
+		{"sql: { from_ddl: missing.sql }\ninclude: 5\n", "sql.from_ddl"},
+	} {
+		for range 20 {
+			_, err := lint.ParseConfig(filepath.Join(t.TempDir(), "c.yaml"), []byte(tc.text), reg)
+			var ce *lint.ConfigError
+			if !errors.As(err, &ce) || ce.Line != 1 || !strings.Contains(ce.Msg, tc.want) {
+				t.Fatalf("%q: got %v; want the line 1 error about %s", tc.text, err, tc.want)
+			}
+		}
 	}
 }
