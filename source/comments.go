@@ -81,7 +81,7 @@ func yamlComments(d *Document, root *Node) []Comment {
 		if !out[k].own {
 			continue
 		}
-		for n := out[k].Line + 1; n <= len(d.lines); n++ {
+		for n := out[k].Line + 1; n <= len(d.lineTable()); n++ {
 			text := strings.TrimSpace(d.Line(n))
 			if text != "" && !strings.HasPrefix(text, "#") {
 				out[k].Line = n

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -42,8 +43,33 @@ type jsonParser struct {
 	err *Error
 }
 
+// jsonScratch is a parser's scratch stacks, kept from one document to the next: grown
+// afresh for every file, they were a tenth of the parse.
+type jsonScratch struct {
+	items   []*Node
+	members []Member
+	buf     []byte
+}
+
+var scratches = sync.Pool{New: func() any { return new(jsonScratch) }}
+
+// maxScratch bounds the scratch a pool keeps (a document with a huge array grows it).
+const maxScratch = 4096
+
 func parseJSON(d *Document) (*Node, *Error) {
 	p := &jsonParser{doc: d, data: d.Text, src: d.src, line: 1}
+	s := scratches.Get().(*jsonScratch)
+	p.items, p.members, p.buf = s.items[:0], s.members[:0], s.buf[:0]
+	defer func() {
+		if cap(p.items) > maxScratch || cap(p.members) > maxScratch || cap(p.buf) > 16*maxScratch {
+			return
+		}
+		// No node or key of this document stays reachable from the pool.
+		clear(p.items[:cap(p.items)])
+		clear(p.members[:cap(p.members)])
+		s.items, s.members, s.buf = p.items, p.members, p.buf
+		scratches.Put(s)
+	}()
 	p.i = bomLen(p.data)
 	p.lineStart = p.i
 	// Each member value follows a ':' and each array item a '[' or ','

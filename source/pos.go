@@ -59,6 +59,20 @@ func lineStarts(b []byte, unicodeBreaks bool) []int {
 	return starts
 }
 
+// lineTable returns the byte offset at which each line starts, made on first need
+// (safe for concurrent use).
+func (d *Document) lineTable() []int {
+	if d.lines != nil {
+		return d.lines
+	}
+	if p := d.lazyLines.Load(); p != nil {
+		return *p
+	}
+	l := lineStarts(d.Text, d.Format == YAML)
+	d.lazyLines.Store(&l)
+	return l
+}
+
 // PosAt returns the position of a byte offset, clamped into the file.
 func (d *Document) PosAt(offset int) Pos {
 	if offset < 0 {
@@ -67,10 +81,7 @@ func (d *Document) PosAt(offset int) Pos {
 	if offset > len(d.Text) {
 		offset = len(d.Text)
 	}
-	lines := d.lines
-	if lines == nil {
-		lines = lineStarts(d.Text, d.Format == YAML)
-	}
+	lines := d.lineTable()
 	l := sort.Search(len(lines), func(i int) bool { return lines[i] > offset }) - 1
 	if l < 0 {
 		// Inside the byte order mark, which has no column of its own.
@@ -82,10 +93,7 @@ func (d *Document) PosAt(offset int) Pos {
 // lineBounds returns the byte range of 1-based line n without its line
 // break, or ok=false when there is no such line.
 func (d *Document) lineBounds(n int) (start, end int, ok bool) {
-	lines := d.lines
-	if lines == nil {
-		lines = lineStarts(d.Text, d.Format == YAML)
-	}
+	lines := d.lineTable()
 	if n < 1 || n > len(lines) {
 		return 0, 0, false
 	}

@@ -46,6 +46,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -109,7 +110,10 @@ type Document struct {
 	Comments []Comment // YAML only, sorted by line
 
 	src   string // Text as a string, so values can share its memory
-	lines []int  // byte offset at which each line starts
+	lines []int  // byte offset at which each line starts (YAML: made by Parse)
+	// lazyLines is lines made on first need (JSON: a valid file reports nothing, and
+	// its nodes carry their lines already).
+	lazyLines atomic.Pointer[[]int]
 	// excerpt, when set, is all the document keeps of its text: a window of each line
 	// a report shows (see Excerpt).
 	excerpt map[int]snippet
@@ -142,7 +146,9 @@ func Parse(path string, data []byte, format Format) (*Document, error) {
 		format = FormatOf(path, data)
 	}
 	d := &Document{Path: path, Format: format, Text: data}
-	d.lines = lineStarts(data, format == YAML)
+	if format == YAML {
+		d.lines = lineStarts(data, true) // the YAML loader reads them as it goes
+	}
 	if !utf8.Valid(data) {
 		return nil, d.errorAt(firstInvalidUTF8(data), "invalid UTF-8")
 	}
