@@ -12,6 +12,8 @@
 // 100,000 steps in one chain cannot exhaust the goroutine stack.
 package graph
 
+import "slices"
+
 // EdgeKind says which routing field an edge comes from. The checks treat every
 // kind alike; the kind is kept for the simulator and for messages.
 type EdgeKind string
@@ -88,6 +90,16 @@ type duplicate struct {
 // a step-limit finding is reported there.
 func New(pointer string) *Graph {
 	return &Graph{pointer: pointer, index: make(map[string]int)}
+}
+
+// Grow makes room for nodes more nodes and edges more edges, for a caller that knows
+// how many it will add.
+func (g *Graph) Grow(nodes, edges int) {
+	g.Nodes = slices.Grow(g.Nodes, nodes)
+	g.Edges = slices.Grow(g.Edges, edges)
+	if len(g.index) == 0 {
+		g.index = make(map[string]int, nodes)
+	}
 }
 
 // Pointer is where the graph's nodes are written ("/steps").

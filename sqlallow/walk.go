@@ -379,14 +379,18 @@ func (c *checker) selectStmt(sel *pg.SelectStmt, parent *scope) ([]string, bool)
 		c.fromNode(f, s)
 	}
 	cols, known := c.targetCols(sel.TargetList, s)
-	c.sortClause(sel.SortClause, outputNames(sel.TargetList, cols), s)
-	c.sortClause(sel.DistinctClause, outputNames(sel.TargetList, cols), s)
+	if len(sel.SortClause) > 0 || len(sel.DistinctClause) > 0 {
+		outputs := outputNames(sel.TargetList, cols)
+		c.sortClause(sel.SortClause, outputs, s)
+		c.sortClause(sel.DistinctClause, outputs, s)
+	}
 	c.children(sel, s, "with_clause", "from_clause", "locking_clause", "sort_clause", "distinct_clause")
 	return cols, known
 }
 
 func outputNames(targets []*pg.Node, cols []string) []string {
-	out := append([]string(nil), cols...)
+	out := make([]string, len(cols), len(cols)+len(targets))
+	copy(out, cols)
 	for _, t := range targets {
 		if rt := t.GetResTarget(); rt != nil && rt.Name != "" {
 			out = append(out, rt.Name)
@@ -425,7 +429,7 @@ func (c *checker) sortClause(list []*pg.Node, outputs []string, s *scope) {
 // is given only where it is certain how PostgreSQL names the column; anything
 // else makes the list unknown, which keeps column resolution conservative.
 func (c *checker) targetCols(list []*pg.Node, s *scope) ([]string, bool) {
-	var cols []string
+	cols := make([]string, 0, len(list))
 	known := true
 	for _, n := range list {
 		rt := n.GetResTarget()

@@ -23,14 +23,16 @@ func build(steps []step) (*graph.Graph, bool) {
 		return nil, false
 	}
 	g := graph.New("/steps")
+	g.Grow(len(steps), 2*len(steps))
 	for _, s := range steps {
 		if !s.hasID {
 			continue
 		}
 		// Node findings point at the step's id: it names the step, and in a JSON file
 		// the step object's own first line is often a lone "{".
+		id := s.ptr + "/id"
 		i, ok := g.AddNode(graph.Node{
-			ID: s.id, Pointer: s.ptr + "/id", IDPointer: s.ptr + "/id",
+			ID: s.id, Pointer: id, IDPointer: id,
 			Exit: s.onSuccess.ends || s.onFailure.ends,
 		})
 		if !ok {
