@@ -144,20 +144,26 @@ func substitute(s string, ph []placeholder) string {
 	if len(ph) == 0 {
 		return s
 	}
-	b := []byte(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	at := 0
 	for i, p := range ph {
-		var tok string
+		b.WriteString(s[at:p.start])
+		var num [8]byte
+		tok := num[:0]
 		if p.ident {
-			tok = fmt.Sprintf("q$%03d", i)
+			tok = append(tok, 'q', '$', byte('0'+i/100%10), byte('0'+i/10%10), byte('0'+i%10))
 		} else {
-			tok = "$" + strconv.Itoa(9000+i)
+			tok = strconv.AppendInt(append(tok, '$'), int64(9000+i), 10)
 		}
-		for j := p.start; j < p.end; j++ {
-			b[j] = ' '
+		b.Write(tok)
+		for range p.end - p.start - len(tok) {
+			b.WriteByte(' ')
 		}
-		copy(b[p.start:], tok)
+		at = p.end
 	}
-	return string(b)
+	b.WriteString(s[at:])
+	return b.String()
 }
 
 // templateIn reports which placeholder a name was made from, if any.

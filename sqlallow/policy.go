@@ -90,6 +90,72 @@ type compiled struct {
 	funcAllow  map[string]bool // name or schema.name, from Policy.Functions
 	funcAny    bool            // Functions has "*"
 	ddl        *Schema
+
+	// rels remembers what a relation, as a statement names it, resolves to: the same
+	// few tables are named statement after statement, and resolving one takes a
+	// dozen lookups.
+	relMu sync.RWMutex
+	rels  map[relName]*relInfo
+}
+
+// relName is a relation as a statement writes it (schema "" when unqualified).
+type relName struct{ schema, name string }
+
+// relInfo is what a relName resolves to under the policy.
+type relInfo struct {
+	key      string // schema.name
+	grant    *grant
+	ddl      []string
+	ddlKnown bool
+	view     ddlBody
+	isView   bool
+	attached []ddlBody
+}
+
+// relation resolves the relation schema.name (schema "": by the search path).
+func (c *compiled) relation(schema, name string) *relInfo {
+	n := relName{schema, name}
+	c.relMu.RLock()
+	ri := c.rels[n]
+	c.relMu.RUnlock()
+	if ri != nil {
+		return ri
+	}
+	if schema == "" {
+		schema = c.resolveSchema(name)
+	}
+	key := schema + "." + name
+	ri = &relInfo{key: key, grant: c.grantFor(key)}
+	ri.ddl, ri.ddlKnown = c.ddlTable(key)
+	ri.view, ri.isView = c.view(key)
+	ri.attached = c.attached(key)
+	c.relMu.Lock()
+	if c.rels == nil || len(c.rels) >= maxRels {
+		c.rels = map[relName]*relInfo{}
+	}
+	c.rels[n] = ri
+	c.relMu.Unlock()
+	return ri
+}
+
+// maxRels bounds the relations remembered (a run over hostile input names endless
+// distinct ones); past it the memory starts afresh.
+const maxRels = 4096
+
+// resolveSchema is the schema an unqualified relation name resolves to: pg_catalog
+// for pg_*, else the first search_path schema whose DDL defines it, else the first.
+func (c *compiled) resolveSchema(name string) string {
+	if strings.HasPrefix(name, "pg_") {
+		return "pg_catalog"
+	}
+	if c.ddl != nil {
+		for _, sp := range c.searchPath {
+			if _, ok := c.ddlTable(sp + "." + name); ok {
+				return sp
+			}
+		}
+	}
+	return c.searchPath[0]
 }
 
 func compile(p *Policy) *compiled {

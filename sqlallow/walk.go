@@ -664,18 +664,15 @@ func (c *checker) relation(rv *pg.RangeVar, _ string) *relRef {
 			return &relRef{key: "?", display: "{{" + c.ph[i].name + "}}", tpl: true}
 		}
 	}
-	schema := rv.Schemaname
 	display := rv.Relname
-	if schema != "" {
-		display = schema + "." + rv.Relname
-	} else {
-		schema = c.resolveSchema(rv.Relname)
+	if rv.Schemaname != "" {
+		display = rv.Schemaname + "." + rv.Relname
 	}
-	key := schema + "." + rv.Relname
-	r := &relRef{key: key, display: display, grant: c.pol.grantFor(key)}
-	r.ddl, r.ddlKnown = c.pol.ddlTable(key)
+	ri := c.pol.relation(rv.Schemaname, rv.Relname)
+	key := ri.key
+	r := &relRef{key: key, display: display, grant: ri.grant, ddl: ri.ddl, ddlKnown: ri.ddlKnown}
 	c.use(key, loc)
-	view, isView := c.pol.view(key)
+	view, isView := ri.view, ri.isView
 	switch {
 	case c.expr:
 		c.add(Expression, loc, tokenLen(c.src, loc), fmt.Sprintf("reads table %q: a branch expression may not read a relation", display))
@@ -687,27 +684,13 @@ func (c *checker) relation(rv *pg.RangeVar, _ string) *relRef {
 		c.add(Table, loc, tokenLen(c.src, loc), fmt.Sprintf("table %q is not on the allow-list", display))
 	}
 	if !c.expr {
-		for _, b := range c.pol.attached(key) {
+		for _, b := range ri.attached {
 			if b.event == "" {
 				c.ddlBody(b, loc, tokenLen(c.src, loc)) // a policy: every access
 			}
 		}
 	}
 	return r
-}
-
-func (c *checker) resolveSchema(name string) string {
-	if strings.HasPrefix(name, "pg_") {
-		return "pg_catalog"
-	}
-	if c.pol.ddl != nil {
-		for _, sp := range c.pol.searchPath {
-			if _, ok := c.pol.ddlTable(sp + "." + name); ok {
-				return sp
-			}
-		}
-	}
-	return c.pol.searchPath[0]
 }
 
 // use returns the record of relation key's use, made at loc when it is the first;

@@ -155,9 +155,9 @@ func checkSQL(f *lint.File, steps []step) {
 	policy, configured := policyOf(f.Config)
 	type job struct {
 		node *source.Node
-		ptr  string
-		args int  // len(args), -1 when unknown
-		expr bool // a branch expression rather than a statement
+		ptr  string // the step's; the text is at ptr/params/statement or /expression
+		args int    // len(args), -1 when unknown
+		expr bool   // a branch expression rather than a statement
 		res  sqlallow.Result
 	}
 	var jobs []*job
@@ -175,11 +175,11 @@ func checkSQL(f *lint.File, steps []step) {
 				if a := s.params.Get("args"); a != nil && a.Kind == source.Array {
 					args = len(a.Items)
 				}
-				jobs = append(jobs, &job{node: n, ptr: s.ptr + "/params/statement", args: args})
+				jobs = append(jobs, &job{node: n, ptr: s.ptr, args: args})
 			}
 		case "branch":
 			if n := s.params.Get("expression"); n != nil && n.Kind == source.String && n.Text != "" {
-				jobs = append(jobs, &job{node: n, ptr: s.ptr + "/params/expression", expr: true})
+				jobs = append(jobs, &job{node: n, ptr: s.ptr, expr: true})
 			}
 		}
 	}
@@ -228,6 +228,13 @@ func checkSQL(f *lint.File, steps []step) {
 		j.res = first[key{j.node.Text, j.args, j.expr}].res
 	}
 	for _, j := range jobs {
+		if len(j.res.Findings) == 0 {
+			continue
+		}
+		ptr := j.ptr + "/params/statement"
+		if j.expr {
+			ptr = j.ptr + "/params/expression"
+		}
 		for _, fd := range j.res.Findings {
 			rule := sqlRule[fd.Kind]
 			msg := fd.Message
@@ -236,7 +243,7 @@ func checkSQL(f *lint.File, steps []step) {
 			}
 			end := min(fd.Offset+max(fd.Length, 1), len(j.node.Text))
 			span := source.Span{Start: f.Doc.StringPos(j.node, fd.Offset), End: f.Doc.StringPos(j.node, end)}
-			f.ReportAt(rule, j.ptr, span, msg)
+			f.ReportAt(rule, ptr, span, msg)
 		}
 	}
 }
