@@ -289,12 +289,12 @@ func (c *verdictCompiler) keyword(x map[string]any, k string) (verdict, error) {
 		if !ok {
 			return nil, fmt.Errorf("pattern is not a string")
 		}
-		re, err := regexp.Compile(p)
+		match, err := compilePattern(p)
 		if err != nil {
 			return nil, err
 		}
 		return func(n *source.Node) bool {
-			return kind(n) != source.String || re.MatchString(n.Text)
+			return kind(n) != source.String || match(n.Text)
 		}, nil
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
 		return boundCheck(k, val)
