@@ -474,6 +474,11 @@ func (c *verdictCompiler) combine(k string, val any) (verdict, error) {
 	if !ok || len(list) == 0 {
 		return nil, fmt.Errorf("%s is not a non-empty array", k)
 	}
+	if k == "allOf" {
+		if d, ok, err := c.dispatch(list); ok || err != nil {
+			return d, err
+		}
+	}
 	fs := make([]verdict, len(list))
 	for i, s := range list {
 		var err error
@@ -512,6 +517,94 @@ func (c *verdictCompiler) combine(k string, val any) (verdict, error) {
 		}
 		return valid == 1
 	}, nil
+}
+
+// dispatch compiles an allOf whose branches (two or more) say "if property P is the
+// string v, then …" for one P and distinct values, as a step's type picks its params:
+// at most one of those ifs holds for an object, so a lookup of P's value finds the one
+// then to check. For anything but an object every such if holds (properties and
+// required say nothing of it), so every then is checked. Other branches are checked
+// as usual. ok is false when the allOf does not have that shape.
+func (c *verdictCompiler) dispatch(list []any) (d verdict, ok bool, err error) {
+	prop, n := "", 0
+	seen := map[string]bool{}
+	for _, s := range list {
+		p, v, _, ok := ifConst(s)
+		if !ok || prop != "" && p != prop {
+			continue
+		}
+		if seen[v] {
+			return nil, false, nil
+		}
+		seen[v] = true
+		prop = p
+		n++
+	}
+	if n < 2 {
+		return nil, false, nil
+	}
+	byValue := map[string]verdict{}
+	var thens, rest []verdict
+	for _, s := range list {
+		if p, v, then, ok := ifConst(s); ok && p == prop {
+			f, err := c.sub(then)
+			if err != nil {
+				return nil, false, err
+			}
+			byValue[v] = f
+			thens = append(thens, f)
+			continue
+		}
+		f, err := c.sub(s)
+		if err != nil {
+			return nil, false, err
+		}
+		rest = append(rest, f)
+	}
+	return func(n *source.Node) bool {
+		if kind(n) != source.Object {
+			for _, f := range thens {
+				if !f(n) {
+					return false
+				}
+			}
+		} else if m := n.Member(prop); m != nil && m.Value != nil && m.Value.Kind == source.String {
+			if f, ok := byValue[m.Value.Text]; ok && !f(n) {
+				return false
+			}
+		}
+		for _, f := range rest {
+			if !f(n) {
+				return false
+			}
+		}
+		return true
+	}, true, nil
+}
+
+// ifConst reads a schema that is exactly {"if": {"properties": {P: {"const": v}},
+// "required": [P]}, "then": T} with v a string.
+func ifConst(s any) (prop, value string, then any, ok bool) {
+	x, _ := s.(map[string]any)
+	cond, _ := x["if"].(map[string]any)
+	then, hasThen := x["then"]
+	if len(x) != 2 || !hasThen || len(cond) != 2 {
+		return "", "", nil, false
+	}
+	props, _ := cond["properties"].(map[string]any)
+	req, _ := cond["required"].([]any)
+	if len(props) != 1 || len(req) != 1 {
+		return "", "", nil, false
+	}
+	for p, ps := range props {
+		c, _ := ps.(map[string]any)
+		v, isString := c["const"].(string)
+		if len(c) != 1 || !isString || req[0] != p {
+			return "", "", nil, false
+		}
+		return p, v, then, true
+	}
+	return "", "", nil, false
 }
 
 // JSON types as bits, so that a type list is one mask.

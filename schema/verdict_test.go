@@ -125,13 +125,20 @@ func TestVerdictSemantics(t *testing.T) {
 		`{"if": {"type": "string"}, "then": {"minLength": 3}, "else": {"type": "integer"}}`,
 		`{"then": false}`,
 		`{"$defs": {"n": {"type": "array", "items": {"$ref": "#/$defs/n"}}}, "$ref": "#/$defs/n"}`,
+		// An allOf of "if k is the string v then …" branches is dispatched on k's value.
+		`{"allOf": [{"if": {"properties": {"k": {"const": "a"}}, "required": ["k"]}, "then": {"required": ["b"]}},
+			{"if": {"properties": {"k": {"const": "b"}}, "required": ["k"]}, "then": {"maxProperties": 1}}, {"minProperties": 1}]}`,
+		`{"allOf": [{"if": {"properties": {"k": {"const": "a"}}, "required": ["k"]}, "then": {"type": "object"}},
+			{"if": {"properties": {"k": {"const": "b"}}, "required": ["k"]}, "then": {"minLength": 2}},
+			{"if": {"properties": {"j": {"const": "a"}}, "required": ["j"]}, "then": false}]}`,
 	}
 	values := []string{`null`, `true`, `0`, `-0`, `1`, `1.0`, `1e2`, `1.5`, `-1e2`, `-100.0000001`, `10.5`, `10.50001`,
 		`99999999999999999999`, `99999999999999999998.9`, `2`, `2.0`, `20e-1`, `""`, `"a"`, `"ab"`, `"abcd"`, `"éé"`, `"日本語"`,
 		`"𝄞𝄞𝄞𝄞"`, `"12"`, `"x"`, `"2026-11-25T10:00:00Z"`, `"2026-13-25T10:00:00Z"`, `"123e4567-e89b-12d3-a456-426614174000"`,
 		`[]`, `[1]`, `["a"]`, `["a", 1, 2]`, `["a", 1, "b"]`, `["a", 1, 2, 3]`, `[1, 2]`, `[[[]]]`, `[[1]]`,
 		`{}`, `{"a": "s"}`, `{"a": 1}`, `{"x1": 1}`, `{"x1": 1.5}`, `{"b": true}`, `{"a": "s", "b": 1}`, `{"a": "s", "b": true, "c": true}`,
-		`{"k": 1}`, `{"k": 1.0, "l": 2}`}
+		`{"k": 1}`, `{"k": 1.0, "l": 2}`, `{"k": "a"}`, `{"k": "a", "b": 1}`, `{"k": "b"}`, `{"k": "b", "x": 1}`, `{"k": "c"}`,
+		`{"j": "a"}`, `{"j": "b", "k": "a", "b": 0}`}
 	for i, src := range schemas {
 		full := fmt.Sprintf(`{"$schema": %q, "$id": "https://dws.dev/schema/t%d.json", %s`, draft2020, i, src[1:])
 		if src == `{}` {
