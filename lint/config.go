@@ -275,6 +275,7 @@ func ParseConfig(path string, data []byte, reg *Registry) (cfg *Config, err erro
 	vals := make([]any, len(root.Members))
 	section := make([]bool, len(root.Members))
 	var wg sync.WaitGroup
+	var crash crashBox // a section parser's panic is re-raised here, as if it ran here
 	for i, m := range root.Members {
 		if parse, ok := configKeys[m.Key]; ok {
 			errs[i] = parse(c, m.Key, m.Value)
@@ -289,6 +290,7 @@ func ParseConfig(path string, data []byte, reg *Registry) (cfg *Config, err erro
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer crash.catch()
 			vals[i], errs[i] = d.Config[m.Key](m.Value, dir)
 			if errs[i] == nil {
 				return
@@ -301,6 +303,7 @@ func ParseConfig(path string, data []byte, reg *Registry) (cfg *Config, err erro
 		}()
 	}
 	wg.Wait()
+	crash.raise()
 	for i, m := range root.Members {
 		if errs[i] != nil {
 			return nil, errs[i]

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dwsdev/dws/dialect"
 	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/source"
 )
 
 // Globs whose matching would backtrack exponentially are refused at load, naming the key;
@@ -75,4 +76,24 @@ func TestConfigFirstErrorWins(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestConfigSectionPanic: a dialect section's parser that panics (a bug in dws) is
+// re-raised where ParseConfig was called, not on a goroutine of its own, so the command
+// still reports an internal error instead of crashing.
+func TestConfigSectionPanic(t *testing.T) {
+	reg := lint.NewRegistry(&lint.Dialect{
+		ID:     "toy",
+		Detect: func(*source.Document) bool { return false },
+		Config: map[string]lint.SectionParser{"toy": func(*source.Node, string) (any, error) { panic("toy section") }},
+	})
+	defer func() {
+		r := recover()
+		pe, ok := r.(*lint.PanicError)
+		if !ok || pe.Value != "toy section" {
+			t.Fatalf("recovered %v, want the section parser's panic", r)
+		}
+	}()
+	_, _ = lint.ParseConfig(filepath.Join(t.TempDir(), "c.yaml"), []byte("toy: {}\n"), reg)
+	t.Fatal("ParseConfig returned")
 }
