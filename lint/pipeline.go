@@ -206,6 +206,12 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 		}
 		files[i], results[i] = r.file(inputs[i], keep)
 		if !keep {
+			// Nothing holds the value tree now (the report keeps an excerpt of the
+			// text, the cache strings) unless a simulation's result does: its memory
+			// goes to the next file.
+			if r.Simulation == nil {
+				files[i].Doc.Release()
+			}
 			files[i] = nil
 		}
 		r.remember(inputs[i], results[i])
@@ -394,7 +400,12 @@ func (r *run) check(f *File, in Input) (sum string) {
 	}
 	// Stage 2: parse.
 	format := source.FormatOf(in.Path, data)
-	doc, err := source.Parse(in.Path, data, format)
+	parse := source.Parse
+	if !in.Stdin {
+		// Read from disk by this run, for this file alone: no copy of it is needed.
+		parse = source.ParseOwned
+	}
+	doc, err := parse(in.Path, data, format)
 	if err != nil {
 		// Keep the text, unparsed, so the report can still show the offending line.
 		defer func() { f.Doc = &source.Document{Path: in.Path, Format: format, Text: data} }()
