@@ -1,9 +1,6 @@
 package canonical
 
 import (
-	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"sync"
 
@@ -15,51 +12,52 @@ import (
 // parsed document is UTF-8 throughout and nested at most source's limit deep, which
 // Checksum's check would otherwise verify.
 func ChecksumNode(root *source.Node) (string, error) {
-	h := sha256.New()
-	w := writers.Get().(*bufio.Writer)
-	w.Reset(h)
-	defer func() {
-		w.Reset(nil)
-		writers.Put(w)
-	}()
 	stack := stacks.Get().(*[]member)
 	defer func() {
 		*stack = (*stack)[:0]
 		stacks.Put(stack)
 	}()
-	if err := writeNode(w, root, true, stack); err != nil {
-		return "", fmt.Errorf("canonicalising: %w", err)
-	}
-	if err := w.Flush(); err != nil {
-		return "", fmt.Errorf("canonicalising: %w", err)
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return withBuffer(func(buf *[]byte) (string, error) {
+		var err error
+		if *buf, err = appendNode(*buf, root, true, stack); err != nil {
+			return "", fmt.Errorf("canonicalising: %w", err)
+		}
+		return canonicalSum(*buf), nil
+	})
 }
 
 // stacks hold the members of the objects being written, outermost first: each object
 // sorts its own members at the top of the stack and pops them when written.
 var stacks = sync.Pool{New: func() any { return new([]member) }}
 
-// writeNode writes n's canonical bytes; at the root, without the signature property.
-func writeNode(w *bufio.Writer, n *source.Node, root bool, stack *[]member) error {
+// appendNode appends n's canonical bytes to b; at the root, without the signature
+// property.
+func appendNode(b []byte, n *source.Node, root bool, stack *[]member) ([]byte, error) {
 	if n == nil {
-		_, err := w.WriteString("null")
-		return err
+		return append(b, "null"...), nil
 	}
+	var err error
 	switch n.Kind {
 	case source.Bool:
-		s := "false"
 		if n.Bool {
-			s = "true"
+			return append(b, "true"...), nil
 		}
-		_, err := w.WriteString(s)
-		return err
+		return append(b, "false"...), nil
 	case source.Number:
-		return writeNumber(w, n.Text)
+		return appendNumber(b, n.Text)
 	case source.String:
-		return writeString(w, n.Text)
+		return appendString(b, n.Text), nil
 	case source.Array:
-		return writeArray(w, len(n.Items), func(i int) error { return writeNode(w, n.Items[i], false, stack) })
+		b = append(b, '[')
+		for i, e := range n.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendNode(b, e, false, stack); err != nil {
+				return b, err
+			}
+		}
+		return append(b, ']'), nil
 	case source.Object:
 		mark := len(*stack)
 		for i, m := range n.Members {
@@ -69,12 +67,21 @@ func writeNode(w *bufio.Writer, n *source.Node, root bool, stack *[]member) erro
 			*stack = append(*stack, member{key: m.Key, at: i})
 		}
 		// Members pushed above these (by the values' own objects) may move the
-		// stack; these stay where they are in the array they were written to.
-		members := (*stack)[mark:len(*stack):len(*stack)]
-		err := writeObject(w, members, func(m member) error { return writeNode(w, n.Members[m.at].Value, false, stack) })
+		// stack: these are read by index, not through a slice of the old array.
+		sortMembers((*stack)[mark:])
+		b = append(b, '{')
+		for i := mark; i < len(*stack); i++ {
+			if i > mark {
+				b = append(b, ',')
+			}
+			m := (*stack)[i]
+			b = append(appendString(b, m.key), ':')
+			if b, err = appendNode(b, n.Members[m.at].Value, false, stack); err != nil {
+				return b, err
+			}
+		}
 		*stack = (*stack)[:mark]
-		return err
+		return append(b, '}'), nil
 	}
-	_, err := w.WriteString("null")
-	return err
+	return append(b, "null"...), nil
 }

@@ -1,13 +1,11 @@
 package canonical
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"regexp"
 	"slices"
@@ -34,36 +32,54 @@ var numberPattern = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[
 // takes the encoding/json route.
 var errFallback = errors.New("not a JSON data-model value")
 
-// writeValue writes v's canonical bytes to w.
-func writeValue(w *bufio.Writer, v any) error {
+// appendValue appends v's canonical bytes to b.
+func appendValue(b []byte, v any) ([]byte, error) {
+	var err error
 	switch v := v.(type) {
 	case nil:
-		_, err := w.WriteString("null")
-		return err
+		return append(b, "null"...), nil
 	case bool:
-		_, err := w.WriteString(strconv.FormatBool(v))
-		return err
+		return strconv.AppendBool(b, v), nil
 	case json.Number:
-		return writeNumber(w, string(v))
+		return appendNumber(b, string(v))
 	case float64:
 		s, err := jcs.NumberToJSON(v)
 		if err != nil {
-			return err
+			return b, err
 		}
-		_, err = w.WriteString(s)
-		return err
+		return append(b, s...), nil
 	case string:
-		return writeString(w, v)
+		return appendString(b, v), nil
 	case []any:
-		return writeArray(w, len(v), func(i int) error { return writeValue(w, v[i]) })
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendValue(b, e); err != nil {
+				return b, err
+			}
+		}
+		return append(b, ']'), nil
 	case map[string]any:
 		members := make([]member, 0, len(v))
 		for k := range v {
 			members = append(members, member{key: k})
 		}
-		return writeObject(w, members, func(m member) error { return writeValue(w, v[m.key]) })
+		sortMembers(members)
+		b = append(b, '{')
+		for i, m := range members {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendString(b, m.key), ':')
+			if b, err = appendValue(b, v[m.key]); err != nil {
+				return b, err
+			}
+		}
+		return append(b, '}'), nil
 	}
-	return errFallback
+	return b, errFallback
 }
 
 // compareUTF16 orders two strings by their UTF-16 code units, as RFC 8785 sorts
@@ -101,24 +117,6 @@ func firstUnit(r rune) rune {
 	return r
 }
 
-// writeArray writes n items, each by item.
-func writeArray(w *bufio.Writer, n int, item func(i int) error) error {
-	if err := w.WriteByte('['); err != nil {
-		return err
-	}
-	for i := range n {
-		if i > 0 {
-			if err := w.WriteByte(','); err != nil {
-				return err
-			}
-		}
-		if err := item(i); err != nil {
-			return err
-		}
-	}
-	return w.WriteByte(']')
-}
-
 // member is one member of an object being written: its name, and where its value is
 // for whoever writes it.
 type member struct {
@@ -126,50 +124,27 @@ type member struct {
 	at  int
 }
 
-// writeObject writes members (sorted here, by their names' UTF-16 code units), each
-// value by value.
-func writeObject(w *bufio.Writer, members []member, value func(member) error) error {
+// sortMembers puts members in canonical order: by their names' UTF-16 code units.
+func sortMembers(members []member) {
 	slices.SortFunc(members, func(a, b member) int { return compareUTF16(a.key, b.key) })
-	if err := w.WriteByte('{'); err != nil {
-		return err
-	}
-	for i, m := range members {
-		if i > 0 {
-			if err := w.WriteByte(','); err != nil {
-				return err
-			}
-		}
-		if err := writeString(w, m.key); err != nil {
-			return err
-		}
-		if err := w.WriteByte(':'); err != nil {
-			return err
-		}
-		if err := value(m); err != nil {
-			return err
-		}
-	}
-	return w.WriteByte('}')
 }
 
-func writeNumber(w *bufio.Writer, lit string) error {
+func appendNumber(b []byte, lit string) ([]byte, error) {
 	if shortInteger(lit) {
-		_, err := w.WriteString(lit) // an integer of at most 15 digits prints as written
-		return err
+		return append(b, lit...), nil // an integer of at most 15 digits prints as written
 	}
 	if !numberPattern.MatchString(lit) {
-		return fmt.Errorf("invalid number literal %.32q", lit)
+		return b, fmt.Errorf("invalid number literal %.32q", lit)
 	}
 	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil {
-		return fmt.Errorf("number out of range: %.32q", lit)
+		return b, fmt.Errorf("number out of range: %.32q", lit)
 	}
 	s, err := jcs.NumberToJSON(f)
 	if err != nil {
-		return err
+		return b, err
 	}
-	_, err = w.WriteString(s)
-	return err
+	return append(b, s...), nil
 }
 
 // shortInteger reports whether lit is a JSON integer of at most 15 digits other
@@ -197,10 +172,8 @@ var plainOut = func() (t [256]bool) {
 	return t
 }()
 
-func writeString(w *bufio.Writer, s string) error {
-	if err := w.WriteByte('"'); err != nil {
-		return err
-	}
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		for i < len(s) && plainOut[s[i]] {
@@ -230,65 +203,62 @@ func writeString(w *bufio.Writer, s string) error {
 			if c >= 0x20 {
 				continue
 			}
-			esc = fmt.Sprintf(`\u%04x`, c)
+			b = append(append(b, s[start:i]...), `\u00`...)
+			b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
+			start = i + 1
+			continue
 		}
-		if _, err := w.WriteString(s[start:i]); err != nil {
-			return err
-		}
-		if _, err := w.WriteString(esc); err != nil {
-			return err
-		}
+		b = append(append(b, s[start:i]...), esc...)
 		start = i + 1
 	}
-	if _, err := w.WriteString(s[start:]); err != nil {
-		return err
-	}
-	return w.WriteByte('"')
+	return append(append(b, s[start:]...), '"')
 }
 
-// hashWriter is where Checksum writes the canonical bytes: straight into SHA-256.
-// writers are reused: a fresh 32 KiB buffer for every file was a sixth of a run's
-// allocated bytes.
-var writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<<10) }}
+const hexDigits = "0123456789abcdef"
+
+// buffers hold the canonical bytes being written, reused: a fresh buffer for every
+// file was a sixth of a run's allocated bytes. One grown past maxBuffer (a large
+// file's) is not kept.
+var buffers = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxBuffer = 1 << 20
+
+// withBuffer calls fn with a pooled buffer, emptied.
+func withBuffer[T any](fn func(*[]byte) (T, error)) (T, error) {
+	buf := buffers.Get().(*[]byte)
+	*buf = (*buf)[:0]
+	defer func() {
+		if cap(*buf) <= maxBuffer {
+			buffers.Put(buf)
+		}
+	}()
+	return fn(buf)
+}
+
+// canonicalSum is the checksum of canonical bytes.
+func canonicalSum(b []byte) string {
+	h := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(h[:])
+}
 
 func checksumOf(doc any) (string, error) {
-	h := sha256.New()
-	w := writers.Get().(*bufio.Writer)
-	w.Reset(h)
-	defer func() {
-		w.Reset(nil)
-		writers.Put(w)
-	}()
-	if err := writeValue(w, doc); err != nil {
-		return "", err
-	}
-	if err := w.Flush(); err != nil {
-		return "", err
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return withBuffer(func(buf *[]byte) (string, error) {
+		var err error
+		if *buf, err = appendValue(*buf, doc); err != nil {
+			return "", err
+		}
+		return canonicalSum(*buf), nil
+	})
 }
 
 // bytesOf returns the canonical bytes of doc.
 func bytesOf(doc any) ([]byte, error) {
-	var buf bytesBuffer
-	w := bufio.NewWriterSize(&buf, 32<<10)
-	if err := writeValue(w, doc); err != nil {
+	b, err := appendValue(nil, doc)
+	if err != nil {
 		return nil, err
 	}
-	if err := w.Flush(); err != nil {
-		return nil, err
-	}
-	return buf.b, nil
+	return b, nil
 }
-
-type bytesBuffer struct{ b []byte }
-
-func (b *bytesBuffer) Write(p []byte) (int, error) {
-	b.b = append(b.b, p...)
-	return len(p), nil
-}
-
-var _ io.Writer = (*bytesBuffer)(nil)
 
 // Inexact reports whether a JSON number literal changes value on its way through an
 // IEEE 754 double, the way every RFC 8785 consumer reads it: the shortest decimal that
