@@ -160,7 +160,7 @@ func checkSQL(f *lint.File, steps []step) {
 		expr bool   // a branch expression rather than a statement
 		res  sqlallow.Result
 	}
-	var jobs []*job
+	var jobs []job
 	// An empty statement or expression is the schema's finding (minLength 1): it is one
 	// fact, reported once. Blanks, a lone ";" or only a comment pass the schema and are
 	// sql-statement or branch-expression findings.
@@ -175,29 +175,52 @@ func checkSQL(f *lint.File, steps []step) {
 				if a := s.params.Get("args"); a != nil && a.Kind == source.Array {
 					args = len(a.Items)
 				}
-				jobs = append(jobs, &job{node: n, ptr: s.ptr, args: args})
+				jobs = append(jobs, job{node: n, ptr: s.ptr, args: args})
 			}
 		case "branch":
 			if n := s.params.Get("expression"); n != nil && n.Kind == source.String && n.Text != "" {
-				jobs = append(jobs, &job{node: n, ptr: s.ptr, expr: true})
+				jobs = append(jobs, job{node: n, ptr: s.ptr, expr: true})
 			}
 		}
 	}
 	// Parsing dominates a large definition (a 3,000-step file holds ~1,000 statements):
 	// each distinct statement is checked once, on every CPU (pg_query is safe from many
 	// goroutines), and results are reported in step order.
-	type key struct {
-		text string
-		args int
-		expr bool
-	}
-	first := map[key]*job{}
-	var unique []*job
-	for _, j := range jobs {
-		k := key{j.node.Text, j.args, j.expr}
-		if _, seen := first[k]; !seen {
-			first[k] = j
-			unique = append(unique, j)
+	// first[i] is the job whose result job i shares: the first with its text, argument
+	// count and kind. A definition holds a handful of texts, so they are compared
+	// rather than hashed; a large one's are hashed.
+	first := make([]int, len(jobs))
+	var unique []int
+	same := func(a, b *job) bool { return a.node.Text == b.node.Text && a.args == b.args && a.expr == b.expr }
+	if len(jobs) <= 32 {
+		for i := range jobs {
+			first[i] = i
+			for _, u := range unique {
+				if same(&jobs[u], &jobs[i]) {
+					first[i] = u
+					break
+				}
+			}
+			if first[i] == i {
+				unique = append(unique, i)
+			}
+		}
+	} else {
+		type key struct {
+			text string
+			args int
+			expr bool
+		}
+		seen := make(map[key]int, len(jobs))
+		for i, j := range jobs {
+			k := key{j.node.Text, j.args, j.expr}
+			u, ok := seen[k]
+			if !ok {
+				u = i
+				seen[k] = i
+				unique = append(unique, i)
+			}
+			first[i] = u
 		}
 	}
 	var memo *sqlallow.Memo
@@ -212,7 +235,7 @@ func checkSQL(f *lint.File, steps []step) {
 		prepared = sqlallow.Prepare(policy).FindingsOnly()
 	}
 	f.Limiter.Each(len(unique), 16, func(i int) {
-		j := unique[i]
+		j := &jobs[unique[i]]
 		switch {
 		case memo != nil && j.expr:
 			j.res = memo.Expression(j.node.Text, policy)
@@ -224,10 +247,9 @@ func checkSQL(f *lint.File, steps []step) {
 			j.res = prepared.Statement(j.node.Text, j.args)
 		}
 	})
-	for _, j := range jobs {
-		j.res = first[key{j.node.Text, j.args, j.expr}].res
-	}
-	for _, j := range jobs {
+	for i := range jobs {
+		j := &jobs[i]
+		j.res = jobs[first[i]].res
 		if len(j.res.Findings) == 0 {
 			continue
 		}
