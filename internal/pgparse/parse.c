@@ -31,13 +31,13 @@ static PgQuery__ParseResult *dws_messages(List *tree)
 }
 
 /*
- * The protobuf-c messages of input's parse tree, built by pg_query's own code in a
- * memory context of their own that stays until dws_free_tree, which must run on the
- * same thread (pg_query's memory contexts are per thread).
+ * PostgreSQL's raw parse tree of input, in a memory context of its own that stays
+ * until dws_free_tree, which must run on the same thread (pg_query's memory
+ * contexts are per thread).
  */
-DwsTree dws_parse_tree(const char *input)
+DwsRawTree dws_raw_parse(const char *input)
 {
-	DwsTree r = {0};
+	DwsRawTree r = {0};
 	MemoryContext ctx = pg_query_enter_memory_context();
 	PgQueryInternalParsetreeAndError pt = pg_query_raw_parse(input, PG_QUERY_PARSE_DEFAULT);
 	free(pt.stderr_buffer);
@@ -46,7 +46,7 @@ DwsTree dws_parse_tree(const char *input)
 		pg_query_exit_memory_context(ctx);
 		return r;
 	}
-	r.tree = dws_messages(pt.tree);
+	r.tree = pt.tree;
 	r.ctx = ctx;
 	return r;
 }
@@ -59,18 +59,19 @@ void dws_free_tree(void *ctx)
 DwsParseResult dws_parse(const char *input)
 {
 	DwsParseResult r = {0};
-	DwsTree t = dws_parse_tree(input);
+	DwsRawTree t = dws_raw_parse(input);
 	if (t.error != NULL) {
 		r.error = t.error;
 		return r;
 	}
+	PgQuery__ParseResult *msgs = dws_messages(t.tree);
 	dws_sizes sizes = {0};
-	size_t len = dws_message_size(&sizes, &t.tree->base);
+	size_t len = dws_message_size(&sizes, &msgs->base);
 	if (!sizes.oom) {
 		r.data = malloc(len ? len : 1);
 		if (r.data != NULL) {
 			sizes.next = 0;
-			uint8_t *end = dws_message_pack(&sizes, &t.tree->base, (uint8_t *)r.data);
+			uint8_t *end = dws_message_pack(&sizes, &msgs->base, (uint8_t *)r.data);
 			r.len = (size_t)(end - (uint8_t *)r.data);
 		}
 	}

@@ -9,14 +9,12 @@ typedef struct {
 
 DwsParseResult dws_parse(const char *input);
 
-struct PgQuery__ParseResult;
-
 typedef struct {
-	struct PgQuery__ParseResult *tree; /* the protobuf-c messages, in ctx; NULL on error */
-	void *ctx;                         /* the memory context to free with dws_free_tree */
+	void *tree;          /* PostgreSQL's raw parse tree, a List of RawStmt, in ctx; NULL for none */
+	void *ctx;           /* the memory context to free with dws_free_tree; NULL on error */
 	PgQueryError *error;
-} DwsTree;
+} DwsRawTree;
 
-DwsTree dws_parse_tree(const char *input);
+DwsRawTree dws_raw_parse(const char *input);
 void dws_free_tree(void *ctx);
 void pg_query_free_error(PgQueryError *error);
