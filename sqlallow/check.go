@@ -1,8 +1,10 @@
 package sqlallow
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -86,7 +88,7 @@ const maxPlaceholders = 1000
 // dots between the parts of a path), optional spaces, "}}". Anything else that
 // opens "{{" is returned in bad: a template engine may replace it whatever it
 // holds, so what PostgreSQL runs would not be what dws parsed.
-func findPlaceholders(s string) (ph []placeholder, bad []int) {
+func findPlaceholders(s string, ph []placeholder) (_ []placeholder, bad []int) {
 	for i := 0; i+1 < len(s); i++ {
 		k := strings.Index(s[i:], "{{")
 		if k < 0 {
@@ -192,8 +194,8 @@ func templateIn(name string, ph []placeholder) (int, bool) {
 // parseTemplated parses s with its placeholders substituted. A placeholder at
 // which the parser stops is retried as an identifier, so that `FROM {{t}}`
 // parses and is then reported as a name the allow-list cannot check.
-func parseTemplated(s string, a *pgparse.Arena) (*pg.ParseResult, []placeholder, string, error) {
-	ph, bad := findPlaceholders(s)
+func parseTemplated(s string, a *pgparse.Arena, buf []placeholder) (*pg.ParseResult, []placeholder, string, error) {
+	ph, bad := findPlaceholders(s, buf)
 	if len(bad) > 0 {
 		return nil, ph, s, badPlaceholders(bad)
 	}
@@ -247,11 +249,29 @@ func (c *checker) addBad(err error) bool {
 	return true
 }
 
-// arenas hold the trees of the statements being checked: a check's tree is dropped
-// when its Result is made (a Result holds no node of it), and building the next one
-// in the same memory spares allocating and collecting an object per node. A check
-// that parses more while its tree is live (a DDL function's body) uses the heap.
-var arenas = sync.Pool{New: func() any { return new(pgparse.Arena) }}
+// sessions hold what a check needs and drops when its Result is made: the arena its
+// tree is built in, and its checker. A Result holds no node of the tree and none of
+// the checker's slices (its findings are copied out), so the next check reuses both,
+// which spares allocating and collecting an object per node and the checker's own
+// memory. A check that parses more while its tree is live (a DDL function's body)
+// uses the heap and a checker of its own.
+var sessions = sync.Pool{New: func() any { return new(session) }}
+
+type session struct {
+	arena pgparse.Arena
+	c     checker
+}
+
+// checker returns the session's checker, reset for a new check under pol; its
+// slices keep their memory, emptied.
+func (s *session) checker(pol *compiled, noUses bool) *checker {
+	c := &s.c
+	clear(c.findings)
+	clear(c.ph)
+	clear(c.params)
+	*c = checker{pol: pol, noUses: noUses, findings: c.findings[:0], ph: c.ph[:0], params: c.params[:0]}
+	return c
+}
 
 // Prepared is a policy compiled once for many checks: a snapshot of the Policy it was
 // made from (changes to that Policy do not reach it), safe for concurrent use.
@@ -282,10 +302,10 @@ func CheckExpression(expr string, p *Policy) Result {
 
 // Statement is CheckStatement under the prepared policy.
 func (pp *Prepared) Statement(stmt string, args int) Result {
-	c := newChecker(pp.pol, pp.findingsOnly)
-	a := arenas.Get().(*pgparse.Arena)
-	defer arenas.Put(a)
-	tree, ph, src, err := parseTemplated(stmt, a)
+	ss := sessions.Get().(*session)
+	defer sessions.Put(ss)
+	c := ss.checker(pp.pol, pp.findingsOnly)
+	tree, ph, src, err := parseTemplated(stmt, &ss.arena, c.ph)
 	c.src, c.ph = src, ph
 	if c.addBad(err) {
 		return c.result()
@@ -324,12 +344,12 @@ const exprPrefix = "SELECT ("
 
 // Expression is CheckExpression under the prepared policy.
 func (pp *Prepared) Expression(expr string) Result {
-	c := newChecker(pp.pol, pp.findingsOnly)
+	ss := sessions.Get().(*session)
+	defer sessions.Put(ss)
+	c := ss.checker(pp.pol, pp.findingsOnly)
 	c.expr = true
 	wrapped := exprPrefix + expr + "\n)"
-	a := arenas.Get().(*pgparse.Arena)
-	defer arenas.Put(a)
-	tree, ph, src, err := parseTemplated(wrapped, a)
+	tree, ph, src, err := parseTemplated(wrapped, &ss.arena, c.ph)
 	c.src, c.ph, c.shift = src, ph, len(exprPrefix)
 	if c.addBad(err) {
 		return c.result()
@@ -577,15 +597,14 @@ func (c *checker) add(kind Kind, off, length int, msg string) {
 }
 
 func (c *checker) result() Result {
-	sort.SliceStable(c.findings, func(i, j int) bool {
-		a, b := c.findings[i], c.findings[j]
+	slices.SortStableFunc(c.findings, func(a, b Finding) int {
 		if a.Offset != b.Offset {
-			return a.Offset < b.Offset
+			return cmp.Compare(a.Offset, b.Offset)
 		}
 		if a.Kind != b.Kind {
-			return a.Kind < b.Kind
+			return cmp.Compare(a.Kind, b.Kind)
 		}
-		return a.Message < b.Message
+		return strings.Compare(a.Message, b.Message)
 	})
 	var out []Finding
 	for i, f := range c.findings {

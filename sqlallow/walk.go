@@ -40,10 +40,6 @@ type checker struct {
 	noUses bool
 }
 
-func newChecker(pol *compiled, noUses bool) *checker {
-	return &checker{pol: pol, noUses: noUses}
-}
-
 // relRef is one reference to a real relation.
 type relRef struct {
 	key      string // schema.name
@@ -164,21 +160,30 @@ const maxDepth = 20000
 // no relation, column or function below an unknown node type is missed.
 func (c *checker) visit(m proto.Message, s *scope) {
 	c.depth++
-	defer func() { c.depth-- }()
 	if c.depth > maxDepth {
 		if c.depth == maxDepth+1 {
 			c.add(Syntax, 0, 1, "statement is nested too deeply to check")
 		}
+		c.depth--
 		return
 	}
+	// Most of what is visited is a Node wrapper: it is unwrapped here, one level as
+	// the parser counts them, before the switch on what it holds.
+	if n, ok := m.(*pg.Node); ok {
+		if n != nil && n.Node != nil {
+			c.visit(inner(n), s)
+		}
+	} else {
+		c.visitMessage(m, s)
+	}
+	c.depth--
+}
+
+// visitMessage is visit of a message other than a Node wrapper.
+func (c *checker) visitMessage(m proto.Message, s *scope) {
 	switch x := m.(type) {
 	case nil:
 		return
-	case *pg.Node:
-		if x == nil || x.Node == nil {
-			return
-		}
-		c.visit(inner(x), s)
 	case *pg.SelectStmt:
 		c.selectStmt(x, s)
 	case *pg.InsertStmt:
