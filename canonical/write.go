@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,8 +24,44 @@ import (
 // most of the time, for bytes that are the same (TestWriteAgreesWithJCS holds the two
 // to that on every test document). Numbers are still formatted by jcs.NumberToJSON.
 
-// numberPattern is the RFC 8259 number grammar, which jcs enforces too.
-var numberPattern = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+// validNumber reports whether lit is a number of RFC 8259's grammar, which jcs
+// enforces too: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, read by hand (a
+// regexp was compiled on every start and matched for every number with a fraction).
+func validNumber(lit string) bool {
+	i := 0
+	digits := func() int {
+		j := i
+		for i < len(lit) && lit[i] >= '0' && lit[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	if i < len(lit) && lit[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(lit) && lit[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(lit) && lit[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(lit) && (lit[i] == 'e' || lit[i] == 'E') {
+		i++
+		if i < len(lit) && (lit[i] == '+' || lit[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(lit)
+}
 
 // errFallback marks a value of a Go type the tree writer does not know; Bytes then
 // takes the encoding/json route.
@@ -133,7 +168,7 @@ func appendNumber(b []byte, lit string) ([]byte, error) {
 	if shortInteger(lit) {
 		return append(b, lit...), nil // an integer of at most 15 digits prints as written
 	}
-	if !numberPattern.MatchString(lit) {
+	if !validNumber(lit) {
 		return b, fmt.Errorf("invalid number literal %.32q", lit)
 	}
 	f, err := strconv.ParseFloat(lit, 64)

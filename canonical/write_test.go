@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -115,4 +116,24 @@ func TestShortIntegers(t *testing.T) {
 	if _, err := Bytes(stdjson.Number("01")); err == nil {
 		t.Error("01 was accepted as a number")
 	}
+}
+
+// TestValidNumberIsGrammar holds validNumber to RFC 8259's number grammar, written as a
+// regexp, on every string of up to six characters from the ones that matter.
+func TestValidNumberIsGrammar(t *testing.T) {
+	grammar := regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+	alphabet := []string{"-", "+", "0", "1", "9", ".", "e", "E", "x"}
+	var check func(s string, n int)
+	check = func(s string, n int) {
+		if got, want := validNumber(s), grammar.MatchString(s); got != want {
+			t.Fatalf("validNumber(%q) = %v, the grammar says %v", s, got, want)
+		}
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			check(s+c, n-1)
+		}
+	}
+	check("", 6)
 }

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dwsdev/dws/canonical"
 	"github.com/dwsdev/dws/internal/suggest"
@@ -128,14 +129,20 @@ var edgeKeys = []string{"onSuccess", "onFailure", "next", "on_approve", "on_reje
 	"to", "from", "default", "entry_phase", "after", "context", "branches", "depends_on", "task_id",
 	"on_verification_fail", "on_timeout", "on_escalation", "default_workflow"}
 
+// The completion contexts, compiled on a completion's first need: a validate run
+// never completes, and compiling them was most of this package's start-up.
 var (
 	// A JSON or YAML value being typed after its key: "key": "par, key: par, key: [a, par.
-	valueCtx = regexp.MustCompile(`(?:"([\w.$-]+)"|([\w.$-]+))\s*:\s*(?:\[(?:[^\]]*,)?\s*)?["']?([^"',\[\]{}:]*)$`)
+	valueCtx = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:"([\w.$-]+)"|([\w.$-]+))\s*:\s*(?:\[(?:[^\]]*,)?\s*)?["']?([^"',\[\]{}:]*)$`)
+	})
 	// A YAML block list item under a key on an earlier line.
-	itemCtx    = regexp.MustCompile(`^(\s*)-\s+["']?([^"',]*)$`)
-	ignoreCtx  = regexp.MustCompile(`dws:ignore\s+(?:[\w-]+,)*([\w-]*)$`)
-	keyCtx     = regexp.MustCompile(`^(\s+)["']?([\w-]*)$`)
-	flowKeyCtx = regexp.MustCompile(`(?:^|\s)rules:\s*[\[{](?:[^\]}]*,)?\s*["']?([\w-]*)$`)
+	itemCtx    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)-\s+["']?([^"',]*)$`) })
+	ignoreCtx  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`dws:ignore\s+(?:[\w-]+,)*([\w-]*)$`) })
+	keyCtx     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s+)["']?([\w-]*)$`) })
+	flowKeyCtx = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|\s)rules:\s*[\[{](?:[^\]}]*,)?\s*["']?([\w-]*)$`)
+	})
 )
 
 // Completion offers node ids in edge fields, rule ids in dws:ignore comments and in
@@ -162,22 +169,22 @@ func (s *Server) Completion(_ context.Context, params *protocol.CompletionParams
 		sort.Strings(out)
 		return out
 	}
-	if ignoreCtx.MatchString(before) {
+	if ignoreCtx().MatchString(before) {
 		add(ruleIDs(), protocol.CompletionItemKindKeyword, "dws rule")
 		return items, nil
 	}
 	if isConfig(a.path) {
-		if flowKeyCtx.MatchString(before) || (keyCtx.MatchString(before) && parentKey(a, lineNo) == "rules") {
+		if flowKeyCtx().MatchString(before) || (keyCtx().MatchString(before) && parentKey(a, lineNo) == "rules") {
 			add(ruleIDs(), protocol.CompletionItemKindKeyword, "dws rule")
-		} else if m := valueCtx.FindStringSubmatch(before); m != nil && m[1]+m[2] == "rules" {
+		} else if m := valueCtx().FindStringSubmatch(before); m != nil && m[1]+m[2] == "rules" {
 			add(ruleIDs(), protocol.CompletionItemKindKeyword, "dws rule")
 		}
 		return items, nil
 	}
 	key := ""
-	if m := valueCtx.FindStringSubmatch(before); m != nil {
+	if m := valueCtx().FindStringSubmatch(before); m != nil {
 		key = m[1] + m[2]
-	} else if m := itemCtx.FindStringSubmatch(before); m != nil {
+	} else if m := itemCtx().FindStringSubmatch(before); m != nil {
 		key = parentKey(a, lineNo)
 	}
 	if key == "" {

@@ -2,6 +2,7 @@ package cortex
 
 import (
 	"errors"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -117,5 +118,42 @@ func TestParseSettings(t *testing.T) {
 	s, err := parseSettings(doc.Root.Get("cortex"), t.TempDir())
 	if err != nil || !slices.Equal(s.(*Settings).Context, []string{"expenseId"}) {
 		t.Fatalf("got %v, %v", s, err)
+	}
+}
+
+// TestVersionLenIsPattern holds versionLen to the patterns it stands for, on strings
+// built from the characters that matter.
+func TestVersionLenIsPattern(t *testing.T) {
+	pats := []struct {
+		lead   string
+		major  bool
+		prefix *regexp.Regexp
+	}{
+		{"v", true, regexp.MustCompile(`^v\d+\.\d+`)},
+		{"1.", false, regexp.MustCompile(`^1\.\d+`)},
+	}
+	alphabet := []string{"v", "1", "0", "9", ".", "-", "a", "٣", " "}
+	var inputs []string
+	var grow func(s string, n int)
+	grow = func(s string, n int) {
+		inputs = append(inputs, s)
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			grow(s+c, n-1)
+		}
+	}
+	grow("", 5)
+	for _, p := range pats {
+		for _, s := range inputs {
+			want := -1
+			if loc := p.prefix.FindStringIndex(s); loc != nil {
+				want = loc[1]
+			}
+			if got := versionLen(s, p.lead, p.major); got != want {
+				t.Fatalf("versionLen(%q, %q) = %d, the pattern %s matches %d bytes", s, p.lead, got, p.prefix, want)
+			}
+		}
 	}
 }
