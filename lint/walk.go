@@ -43,6 +43,13 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 			inputs = append(inputs, Input{Path: display(p), regular: regular, abs: key})
 		}
 	}
+	// A directory's listing says how many inputs may follow: room is made once.
+	grow := func(n int) {
+		inputs = slices.Grow(inputs, n)
+		if len(seen) == 0 && n > 8 {
+			seen = make(map[string]bool, n)
+		}
+	}
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil || !st.IsDir() {
@@ -55,7 +62,7 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 			continue
 		}
 		before := found
-		problems = append(problems, l.walk(p, []string{absOrSelf(real)}, add)...)
+		problems = append(problems, l.walk(p, []string{absOrSelf(real)}, add, grow)...)
 		// A directory inside a bundle (a job spec) brings the whole bundle's definitions.
 		if h := r.homeOf(p); h.b != nil {
 			if check, _, err := r.files(h); err == nil {
@@ -94,20 +101,35 @@ func (e *NoFilesError) Error() string {
 	return msg + ")"
 }
 
-func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, regular bool)) []Diagnostic {
+func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, regular bool), grow func(n int)) []Diagnostic {
 	var problems []Diagnostic
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return []Diagnostic{l.readProblem(dir, readProblem(dir, err))}
 	}
-	slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	// os.ReadDir returns the entries sorted by name, the order inputs are taken in.
+	grow(len(entries))
 	// Each entry's absolute path is the directory's and its name: made once per
-	// directory, not once per file and question (four each, every one a Clean).
+	// directory, not once per file and question (four each, every one a Clean). When
+	// the directory's paths are clean, an entry's are too: a name holds no separator
+	// and is never "." or "..", so joining them needs no Clean either.
 	absDir := absOrSelf(dir)
+	join := func(d, name string) string { return filepath.Join(d, name) }
+	if clean(dir) && clean(absDir) {
+		join = func(d, name string) string {
+			if d == "." {
+				return name
+			}
+			if strings.HasSuffix(d, string(filepath.Separator)) {
+				return d + name // the root
+			}
+			return d + string(filepath.Separator) + name
+		}
+	}
 	for _, e := range entries {
 		name := e.Name()
-		p := filepath.Join(dir, name)
-		abs := filepath.Join(absDir, name)
+		p := join(dir, name)
+		abs := join(absDir, name)
 		isDir, regular := e.IsDir(), e.Type().IsRegular()
 		if e.Type()&os.ModeSymlink != 0 {
 			st, err := os.Stat(p)
@@ -134,7 +156,7 @@ func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, re
 					fmt.Sprintf("directory symlink loop: %s leads back to %s; not followed", display(p), real)))
 				continue
 			}
-			problems = append(problems, l.walk(p, append(slices.Clip(ancestors), real), add)...)
+			problems = append(problems, l.walk(p, append(slices.Clip(ancestors), real), add, grow)...)
 			continue
 		}
 		if !l.selects(p, abs) {
@@ -200,7 +222,41 @@ func readProblem(path string, err error) string {
 }
 
 // display is the form a path is shown in: cleaned, slash-separated.
-func display(p string) string { return filepath.ToSlash(filepath.Clean(p)) }
+func display(p string) string {
+	if filepath.Separator == '/' && clean(p) {
+		return p
+	}
+	return filepath.ToSlash(filepath.Clean(p))
+}
+
+// clean reports whether p is as filepath.Clean leaves it, without building the cleaned
+// path: no empty, "." or ".." element, no trailing separator (but the root's).
+func clean(p string) bool {
+	if p == "" {
+		return false
+	}
+	if p == "." || p == string(filepath.Separator) {
+		return true
+	}
+	if filepath.Separator != '/' {
+		return filepath.Clean(p) == p
+	}
+	start := 0
+	if p[0] == '/' {
+		start = 1
+	}
+	for i := start; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		switch p[start:i] {
+		case "", ".", "..":
+			return false
+		}
+		start = i + 1
+	}
+	return true
+}
 
 func absOrSelf(p string) string {
 	if filepath.IsAbs(p) {
