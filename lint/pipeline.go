@@ -3,7 +3,6 @@ package lint
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -186,11 +185,17 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 	inputs = slices.Clone(inputs)
 	// Which bundle each input belongs to is decided once, here, for the whole run.
 	homes := make([]bundleHome, len(inputs))
+	// Inputs come directory by directory: each directory is asked about once in a row.
+	var lastDir string
+	var lastHome bundleHome
 	for i, in := range inputs {
 		if in.Stdin {
 			continue
 		}
-		homes[i] = r.homeOf(filepath.Dir(inputs[i].absPath()))
+		if dir := dirOf(inputs[i].absPath()); dir != lastDir || i == 0 {
+			lastDir, lastHome = dir, r.homeOf(dir)
+		}
+		homes[i] = lastHome
 		if !in.Context && homes[i].b != nil {
 			inputs[i].Context = r.isContext(homes[i], in.Path)
 		}

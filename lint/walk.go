@@ -229,6 +229,21 @@ func display(p string) string {
 	return filepath.ToSlash(filepath.Clean(p))
 }
 
+// dirOf is filepath.Dir(p), without its Clean when p is clean already.
+func dirOf(p string) string {
+	if filepath.Separator != '/' || !clean(p) {
+		return filepath.Dir(p)
+	}
+	i := strings.LastIndexByte(p, '/')
+	switch {
+	case i < 0:
+		return "."
+	case i == 0:
+		return "/"
+	}
+	return p[:i]
+}
+
 // clean reports whether p is as filepath.Clean leaves it, without building the cleaned
 // path: no empty, "." or ".." element, no trailing separator (but the root's).
 func clean(p string) bool {

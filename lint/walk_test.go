@@ -33,6 +33,9 @@ func TestCleanIsFilepathClean(t *testing.T) {
 		if got, want := display(p), filepath.ToSlash(filepath.Clean(p)); got != want {
 			t.Fatalf("display(%q) = %q, want %q", p, got, want)
 		}
+		if got, want := dirOf(p), filepath.Dir(p); got != want {
+			t.Fatalf("dirOf(%q) = %q, want %q", p, got, want)
+		}
 	}
 	// The common case must take the short way.
 	for _, p := range []string{"corpus", "corpus/flow-00001.json", "/home/u/repo/flows", "/", "."} {
