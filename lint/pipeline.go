@@ -229,7 +229,10 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 	for _, p := range problems {
 		results = append(results, FileResult{Path: p.File, Diagnostics: []Diagnostic{p}})
 	}
-	slices.SortStableFunc(results, func(a, b FileResult) int { return strings.Compare(a.Path, b.Path) })
+	byPath := func(a, b FileResult) int { return strings.Compare(a.Path, b.Path) }
+	if !slices.IsSortedFunc(results, byPath) { // a directory's walk gives them in order
+		slices.SortStableFunc(results, byPath)
+	}
 	res := &Result{Files: results}
 	for i := range res.Files {
 		// Sorted before suppression, so which of several like findings a baseline hides

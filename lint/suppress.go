@@ -200,7 +200,12 @@ func (l *Linter) suppress(res *Result) {
 	for fi := range res.Files {
 		fr := &res.Files[fi]
 		inl := fr.inline
-		rel := l.Config.Rel(fr.Path)
+		// The path as the ignore entries match it: needed for a file with findings,
+		// and for every file when there are entries (to judge them unused).
+		var rel string
+		if len(fr.Diagnostics) > 0 || len(l.Config.Ignore) > 0 {
+			rel = l.Config.Rel(fr.Path)
+		}
 		var baseRel string
 		if l.Baseline != nil {
 			baseRel = relTo(l.Baseline.Path, fr.Path)
