@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -592,6 +593,15 @@ func (p *jsonParser) string() (string, bool) {
 	a := p.i
 	escaped := false
 	for {
+		// Eight plain ASCII bytes at a time, then byte by byte from the first chunk
+		// that holds anything else: a statement is a long run of plain bytes.
+		for p.i+8 <= len(d) {
+			x := binary.LittleEndian.Uint64(d[p.i:])
+			if ((x-swarLo*0x20)|(x^swarLo*'"'-swarLo)|(x^swarLo*'\\'-swarLo)|x)&swarHi != 0 {
+				break
+			}
+			p.i += 8
+		}
 		for p.i < len(d) && strPlain[d[p.i]] {
 			p.i++
 		}
@@ -626,6 +636,16 @@ func (p *jsonParser) string() (string, bool) {
 
 // strPlain holds the bytes a string literal holds as they are, with nothing to count:
 // not a quote, backslash, control character or UTF-8 continuation byte.
+// swarLo and swarHi are the low and high bit of every byte of a word. Subtracting
+// swarLo*n from a word sets a byte's high bit when the byte, or one below it, is
+// under n, so the chunk test above never passes a byte it must stop at (it may stop
+// at one it need not, which the byte loop then takes); a byte of 0x80 or above sets
+// it itself.
+const (
+	swarLo = 0x0101010101010101
+	swarHi = 0x8080808080808080
+)
+
 var strPlain = func() (t [256]bool) {
 	for c := range t {
 		t[c] = c >= 0x20 && c != '"' && c != '\\' && (c < 0x80 || c >= 0xC0)
