@@ -433,7 +433,9 @@ func (r *run) check(f *File, in Input) (sum string) {
 		return ""
 	}
 	// The document's own properties: no dialect needed.
-	numberPrecision(f, doc.Root)
+	if doc.MayHaveLongNumbers() {
+		numberPrecision(f, doc.Root) // else no number has the digits to lose precision
+	}
 	if in.Context {
 		return ""
 	}
@@ -570,7 +572,7 @@ var graphRuleIDs = []string{"duplicate-id", "dangling-edge", "entry", "unreachab
 func (r *run) dialectFor(f *File) *Dialect {
 	l := r.Linter
 	want, why := l.Dialect, "--dialect"
-	if want == "" {
+	if want == "" && len(l.Config.Dialects) > 0 {
 		rel := l.Config.Rel(f.Path)
 		for _, g := range l.Config.Dialects {
 			if ok, _ := doublestar.Match(g.Glob, rel); ok {

@@ -329,6 +329,9 @@ func (p *jsonParser) value(depth int) *Node {
 		n := p.node(Number, start)
 		n.Text = p.src[a:p.i]
 		n.Span.End = p.pos()
+		if len(n.Text) >= longNumber {
+			p.doc.longNumbers = true
+		}
 		return n
 	case c == '+':
 		p.fail(p.i, "a number cannot start with '+'")

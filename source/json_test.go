@@ -358,3 +358,26 @@ func TestReleaseReuse(t *testing.T) {
 		t.Fatal("no document reused the memory of the one before")
 	}
 }
+
+// TestMayHaveLongNumbers: a JSON document says whether any number literal is long
+// enough to lose precision as a double, so that a check of every number can be
+// skipped when none is; a YAML document always may.
+func TestMayHaveLongNumbers(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{`{"a": [1, 2.5, -12345678901234]}`, false}, // fifteen bytes: a sign and fourteen digits
+		{`{"a": [1, 9007199254740993]}`, true},
+		{`{"a": {"b": 1.0000000000000001}}`, true},
+		{`"12345678901234567890"`, false}, // a string, not a number
+	} {
+		d := mustParse(t, "t.json", c.text)
+		if got := d.MayHaveLongNumbers(); got != c.want {
+			t.Errorf("%s: MayHaveLongNumbers() = %v, want %v", c.text, got, c.want)
+		}
+	}
+	if !mustParse(t, "t.yaml", "a: 1\n").MayHaveLongNumbers() {
+		t.Error("a YAML document must always be checked")
+	}
+}

@@ -120,6 +120,20 @@ type Document struct {
 	excerpt map[int]snippet
 	// store is the memory of a JSON document's value tree, for Release.
 	store *store
+	// longNumbers is set when a JSON document holds a number literal of longNumber
+	// bytes or more (see MayHaveLongNumbers).
+	longNumbers bool
+}
+
+// longNumber is the length from which a number literal may be an integer beyond
+// ±2^53: fifteen digits and a sign are well inside it.
+const longNumber = 16
+
+// MayHaveLongNumbers reports whether d may hold a number literal of sixteen bytes or
+// more, the only ones that can lose precision as an IEEE 754 double. A JSON document
+// knows from its parse; a YAML one always may.
+func (d *Document) MayHaveLongNumbers() bool {
+	return d.Format != JSON || d.longNumbers
 }
 
 // Comment is a YAML comment and the line it applies to: its own line when it follows

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dwsdev/dws/graph"
@@ -155,5 +156,24 @@ func TestVersionLenIsPattern(t *testing.T) {
 				t.Fatalf("versionLen(%q, %q) = %d, the pattern %s matches %d bytes", s, p.lead, got, p.prefix, want)
 			}
 		}
+	}
+}
+
+// TestIsIdempotencyKey holds the header-name test to its definition: the name without
+// '-' and '_', folded as strings.EqualFold folds, is idempotencykey.
+func TestIsIdempotencyKey(t *testing.T) {
+	def := func(name string) bool {
+		return strings.EqualFold(strings.NewReplacer("-", "", "_", "").Replace(name), "idempotencykey")
+	}
+	names := []string{"idempotencyKey", "Idempotency-Key", "IDEMPOTENCY_KEY", "idempotency--key_", "-idempotencykey",
+		"idempotency key", "idempotencyKeys", "idempotencyKe", "", "x-idempotency-key", "idempotency\u212aey", // a Kelvin sign for the k
+		"ıdempotencykey", "İdempotencykey", "idempotency\u00adkey"}
+	for _, n := range names {
+		if got, want := isIdempotencyKey(n), def(n); got != want {
+			t.Errorf("isIdempotencyKey(%q) = %v, want %v", n, got, want)
+		}
+	}
+	if !isIdempotencyKey("Idempotency-Key") || isIdempotencyKey("Idempotency-Keys") {
+		t.Error("the common spellings are judged wrongly")
 	}
 }

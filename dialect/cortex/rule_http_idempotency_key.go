@@ -3,6 +3,7 @@ package cortex
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dwsdev/dws/lint"
 )
@@ -39,11 +40,7 @@ func checkHTTPIdempotencyKey(f *lint.File, steps []step) {
 		if s.typ != "http" || s.params == nil {
 			continue
 		}
-		ptr := s.ptr + "/params"
 		headers := s.params.Get("headers")
-		if headers != nil {
-			ptr += "/headers"
-		}
 		found := false
 		for _, m := range headers.Entries() {
 			if v, ok := m.Value.Str(); ok && isIdempotencyKey(m.Key) && strings.TrimSpace(v) != "" {
@@ -52,16 +49,37 @@ func checkHTTPIdempotencyKey(f *lint.File, steps []step) {
 			}
 		}
 		if !found {
+			ptr := s.ptr + "/params"
+			if headers != nil {
+				ptr += "/headers"
+			}
 			f.Report("http-idempotency-key", ptr, fmt.Sprintf(
 				"http step %q sends no idempotencyKey header; a retried call could act twice", s.id))
 		}
 	}
 }
 
-// separators are what spellings of a header name may differ in.
-var separators = strings.NewReplacer("-", "", "_", "")
-
+// isIdempotencyKey reports whether a header name spells idempotencyKey: in any case,
+// with any '-' and '_' between its letters (Idempotency-Key, idempotency_key).
 func isIdempotencyKey(name string) bool {
-	name = separators.Replace(name)
-	return strings.EqualFold(name, "idempotencykey")
+	const want = "idempotencykey"
+	i := 0
+	for j := 0; j < len(name); j++ {
+		c := name[j]
+		if c == '-' || c == '_' {
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			// Unicode folds more than ASCII does (the Kelvin sign is a k).
+			return strings.EqualFold(strings.NewReplacer("-", "", "_", "").Replace(name), want)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if i == len(want) || c != want[i] {
+			return false
+		}
+		i++
+	}
+	return i == len(want)
 }
