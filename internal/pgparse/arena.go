@@ -19,6 +19,7 @@ import (
 type Arena struct {
 	gen   uint32
 	slabs slabs
+	input []byte // the text being parsed, NUL-terminated for C
 }
 
 // Parse is Parse(input) with the tree in a's memory, valid until a's next Parse.
