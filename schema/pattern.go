@@ -11,12 +11,14 @@ import (
 // table per run matches exactly and several times faster than regexp; any other
 // pattern is regexp's.
 func compilePattern(p string) (func(string) bool, error) {
+	// A simple pattern parses as regexp parses (syntax.Perl), and regexp compiles
+	// whatever parses: the tables need no regexp compiled beside them.
+	if m, ok := simplePattern(p); ok {
+		return m, nil
+	}
 	re, err := regexp.Compile(p)
 	if err != nil {
 		return nil, err
-	}
-	if m, ok := simplePattern(p); ok {
-		return m, nil
 	}
 	return re.MatchString, nil
 }
