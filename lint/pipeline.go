@@ -463,7 +463,10 @@ func (r *run) check(f *File, in Input) (sum string) {
 	// them among the rest.
 	var failures []schema.Failure
 	var schemaErr error
-	schemaDone := r.lim.Go(func() { failures, schemaErr = schema.ValidateNode(d.ID, doc.Root) })
+	schemaDone := sync.OnceFunc(r.lim.Go(func() { failures, schemaErr = schema.ValidateNode(d.ID, doc.Root) }))
+	// Waited for on every way out, a panicking rule's included: nothing may still read
+	// the tree once check returns (the caller may release it).
+	defer schemaDone()
 	// Stage 5: graph.
 	if d.Graphs != nil && f.on(graphRuleIDs...) {
 		done := f.running("the graph of "+d.ID, graphRuleIDs...)

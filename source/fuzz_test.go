@@ -83,7 +83,8 @@ func FuzzParseJSON(f *testing.F) {
 				msg := e.Msg
 				// RFC 8259 §6 lets a parser limit numbers' range: beyond a double's,
 				// this one refuses them (no consumer of the file reads them as written).
-				outOfRange := strings.HasPrefix(msg, "number ") && strings.HasSuffix(msg, "is out of range (beyond ±1.8e308)")
+				outOfRange := strings.HasPrefix(msg, "number ") &&
+					(strings.HasSuffix(msg, "is out of range (beyond ±1.8e308)") || strings.HasSuffix(msg, "has an exponent beyond ±10000"))
 				if !strings.HasPrefix(msg, "duplicate key") && !strings.HasPrefix(msg, "lone surrogate") && msg != tooDeep && !outOfRange {
 					t.Fatalf("encoding/json accepts %q, we said %v", data, err)
 				}

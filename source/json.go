@@ -73,9 +73,11 @@ type store struct {
 	bytes      int
 }
 
-// stores keeps released stores. A pooled chunk still holds its last document's values
-// until they are overwritten, so a store keeps at most one document's text reachable,
-// and the pool itself empties at every garbage collection.
+// stores keeps released stores. A pooled chunk still holds the values of the last
+// document that used it until they are overwritten, so a store may keep the texts of
+// several earlier documents reachable (a large one's, in the chunks a smaller one after
+// it did not need); maxStore bounds the chunks, and the pool empties within two
+// garbage collections.
 var stores sync.Pool
 
 // maxStore bounds the stores the pool keeps: a large file's chunks are not worth
