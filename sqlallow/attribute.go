@@ -54,8 +54,7 @@ type shape struct {
 
 // indirection checks (value).a.b[1].c: each field name is a field or a call.
 func (c *checker) indirection(ind *pg.A_Indirection, s *scope) {
-	c.visit(ind.Arg, s)
-	c.visitAll(ind.Indirection, s)
+	rest(c, ind, s, 0)
 	c.replay(ind, s, c.fieldLocations(ind).locs)
 }
 

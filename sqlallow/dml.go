@@ -24,8 +24,9 @@ func (c *checker) nested(n *pg.RangeVar, kind string) {
 
 // target makes the item for the relation a DML statement writes. The target
 // of INSERT/UPDATE/DELETE/MERGE is always a real table, never a CTE.
-func (c *checker) target(rv *pg.RangeVar, event string) *item {
+func (c *checker) target(rv *pg.RangeVar, event string, s *scope) *item {
 	r := c.relation(rv, "")
+	rest(c, rv, s, 0)
 	// The DDL's rules on the table that fire on this write run with it.
 	loc := int(rv.Location)
 	for _, b := range c.pol.attached(r.key) {
@@ -52,8 +53,7 @@ func (c *checker) setTargets(list []*pg.Node, tgt *item, s *scope) {
 		} else {
 			c.colUse(tgt.rel, rt.Name, int(rt.Location))
 		}
-		c.visitAll(rt.Indirection, s)
-		c.visit(rt.Val, s)
+		rest(c, rt, s, 0)
 	}
 }
 
@@ -72,7 +72,7 @@ func (c *checker) insertStmt(ins *pg.InsertStmt, parent *scope) ([]string, bool)
 		c.withClause(ins.WithClause, s)
 	}
 	c.nested(ins.Relation, "insert")
-	tgt := c.target(ins.Relation, "insert")
+	tgt := c.target(ins.Relation, "insert", s)
 	if len(ins.Cols) > 0 {
 		c.setTargets(ins.Cols, tgt, s)
 	} else if ins.SelectStmt != nil {
@@ -111,20 +111,23 @@ func (c *checker) insertStmt(ins *pg.InsertStmt, parent *scope) ([]string, bool)
 					if ie.Name != "" {
 						c.colUse(tgt.rel, ie.Name, int(inf.Location))
 					}
-					c.visit(ie.Expr, s)
+					rest(c, ie, s, 0)
 					continue
 				}
 				c.visit(e, s)
 			}
-			c.visit(inf.WhereClause, s)
+			rest(c, inf, s, fInferClause_IndexElems)
 		}
 		// excluded is the row proposed for insertion, with the target's columns.
 		ex := &item{name: "excluded", rel: tgt.rel, cols: tgt.cols, known: tgt.known}
 		cs := &scope{parent: parent, ctes: s.ctes, items: []*item{tgt, ex}}
 		c.setTargets(oc.TargetList, tgt, cs)
-		c.visit(oc.WhereClause, cs)
+		rest(c, oc, cs, fOnConflictClause_Infer|fOnConflictClause_TargetList)
 	}
-	return c.returning(ins.ReturningList, s)
+	cols, known := c.returning(ins.ReturningList, s)
+	rest(c, ins, s, fInsertStmt_WithClause|fInsertStmt_Relation|fInsertStmt_Cols|fInsertStmt_SelectStmt|
+		fInsertStmt_OnConflictClause|fInsertStmt_ReturningList)
+	return cols, known
 }
 
 func (c *checker) updateStmt(up *pg.UpdateStmt, parent *scope) ([]string, bool) {
@@ -133,14 +136,15 @@ func (c *checker) updateStmt(up *pg.UpdateStmt, parent *scope) ([]string, bool) 
 		c.withClause(up.WithClause, s)
 	}
 	c.nested(up.Relation, "update")
-	tgt := c.target(up.Relation, "update")
+	tgt := c.target(up.Relation, "update", s)
 	s.items = append(s.items, tgt)
 	for _, f := range up.FromClause {
 		c.fromNode(f, s)
 	}
 	c.setTargets(up.TargetList, tgt, s)
-	c.visit(up.WhereClause, s)
-	return c.returning(up.ReturningList, s)
+	cols, known := c.returning(up.ReturningList, s)
+	rest(c, up, s, fUpdateStmt_WithClause|fUpdateStmt_Relation|fUpdateStmt_FromClause|fUpdateStmt_TargetList|fUpdateStmt_ReturningList)
+	return cols, known
 }
 
 func (c *checker) deleteStmt(del *pg.DeleteStmt, parent *scope) ([]string, bool) {
@@ -149,13 +153,14 @@ func (c *checker) deleteStmt(del *pg.DeleteStmt, parent *scope) ([]string, bool)
 		c.withClause(del.WithClause, s)
 	}
 	c.nested(del.Relation, "delete")
-	tgt := c.target(del.Relation, "delete")
+	tgt := c.target(del.Relation, "delete", s)
 	s.items = append(s.items, tgt)
 	for _, f := range del.UsingClause {
 		c.fromNode(f, s)
 	}
-	c.visit(del.WhereClause, s)
-	return c.returning(del.ReturningList, s)
+	cols, known := c.returning(del.ReturningList, s)
+	rest(c, del, s, fDeleteStmt_WithClause|fDeleteStmt_Relation|fDeleteStmt_UsingClause|fDeleteStmt_ReturningList)
+	return cols, known
 }
 
 func (c *checker) mergeStmt(m *pg.MergeStmt, parent *scope) ([]string, bool) {
@@ -164,22 +169,22 @@ func (c *checker) mergeStmt(m *pg.MergeStmt, parent *scope) ([]string, bool) {
 		c.withClause(m.WithClause, s)
 	}
 	c.nested(m.Relation, "merge")
-	tgt := c.target(m.Relation, "merge")
+	tgt := c.target(m.Relation, "merge", s)
 	c.fromNode(m.SourceRelation, s)
 	s.items = append(s.items, tgt)
-	c.visit(m.JoinCondition, s)
 	for _, w := range m.MergeWhenClauses {
 		wc := w.GetMergeWhenClause()
 		if wc == nil {
 			c.visit(w, s)
 			continue
 		}
-		c.visit(wc.Condition, s)
 		c.setTargets(wc.TargetList, tgt, s)
 		if wc.CommandType == pg.CmdType_CMD_INSERT && len(wc.TargetList) == 0 && len(wc.Values) > 0 {
 			c.allCols(tgt.rel, int(m.Relation.Location), "INSERT without a column list")
 		}
-		c.visitAll(wc.Values, s)
+		rest(c, wc, s, fMergeWhenClause_TargetList)
 	}
+	// The join condition, and whatever else a MERGE holds, sees the source and the target.
+	rest(c, m, s, fMergeStmt_WithClause|fMergeStmt_Relation|fMergeStmt_SourceRelation|fMergeStmt_MergeWhenClauses)
 	return nil, true
 }

@@ -5,7 +5,11 @@
 // tree: a typed walk for the nodes that carry meaning (relations, column
 // references, functions, the scope of CTEs and query levels) falls back to a
 // generic walk over every message field, so a node type this package does not
-// know is still searched for relations, columns and functions (fail closed).
+// know is still searched for relations, columns and functions (fail closed). A
+// handler that reads a node's fields itself names the fields it takes, with
+// constants generated from pg_query_go's types (walk_gen.go), and every field it
+// does not name is walked generically: a field a newer pg_query_go adds is
+// searched too, and one it removes or renames no longer compiles.
 //
 // It knows nothing about files, dialects or how diagnostics are printed: a
 // caller gets Findings with byte offsets into the text it passed in.

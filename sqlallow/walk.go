@@ -157,7 +157,10 @@ const maxDepth = 20000
 
 // visit walks any part of the tree in scope s. Node types with meaning get
 // their own handling; every other message has all of its fields walked, so
-// no relation, column or function below an unknown node type is missed.
+// no relation, column or function below an unknown node type is missed. A
+// handler walks the fields it takes itself and hands the message to rest with
+// the set of those fields: every other field, a field a newer pg_query_go adds
+// included, is walked like an unknown node (fail closed).
 func (c *checker) visit(m proto.Message, s *scope) {
 	c.depth++
 	if c.depth > maxDepth {
@@ -196,43 +199,56 @@ func (c *checker) visitMessage(m proto.Message, s *scope) {
 		c.mergeStmt(x, s)
 	case *pg.RangeVar:
 		c.relation(x, "")
+		rest(c, x, s, 0)
 	case *pg.ColumnRef:
 		c.columnRef(x, s)
+		rest(c, x, s, 0)
 	case *pg.FuncCall:
 		c.funcCall(x, s)
-		c.children(x, s)
+		rest(c, x, s, 0)
 	case *pg.SQLValueFunction:
 		c.valueFunction(x)
+		rest(c, x, s, 0)
 	case *pg.TypeCast:
 		c.typeCast(x, s)
 		if x.Arg.GetAConst() != nil {
 			// The cast says what the literal is; typeCast has checked it.
-			c.visit(x.TypeName, s)
+			rest(c, x, s, fTypeCast_Arg)
 			return
 		}
-		c.children(x, s)
+		rest(c, x, s, 0)
 	case *pg.A_Const:
 		c.literal(x)
+		rest(c, x, s, 0)
 	case *pg.A_Indirection:
 		c.indirection(x, s)
 	case *pg.ParamRef:
 		c.params = append(c.params, x)
+		rest(c, x, s, 0)
 	case *pg.LockingClause:
-		// FOR UPDATE OF names FROM items, not relations.
+		// FOR UPDATE OF names FROM items, not relations; anything else is walked.
+		for _, n := range x.LockedRels {
+			if rv := n.GetRangeVar(); rv != nil {
+				rest(c, rv, s, 0)
+				continue
+			}
+			c.visit(n, s)
+		}
+		rest(c, x, s, fLockingClause_LockedRels)
 	case *pg.IntoClause:
 		// The relation a statement creates (SELECT … INTO, CREATE TABLE AS, CREATE
 		// MATERIALIZED VIEW) is not one it reads or writes: whether the step may
 		// create relations at all is the statement kind's, so sql-table says nothing.
-		c.children(x, s, "rel")
+		rest(c, x, s, fIntoClause_Rel)
 	case *pg.CreateStmt:
-		c.children(x, s, "relation") // INHERITS parents are read, and still checked
+		rest(c, x, s, fCreateStmt_Relation) // INHERITS parents are read, and still checked
 	case *pg.ViewStmt:
-		c.children(x, s, "view")
+		rest(c, x, s, fViewStmt_View)
 	case *pg.CreateSeqStmt:
-		c.children(x, s, "sequence")
+		rest(c, x, s, fCreateSeqStmt_Sequence)
 	case *pg.ExecuteStmt:
 		c.execute(x)
-		c.children(x, s)
+		rest(c, x, s, 0)
 	case *pg.RangeSubselect, *pg.RangeFunction, *pg.JoinExpr, *pg.RangeTableSample, *pg.RangeTableFunc:
 		if s == nil {
 			s = &scope{}
@@ -249,19 +265,18 @@ func (c *checker) visitMessage(m proto.Message, s *scope) {
 }
 
 // children visits every message-typed field of m that is set, in declaration
-// order, except those named in skip (eachChild is generated from pg_query's types:
-// reflection over them cost a seventh of a run).
-func (c *checker) children(m proto.Message, s *scope, skip ...string) {
-	eachChild(m, skip, func(e proto.Message) { c.visit(e, s) })
+// order (eachChild is generated from pg_query's types: reflection over them cost a
+// seventh of a run).
+func (c *checker) children(m proto.Message, s *scope) {
+	eachChild(m, 0, func(e proto.Message) { c.visit(e, s) })
 }
 
-func skipped(skip []string, name string) bool {
-	for _, sk := range skip {
-		if sk == name {
-			return true
-		}
-	}
-	return false
+// rest visits, in scope s, every message-typed field of x that is set except the
+// fields in taken: the ones x's handler walks (or, with a reason, leaves) itself.
+// Every handler that reads a message's fields ends with it, so a field it does not
+// name is walked, one that pg_query_go adds included.
+func rest[T proto.Message](c *checker, x T, s *scope, taken fields[T]) {
+	eachChild(x, uint64(taken), func(e proto.Message) { c.visit(e, s) })
 }
 
 func (c *checker) visitAll(list []*pg.Node, s *scope) {
@@ -325,14 +340,14 @@ func (c *checker) withClause(w *pg.WithClause, s *scope) {
 		}
 		if cc := cte.CycleClause; cc != nil {
 			d.cols = append(append([]string(nil), d.cols...), cc.CycleMarkColumn, cc.CyclePathColumn)
-			c.visit(cc.CycleMarkValue, s)
-			c.visit(cc.CycleMarkDefault, s)
 		}
+		rest(c, cte, s, fCommonTableExpr_Ctequery)
 		if !w.Recursive {
 			// A plain CTE is visible only to the siblings after it.
 			s.ctes = append(s.ctes, d)
 		}
 	}
+	rest(c, w, s, fWithClause_Ctes)
 }
 
 func stringList(list []*pg.Node) []string {
@@ -365,11 +380,11 @@ func (c *checker) selectStmt(sel *pg.SelectStmt, parent *scope) ([]string, bool)
 		}
 		rs := &scope{parent: s, items: []*item{{cols: cols, known: known}}}
 		c.sortClause(sel.SortClause, cols, rs)
-		c.children(sel, rs, "with_clause", "larg", "rarg", "sort_clause", "locking_clause")
+		rest(c, sel, rs, fSelectStmt_WithClause|fSelectStmt_Larg|fSelectStmt_Rarg|fSelectStmt_SortClause)
 		return cols, known
 	}
 	if len(sel.ValuesLists) > 0 {
-		c.children(sel, s, "with_clause", "locking_clause")
+		rest(c, sel, s, fSelectStmt_WithClause)
 		n := 0
 		if l := sel.ValuesLists[0].GetList(); l != nil {
 			n = len(l.Items)
@@ -389,7 +404,7 @@ func (c *checker) selectStmt(sel *pg.SelectStmt, parent *scope) ([]string, bool)
 		c.sortClause(sel.SortClause, outputs, s)
 		c.sortClause(sel.DistinctClause, outputs, s)
 	}
-	c.children(sel, s, "with_clause", "from_clause", "locking_clause", "sort_clause", "distinct_clause")
+	rest(c, sel, s, fSelectStmt_WithClause|fSelectStmt_FromClause|fSelectStmt_SortClause|fSelectStmt_DistinctClause)
 	return cols, known
 }
 
@@ -411,7 +426,7 @@ func (c *checker) sortClause(list []*pg.Node, outputs []string, s *scope) {
 		e := n
 		if sb := n.GetSortBy(); sb != nil {
 			e = sb.Node
-			c.visitAll(sb.UseOp, s)
+			rest(c, sb, s, fSortBy_Node)
 		}
 		if cr := e.GetColumnRef(); cr != nil && len(cr.Fields) == 1 {
 			if str := cr.Fields[0].GetString_(); str != nil {
@@ -520,6 +535,7 @@ func (c *checker) fromItem(m proto.Message, s *scope) []*item {
 	switch x := m.(type) {
 	case *pg.RangeVar:
 		it := c.rangeVarItem(x, s)
+		rest(c, x, s, 0)
 		s.items = append(s.items, it)
 		return []*item{it}
 	case *pg.RangeSubselect:
@@ -529,13 +545,14 @@ func (c *checker) fromItem(m proto.Message, s *scope) []*item {
 		}
 		cols, known := c.query(x.Subquery, s)
 		s.lateralOnly = saved
+		rest(c, x, s, fRangeSubselect_Subquery)
 		it := &item{cols: cols, known: known}
 		c.applyAlias(it, x.Alias)
 		s.items = append(s.items, it)
 		return []*item{it}
 	case *pg.RangeFunction:
 		// Functions in FROM may refer to earlier FROM items even without LATERAL.
-		c.children(x, s, "alias")
+		rest(c, x, s, 0)
 		it := &item{}
 		if len(x.Functions) == 1 {
 			if l := x.Functions[0].GetList(); l != nil && len(l.Items) > 0 {
@@ -567,6 +584,7 @@ func (c *checker) fromItem(m proto.Message, s *scope) []*item {
 			c.naturalJoin(left, right)
 		}
 		c.visit(x.Quals, s)
+		rest(c, x, s, fJoinExpr_Larg|fJoinExpr_Rarg|fJoinExpr_Quals)
 		all := append(append([]*item(nil), left...), right...)
 		var made []*item
 		if x.Alias != nil {
@@ -586,12 +604,10 @@ func (c *checker) fromItem(m proto.Message, s *scope) []*item {
 	case *pg.RangeTableSample:
 		its := c.fromNode(x.Relation, s)
 		c.add(Nondeterministic, int(x.Location), wordLen(c.src, int(x.Location)), "TABLESAMPLE picks rows at random: the statement is not repeatable")
-		c.visitAll(x.Method, s)
-		c.visitAll(x.Args, s)
-		c.visit(x.Repeatable, s)
+		rest(c, x, s, fRangeTableSample_Relation)
 		return its
 	case *pg.RangeTableFunc:
-		c.children(x, s, "alias")
+		rest(c, x, s, 0)
 		it := &item{}
 		for _, col := range x.Columns {
 			if tc := col.GetRangeTableFuncCol(); tc != nil {

@@ -8,6 +8,1500 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 )
 
+// fields is a set of message-typed fields of T, one bit each, named by the
+// constants fT_Field: the fields a handler takes itself, which eachChild skips.
+type fields[T proto.Message] uint64
+
+// Fields of ParseResult.
+const (
+	fParseResult_Stmts fields[*pg.ParseResult] = 1 << iota
+)
+
+// Fields of ScanResult.
+const (
+	fScanResult_Tokens fields[*pg.ScanResult] = 1 << iota
+)
+
+// Fields of List.
+const (
+	fList_Items fields[*pg.List] = 1 << iota
+)
+
+// Fields of OidList.
+const (
+	fOidList_Items fields[*pg.OidList] = 1 << iota
+)
+
+// Fields of IntList.
+const (
+	fIntList_Items fields[*pg.IntList] = 1 << iota
+)
+
+// Fields of A_Const.
+const (
+	fA_Const_Ival fields[*pg.A_Const] = 1 << iota
+	fA_Const_Fval
+	fA_Const_Boolval
+	fA_Const_Sval
+	fA_Const_Bsval
+)
+
+// Fields of Alias.
+const (
+	fAlias_Colnames fields[*pg.Alias] = 1 << iota
+)
+
+// Fields of RangeVar.
+const (
+	fRangeVar_Alias fields[*pg.RangeVar] = 1 << iota
+)
+
+// Fields of TableFunc.
+const (
+	fTableFunc_NsUris fields[*pg.TableFunc] = 1 << iota
+	fTableFunc_NsNames
+	fTableFunc_Docexpr
+	fTableFunc_Rowexpr
+	fTableFunc_Colnames
+	fTableFunc_Coltypes
+	fTableFunc_Coltypmods
+	fTableFunc_Colcollations
+	fTableFunc_Colexprs
+	fTableFunc_Coldefexprs
+)
+
+// Fields of IntoClause.
+const (
+	fIntoClause_Rel fields[*pg.IntoClause] = 1 << iota
+	fIntoClause_ColNames
+	fIntoClause_Options
+	fIntoClause_ViewQuery
+)
+
+// Fields of Var.
+const (
+	fVar_Xpr fields[*pg.Var] = 1 << iota
+)
+
+// Fields of Param.
+const (
+	fParam_Xpr fields[*pg.Param] = 1 << iota
+)
+
+// Fields of Aggref.
+const (
+	fAggref_Xpr fields[*pg.Aggref] = 1 << iota
+	fAggref_Aggargtypes
+	fAggref_Aggdirectargs
+	fAggref_Args
+	fAggref_Aggorder
+	fAggref_Aggdistinct
+	fAggref_Aggfilter
+)
+
+// Fields of GroupingFunc.
+const (
+	fGroupingFunc_Xpr fields[*pg.GroupingFunc] = 1 << iota
+	fGroupingFunc_Args
+	fGroupingFunc_Refs
+)
+
+// Fields of WindowFunc.
+const (
+	fWindowFunc_Xpr fields[*pg.WindowFunc] = 1 << iota
+	fWindowFunc_Args
+	fWindowFunc_Aggfilter
+)
+
+// Fields of SubscriptingRef.
+const (
+	fSubscriptingRef_Xpr fields[*pg.SubscriptingRef] = 1 << iota
+	fSubscriptingRef_Refupperindexpr
+	fSubscriptingRef_Reflowerindexpr
+	fSubscriptingRef_Refexpr
+	fSubscriptingRef_Refassgnexpr
+)
+
+// Fields of FuncExpr.
+const (
+	fFuncExpr_Xpr fields[*pg.FuncExpr] = 1 << iota
+	fFuncExpr_Args
+)
+
+// Fields of NamedArgExpr.
+const (
+	fNamedArgExpr_Xpr fields[*pg.NamedArgExpr] = 1 << iota
+	fNamedArgExpr_Arg
+)
+
+// Fields of OpExpr.
+const (
+	fOpExpr_Xpr fields[*pg.OpExpr] = 1 << iota
+	fOpExpr_Args
+)
+
+// Fields of DistinctExpr.
+const (
+	fDistinctExpr_Xpr fields[*pg.DistinctExpr] = 1 << iota
+	fDistinctExpr_Args
+)
+
+// Fields of NullIfExpr.
+const (
+	fNullIfExpr_Xpr fields[*pg.NullIfExpr] = 1 << iota
+	fNullIfExpr_Args
+)
+
+// Fields of ScalarArrayOpExpr.
+const (
+	fScalarArrayOpExpr_Xpr fields[*pg.ScalarArrayOpExpr] = 1 << iota
+	fScalarArrayOpExpr_Args
+)
+
+// Fields of BoolExpr.
+const (
+	fBoolExpr_Xpr fields[*pg.BoolExpr] = 1 << iota
+	fBoolExpr_Args
+)
+
+// Fields of SubLink.
+const (
+	fSubLink_Xpr fields[*pg.SubLink] = 1 << iota
+	fSubLink_Testexpr
+	fSubLink_OperName
+	fSubLink_Subselect
+)
+
+// Fields of SubPlan.
+const (
+	fSubPlan_Xpr fields[*pg.SubPlan] = 1 << iota
+	fSubPlan_Testexpr
+	fSubPlan_ParamIds
+	fSubPlan_SetParam
+	fSubPlan_ParParam
+	fSubPlan_Args
+)
+
+// Fields of AlternativeSubPlan.
+const (
+	fAlternativeSubPlan_Xpr fields[*pg.AlternativeSubPlan] = 1 << iota
+	fAlternativeSubPlan_Subplans
+)
+
+// Fields of FieldSelect.
+const (
+	fFieldSelect_Xpr fields[*pg.FieldSelect] = 1 << iota
+	fFieldSelect_Arg
+)
+
+// Fields of FieldStore.
+const (
+	fFieldStore_Xpr fields[*pg.FieldStore] = 1 << iota
+	fFieldStore_Arg
+	fFieldStore_Newvals
+	fFieldStore_Fieldnums
+)
+
+// Fields of RelabelType.
+const (
+	fRelabelType_Xpr fields[*pg.RelabelType] = 1 << iota
+	fRelabelType_Arg
+)
+
+// Fields of CoerceViaIO.
+const (
+	fCoerceViaIO_Xpr fields[*pg.CoerceViaIO] = 1 << iota
+	fCoerceViaIO_Arg
+)
+
+// Fields of ArrayCoerceExpr.
+const (
+	fArrayCoerceExpr_Xpr fields[*pg.ArrayCoerceExpr] = 1 << iota
+	fArrayCoerceExpr_Arg
+	fArrayCoerceExpr_Elemexpr
+)
+
+// Fields of ConvertRowtypeExpr.
+const (
+	fConvertRowtypeExpr_Xpr fields[*pg.ConvertRowtypeExpr] = 1 << iota
+	fConvertRowtypeExpr_Arg
+)
+
+// Fields of CollateExpr.
+const (
+	fCollateExpr_Xpr fields[*pg.CollateExpr] = 1 << iota
+	fCollateExpr_Arg
+)
+
+// Fields of CaseExpr.
+const (
+	fCaseExpr_Xpr fields[*pg.CaseExpr] = 1 << iota
+	fCaseExpr_Arg
+	fCaseExpr_Args
+	fCaseExpr_Defresult
+)
+
+// Fields of CaseWhen.
+const (
+	fCaseWhen_Xpr fields[*pg.CaseWhen] = 1 << iota
+	fCaseWhen_Expr
+	fCaseWhen_Result
+)
+
+// Fields of CaseTestExpr.
+const (
+	fCaseTestExpr_Xpr fields[*pg.CaseTestExpr] = 1 << iota
+)
+
+// Fields of ArrayExpr.
+const (
+	fArrayExpr_Xpr fields[*pg.ArrayExpr] = 1 << iota
+	fArrayExpr_Elements
+)
+
+// Fields of RowExpr.
+const (
+	fRowExpr_Xpr fields[*pg.RowExpr] = 1 << iota
+	fRowExpr_Args
+	fRowExpr_Colnames
+)
+
+// Fields of RowCompareExpr.
+const (
+	fRowCompareExpr_Xpr fields[*pg.RowCompareExpr] = 1 << iota
+	fRowCompareExpr_Opnos
+	fRowCompareExpr_Opfamilies
+	fRowCompareExpr_Inputcollids
+	fRowCompareExpr_Largs
+	fRowCompareExpr_Rargs
+)
+
+// Fields of CoalesceExpr.
+const (
+	fCoalesceExpr_Xpr fields[*pg.CoalesceExpr] = 1 << iota
+	fCoalesceExpr_Args
+)
+
+// Fields of MinMaxExpr.
+const (
+	fMinMaxExpr_Xpr fields[*pg.MinMaxExpr] = 1 << iota
+	fMinMaxExpr_Args
+)
+
+// Fields of SQLValueFunction.
+const (
+	fSQLValueFunction_Xpr fields[*pg.SQLValueFunction] = 1 << iota
+)
+
+// Fields of XmlExpr.
+const (
+	fXmlExpr_Xpr fields[*pg.XmlExpr] = 1 << iota
+	fXmlExpr_NamedArgs
+	fXmlExpr_ArgNames
+	fXmlExpr_Args
+)
+
+// Fields of JsonReturning.
+const (
+	fJsonReturning_Format fields[*pg.JsonReturning] = 1 << iota
+)
+
+// Fields of JsonValueExpr.
+const (
+	fJsonValueExpr_RawExpr fields[*pg.JsonValueExpr] = 1 << iota
+	fJsonValueExpr_FormattedExpr
+	fJsonValueExpr_Format
+)
+
+// Fields of JsonConstructorExpr.
+const (
+	fJsonConstructorExpr_Xpr fields[*pg.JsonConstructorExpr] = 1 << iota
+	fJsonConstructorExpr_Args
+	fJsonConstructorExpr_Func
+	fJsonConstructorExpr_Coercion
+	fJsonConstructorExpr_Returning
+)
+
+// Fields of JsonIsPredicate.
+const (
+	fJsonIsPredicate_Expr fields[*pg.JsonIsPredicate] = 1 << iota
+	fJsonIsPredicate_Format
+)
+
+// Fields of NullTest.
+const (
+	fNullTest_Xpr fields[*pg.NullTest] = 1 << iota
+	fNullTest_Arg
+)
+
+// Fields of BooleanTest.
+const (
+	fBooleanTest_Xpr fields[*pg.BooleanTest] = 1 << iota
+	fBooleanTest_Arg
+)
+
+// Fields of CoerceToDomain.
+const (
+	fCoerceToDomain_Xpr fields[*pg.CoerceToDomain] = 1 << iota
+	fCoerceToDomain_Arg
+)
+
+// Fields of CoerceToDomainValue.
+const (
+	fCoerceToDomainValue_Xpr fields[*pg.CoerceToDomainValue] = 1 << iota
+)
+
+// Fields of SetToDefault.
+const (
+	fSetToDefault_Xpr fields[*pg.SetToDefault] = 1 << iota
+)
+
+// Fields of CurrentOfExpr.
+const (
+	fCurrentOfExpr_Xpr fields[*pg.CurrentOfExpr] = 1 << iota
+)
+
+// Fields of NextValueExpr.
+const (
+	fNextValueExpr_Xpr fields[*pg.NextValueExpr] = 1 << iota
+)
+
+// Fields of InferenceElem.
+const (
+	fInferenceElem_Xpr fields[*pg.InferenceElem] = 1 << iota
+	fInferenceElem_Expr
+)
+
+// Fields of TargetEntry.
+const (
+	fTargetEntry_Xpr fields[*pg.TargetEntry] = 1 << iota
+	fTargetEntry_Expr
+)
+
+// Fields of JoinExpr.
+const (
+	fJoinExpr_Larg fields[*pg.JoinExpr] = 1 << iota
+	fJoinExpr_Rarg
+	fJoinExpr_UsingClause
+	fJoinExpr_JoinUsingAlias
+	fJoinExpr_Quals
+	fJoinExpr_Alias
+)
+
+// Fields of FromExpr.
+const (
+	fFromExpr_Fromlist fields[*pg.FromExpr] = 1 << iota
+	fFromExpr_Quals
+)
+
+// Fields of OnConflictExpr.
+const (
+	fOnConflictExpr_ArbiterElems fields[*pg.OnConflictExpr] = 1 << iota
+	fOnConflictExpr_ArbiterWhere
+	fOnConflictExpr_OnConflictSet
+	fOnConflictExpr_OnConflictWhere
+	fOnConflictExpr_ExclRelTlist
+)
+
+// Fields of Query.
+const (
+	fQuery_UtilityStmt fields[*pg.Query] = 1 << iota
+	fQuery_CteList
+	fQuery_Rtable
+	fQuery_Rteperminfos
+	fQuery_Jointree
+	fQuery_MergeActionList
+	fQuery_TargetList
+	fQuery_OnConflict
+	fQuery_ReturningList
+	fQuery_GroupClause
+	fQuery_GroupingSets
+	fQuery_HavingQual
+	fQuery_WindowClause
+	fQuery_DistinctClause
+	fQuery_SortClause
+	fQuery_LimitOffset
+	fQuery_LimitCount
+	fQuery_RowMarks
+	fQuery_SetOperations
+	fQuery_ConstraintDeps
+	fQuery_WithCheckOptions
+)
+
+// Fields of TypeName.
+const (
+	fTypeName_Names fields[*pg.TypeName] = 1 << iota
+	fTypeName_Typmods
+	fTypeName_ArrayBounds
+)
+
+// Fields of ColumnRef.
+const (
+	fColumnRef_Fields fields[*pg.ColumnRef] = 1 << iota
+)
+
+// Fields of A_Expr.
+const (
+	fA_Expr_Name fields[*pg.A_Expr] = 1 << iota
+	fA_Expr_Lexpr
+	fA_Expr_Rexpr
+)
+
+// Fields of TypeCast.
+const (
+	fTypeCast_Arg fields[*pg.TypeCast] = 1 << iota
+	fTypeCast_TypeName
+)
+
+// Fields of CollateClause.
+const (
+	fCollateClause_Arg fields[*pg.CollateClause] = 1 << iota
+	fCollateClause_Collname
+)
+
+// Fields of FuncCall.
+const (
+	fFuncCall_Funcname fields[*pg.FuncCall] = 1 << iota
+	fFuncCall_Args
+	fFuncCall_AggOrder
+	fFuncCall_AggFilter
+	fFuncCall_Over
+)
+
+// Fields of A_Indices.
+const (
+	fA_Indices_Lidx fields[*pg.A_Indices] = 1 << iota
+	fA_Indices_Uidx
+)
+
+// Fields of A_Indirection.
+const (
+	fA_Indirection_Arg fields[*pg.A_Indirection] = 1 << iota
+	fA_Indirection_Indirection
+)
+
+// Fields of A_ArrayExpr.
+const (
+	fA_ArrayExpr_Elements fields[*pg.A_ArrayExpr] = 1 << iota
+)
+
+// Fields of ResTarget.
+const (
+	fResTarget_Indirection fields[*pg.ResTarget] = 1 << iota
+	fResTarget_Val
+)
+
+// Fields of MultiAssignRef.
+const (
+	fMultiAssignRef_Source fields[*pg.MultiAssignRef] = 1 << iota
+)
+
+// Fields of SortBy.
+const (
+	fSortBy_Node fields[*pg.SortBy] = 1 << iota
+	fSortBy_UseOp
+)
+
+// Fields of WindowDef.
+const (
+	fWindowDef_PartitionClause fields[*pg.WindowDef] = 1 << iota
+	fWindowDef_OrderClause
+	fWindowDef_StartOffset
+	fWindowDef_EndOffset
+)
+
+// Fields of RangeSubselect.
+const (
+	fRangeSubselect_Subquery fields[*pg.RangeSubselect] = 1 << iota
+	fRangeSubselect_Alias
+)
+
+// Fields of RangeFunction.
+const (
+	fRangeFunction_Functions fields[*pg.RangeFunction] = 1 << iota
+	fRangeFunction_Alias
+	fRangeFunction_Coldeflist
+)
+
+// Fields of RangeTableFunc.
+const (
+	fRangeTableFunc_Docexpr fields[*pg.RangeTableFunc] = 1 << iota
+	fRangeTableFunc_Rowexpr
+	fRangeTableFunc_Namespaces
+	fRangeTableFunc_Columns
+	fRangeTableFunc_Alias
+)
+
+// Fields of RangeTableFuncCol.
+const (
+	fRangeTableFuncCol_TypeName fields[*pg.RangeTableFuncCol] = 1 << iota
+	fRangeTableFuncCol_Colexpr
+	fRangeTableFuncCol_Coldefexpr
+)
+
+// Fields of RangeTableSample.
+const (
+	fRangeTableSample_Relation fields[*pg.RangeTableSample] = 1 << iota
+	fRangeTableSample_Method
+	fRangeTableSample_Args
+	fRangeTableSample_Repeatable
+)
+
+// Fields of ColumnDef.
+const (
+	fColumnDef_TypeName fields[*pg.ColumnDef] = 1 << iota
+	fColumnDef_RawDefault
+	fColumnDef_CookedDefault
+	fColumnDef_IdentitySequence
+	fColumnDef_CollClause
+	fColumnDef_Constraints
+	fColumnDef_Fdwoptions
+)
+
+// Fields of TableLikeClause.
+const (
+	fTableLikeClause_Relation fields[*pg.TableLikeClause] = 1 << iota
+)
+
+// Fields of IndexElem.
+const (
+	fIndexElem_Expr fields[*pg.IndexElem] = 1 << iota
+	fIndexElem_Collation
+	fIndexElem_Opclass
+	fIndexElem_Opclassopts
+)
+
+// Fields of DefElem.
+const (
+	fDefElem_Arg fields[*pg.DefElem] = 1 << iota
+)
+
+// Fields of LockingClause.
+const (
+	fLockingClause_LockedRels fields[*pg.LockingClause] = 1 << iota
+)
+
+// Fields of XmlSerialize.
+const (
+	fXmlSerialize_Expr fields[*pg.XmlSerialize] = 1 << iota
+	fXmlSerialize_TypeName
+)
+
+// Fields of PartitionElem.
+const (
+	fPartitionElem_Expr fields[*pg.PartitionElem] = 1 << iota
+	fPartitionElem_Collation
+	fPartitionElem_Opclass
+)
+
+// Fields of PartitionSpec.
+const (
+	fPartitionSpec_PartParams fields[*pg.PartitionSpec] = 1 << iota
+)
+
+// Fields of PartitionBoundSpec.
+const (
+	fPartitionBoundSpec_Listdatums fields[*pg.PartitionBoundSpec] = 1 << iota
+	fPartitionBoundSpec_Lowerdatums
+	fPartitionBoundSpec_Upperdatums
+)
+
+// Fields of PartitionRangeDatum.
+const (
+	fPartitionRangeDatum_Value fields[*pg.PartitionRangeDatum] = 1 << iota
+)
+
+// Fields of PartitionCmd.
+const (
+	fPartitionCmd_Name fields[*pg.PartitionCmd] = 1 << iota
+	fPartitionCmd_Bound
+)
+
+// Fields of RangeTblEntry.
+const (
+	fRangeTblEntry_Tablesample fields[*pg.RangeTblEntry] = 1 << iota
+	fRangeTblEntry_Subquery
+	fRangeTblEntry_Joinaliasvars
+	fRangeTblEntry_Joinleftcols
+	fRangeTblEntry_Joinrightcols
+	fRangeTblEntry_JoinUsingAlias
+	fRangeTblEntry_Functions
+	fRangeTblEntry_Tablefunc
+	fRangeTblEntry_ValuesLists
+	fRangeTblEntry_Coltypes
+	fRangeTblEntry_Coltypmods
+	fRangeTblEntry_Colcollations
+	fRangeTblEntry_Alias
+	fRangeTblEntry_Eref
+	fRangeTblEntry_SecurityQuals
+)
+
+// Fields of RangeTblFunction.
+const (
+	fRangeTblFunction_Funcexpr fields[*pg.RangeTblFunction] = 1 << iota
+	fRangeTblFunction_Funccolnames
+	fRangeTblFunction_Funccoltypes
+	fRangeTblFunction_Funccoltypmods
+	fRangeTblFunction_Funccolcollations
+)
+
+// Fields of TableSampleClause.
+const (
+	fTableSampleClause_Args fields[*pg.TableSampleClause] = 1 << iota
+	fTableSampleClause_Repeatable
+)
+
+// Fields of WithCheckOption.
+const (
+	fWithCheckOption_Qual fields[*pg.WithCheckOption] = 1 << iota
+)
+
+// Fields of GroupingSet.
+const (
+	fGroupingSet_Content fields[*pg.GroupingSet] = 1 << iota
+)
+
+// Fields of WindowClause.
+const (
+	fWindowClause_PartitionClause fields[*pg.WindowClause] = 1 << iota
+	fWindowClause_OrderClause
+	fWindowClause_StartOffset
+	fWindowClause_EndOffset
+	fWindowClause_RunCondition
+)
+
+// Fields of WithClause.
+const (
+	fWithClause_Ctes fields[*pg.WithClause] = 1 << iota
+)
+
+// Fields of InferClause.
+const (
+	fInferClause_IndexElems fields[*pg.InferClause] = 1 << iota
+	fInferClause_WhereClause
+)
+
+// Fields of OnConflictClause.
+const (
+	fOnConflictClause_Infer fields[*pg.OnConflictClause] = 1 << iota
+	fOnConflictClause_TargetList
+	fOnConflictClause_WhereClause
+)
+
+// Fields of CTESearchClause.
+const (
+	fCTESearchClause_SearchColList fields[*pg.CTESearchClause] = 1 << iota
+)
+
+// Fields of CTECycleClause.
+const (
+	fCTECycleClause_CycleColList fields[*pg.CTECycleClause] = 1 << iota
+	fCTECycleClause_CycleMarkValue
+	fCTECycleClause_CycleMarkDefault
+)
+
+// Fields of CommonTableExpr.
+const (
+	fCommonTableExpr_Aliascolnames fields[*pg.CommonTableExpr] = 1 << iota
+	fCommonTableExpr_Ctequery
+	fCommonTableExpr_SearchClause
+	fCommonTableExpr_CycleClause
+	fCommonTableExpr_Ctecolnames
+	fCommonTableExpr_Ctecoltypes
+	fCommonTableExpr_Ctecoltypmods
+	fCommonTableExpr_Ctecolcollations
+)
+
+// Fields of MergeWhenClause.
+const (
+	fMergeWhenClause_Condition fields[*pg.MergeWhenClause] = 1 << iota
+	fMergeWhenClause_TargetList
+	fMergeWhenClause_Values
+)
+
+// Fields of MergeAction.
+const (
+	fMergeAction_Qual fields[*pg.MergeAction] = 1 << iota
+	fMergeAction_TargetList
+	fMergeAction_UpdateColnos
+)
+
+// Fields of JsonOutput.
+const (
+	fJsonOutput_TypeName fields[*pg.JsonOutput] = 1 << iota
+	fJsonOutput_Returning
+)
+
+// Fields of JsonKeyValue.
+const (
+	fJsonKeyValue_Key fields[*pg.JsonKeyValue] = 1 << iota
+	fJsonKeyValue_Value
+)
+
+// Fields of JsonObjectConstructor.
+const (
+	fJsonObjectConstructor_Exprs fields[*pg.JsonObjectConstructor] = 1 << iota
+	fJsonObjectConstructor_Output
+)
+
+// Fields of JsonArrayConstructor.
+const (
+	fJsonArrayConstructor_Exprs fields[*pg.JsonArrayConstructor] = 1 << iota
+	fJsonArrayConstructor_Output
+)
+
+// Fields of JsonArrayQueryConstructor.
+const (
+	fJsonArrayQueryConstructor_Query fields[*pg.JsonArrayQueryConstructor] = 1 << iota
+	fJsonArrayQueryConstructor_Output
+	fJsonArrayQueryConstructor_Format
+)
+
+// Fields of JsonAggConstructor.
+const (
+	fJsonAggConstructor_Output fields[*pg.JsonAggConstructor] = 1 << iota
+	fJsonAggConstructor_AggFilter
+	fJsonAggConstructor_AggOrder
+	fJsonAggConstructor_Over
+)
+
+// Fields of JsonObjectAgg.
+const (
+	fJsonObjectAgg_Constructor fields[*pg.JsonObjectAgg] = 1 << iota
+	fJsonObjectAgg_Arg
+)
+
+// Fields of JsonArrayAgg.
+const (
+	fJsonArrayAgg_Constructor fields[*pg.JsonArrayAgg] = 1 << iota
+	fJsonArrayAgg_Arg
+)
+
+// Fields of RawStmt.
+const (
+	fRawStmt_Stmt fields[*pg.RawStmt] = 1 << iota
+)
+
+// Fields of InsertStmt.
+const (
+	fInsertStmt_Relation fields[*pg.InsertStmt] = 1 << iota
+	fInsertStmt_Cols
+	fInsertStmt_SelectStmt
+	fInsertStmt_OnConflictClause
+	fInsertStmt_ReturningList
+	fInsertStmt_WithClause
+)
+
+// Fields of DeleteStmt.
+const (
+	fDeleteStmt_Relation fields[*pg.DeleteStmt] = 1 << iota
+	fDeleteStmt_UsingClause
+	fDeleteStmt_WhereClause
+	fDeleteStmt_ReturningList
+	fDeleteStmt_WithClause
+)
+
+// Fields of UpdateStmt.
+const (
+	fUpdateStmt_Relation fields[*pg.UpdateStmt] = 1 << iota
+	fUpdateStmt_TargetList
+	fUpdateStmt_WhereClause
+	fUpdateStmt_FromClause
+	fUpdateStmt_ReturningList
+	fUpdateStmt_WithClause
+)
+
+// Fields of MergeStmt.
+const (
+	fMergeStmt_Relation fields[*pg.MergeStmt] = 1 << iota
+	fMergeStmt_SourceRelation
+	fMergeStmt_JoinCondition
+	fMergeStmt_MergeWhenClauses
+	fMergeStmt_WithClause
+)
+
+// Fields of SelectStmt.
+const (
+	fSelectStmt_DistinctClause fields[*pg.SelectStmt] = 1 << iota
+	fSelectStmt_IntoClause
+	fSelectStmt_TargetList
+	fSelectStmt_FromClause
+	fSelectStmt_WhereClause
+	fSelectStmt_GroupClause
+	fSelectStmt_HavingClause
+	fSelectStmt_WindowClause
+	fSelectStmt_ValuesLists
+	fSelectStmt_SortClause
+	fSelectStmt_LimitOffset
+	fSelectStmt_LimitCount
+	fSelectStmt_LockingClause
+	fSelectStmt_WithClause
+	fSelectStmt_Larg
+	fSelectStmt_Rarg
+)
+
+// Fields of SetOperationStmt.
+const (
+	fSetOperationStmt_Larg fields[*pg.SetOperationStmt] = 1 << iota
+	fSetOperationStmt_Rarg
+	fSetOperationStmt_ColTypes
+	fSetOperationStmt_ColTypmods
+	fSetOperationStmt_ColCollations
+	fSetOperationStmt_GroupClauses
+)
+
+// Fields of ReturnStmt.
+const (
+	fReturnStmt_Returnval fields[*pg.ReturnStmt] = 1 << iota
+)
+
+// Fields of PLAssignStmt.
+const (
+	fPLAssignStmt_Indirection fields[*pg.PLAssignStmt] = 1 << iota
+	fPLAssignStmt_Val
+)
+
+// Fields of CreateSchemaStmt.
+const (
+	fCreateSchemaStmt_Authrole fields[*pg.CreateSchemaStmt] = 1 << iota
+	fCreateSchemaStmt_SchemaElts
+)
+
+// Fields of AlterTableStmt.
+const (
+	fAlterTableStmt_Relation fields[*pg.AlterTableStmt] = 1 << iota
+	fAlterTableStmt_Cmds
+)
+
+// Fields of AlterTableCmd.
+const (
+	fAlterTableCmd_Newowner fields[*pg.AlterTableCmd] = 1 << iota
+	fAlterTableCmd_Def
+)
+
+// Fields of AlterCollationStmt.
+const (
+	fAlterCollationStmt_Collname fields[*pg.AlterCollationStmt] = 1 << iota
+)
+
+// Fields of AlterDomainStmt.
+const (
+	fAlterDomainStmt_TypeName fields[*pg.AlterDomainStmt] = 1 << iota
+	fAlterDomainStmt_Def
+)
+
+// Fields of GrantStmt.
+const (
+	fGrantStmt_Objects fields[*pg.GrantStmt] = 1 << iota
+	fGrantStmt_Privileges
+	fGrantStmt_Grantees
+	fGrantStmt_Grantor
+)
+
+// Fields of ObjectWithArgs.
+const (
+	fObjectWithArgs_Objname fields[*pg.ObjectWithArgs] = 1 << iota
+	fObjectWithArgs_Objargs
+	fObjectWithArgs_Objfuncargs
+)
+
+// Fields of AccessPriv.
+const (
+	fAccessPriv_Cols fields[*pg.AccessPriv] = 1 << iota
+)
+
+// Fields of GrantRoleStmt.
+const (
+	fGrantRoleStmt_GrantedRoles fields[*pg.GrantRoleStmt] = 1 << iota
+	fGrantRoleStmt_GranteeRoles
+	fGrantRoleStmt_Opt
+	fGrantRoleStmt_Grantor
+)
+
+// Fields of AlterDefaultPrivilegesStmt.
+const (
+	fAlterDefaultPrivilegesStmt_Options fields[*pg.AlterDefaultPrivilegesStmt] = 1 << iota
+	fAlterDefaultPrivilegesStmt_Action
+)
+
+// Fields of CopyStmt.
+const (
+	fCopyStmt_Relation fields[*pg.CopyStmt] = 1 << iota
+	fCopyStmt_Query
+	fCopyStmt_Attlist
+	fCopyStmt_Options
+	fCopyStmt_WhereClause
+)
+
+// Fields of VariableSetStmt.
+const (
+	fVariableSetStmt_Args fields[*pg.VariableSetStmt] = 1 << iota
+)
+
+// Fields of CreateStmt.
+const (
+	fCreateStmt_Relation fields[*pg.CreateStmt] = 1 << iota
+	fCreateStmt_TableElts
+	fCreateStmt_InhRelations
+	fCreateStmt_Partbound
+	fCreateStmt_Partspec
+	fCreateStmt_OfTypename
+	fCreateStmt_Constraints
+	fCreateStmt_Options
+)
+
+// Fields of Constraint.
+const (
+	fConstraint_RawExpr fields[*pg.Constraint] = 1 << iota
+	fConstraint_Keys
+	fConstraint_Including
+	fConstraint_Exclusions
+	fConstraint_Options
+	fConstraint_WhereClause
+	fConstraint_Pktable
+	fConstraint_FkAttrs
+	fConstraint_PkAttrs
+	fConstraint_FkDelSetCols
+	fConstraint_OldConpfeqop
+)
+
+// Fields of CreateTableSpaceStmt.
+const (
+	fCreateTableSpaceStmt_Owner fields[*pg.CreateTableSpaceStmt] = 1 << iota
+	fCreateTableSpaceStmt_Options
+)
+
+// Fields of AlterTableSpaceOptionsStmt.
+const (
+	fAlterTableSpaceOptionsStmt_Options fields[*pg.AlterTableSpaceOptionsStmt] = 1 << iota
+)
+
+// Fields of AlterTableMoveAllStmt.
+const (
+	fAlterTableMoveAllStmt_Roles fields[*pg.AlterTableMoveAllStmt] = 1 << iota
+)
+
+// Fields of CreateExtensionStmt.
+const (
+	fCreateExtensionStmt_Options fields[*pg.CreateExtensionStmt] = 1 << iota
+)
+
+// Fields of AlterExtensionStmt.
+const (
+	fAlterExtensionStmt_Options fields[*pg.AlterExtensionStmt] = 1 << iota
+)
+
+// Fields of AlterExtensionContentsStmt.
+const (
+	fAlterExtensionContentsStmt_Object fields[*pg.AlterExtensionContentsStmt] = 1 << iota
+)
+
+// Fields of CreateFdwStmt.
+const (
+	fCreateFdwStmt_FuncOptions fields[*pg.CreateFdwStmt] = 1 << iota
+	fCreateFdwStmt_Options
+)
+
+// Fields of AlterFdwStmt.
+const (
+	fAlterFdwStmt_FuncOptions fields[*pg.AlterFdwStmt] = 1 << iota
+	fAlterFdwStmt_Options
+)
+
+// Fields of CreateForeignServerStmt.
+const (
+	fCreateForeignServerStmt_Options fields[*pg.CreateForeignServerStmt] = 1 << iota
+)
+
+// Fields of AlterForeignServerStmt.
+const (
+	fAlterForeignServerStmt_Options fields[*pg.AlterForeignServerStmt] = 1 << iota
+)
+
+// Fields of CreateForeignTableStmt.
+const (
+	fCreateForeignTableStmt_BaseStmt fields[*pg.CreateForeignTableStmt] = 1 << iota
+	fCreateForeignTableStmt_Options
+)
+
+// Fields of CreateUserMappingStmt.
+const (
+	fCreateUserMappingStmt_User fields[*pg.CreateUserMappingStmt] = 1 << iota
+	fCreateUserMappingStmt_Options
+)
+
+// Fields of AlterUserMappingStmt.
+const (
+	fAlterUserMappingStmt_User fields[*pg.AlterUserMappingStmt] = 1 << iota
+	fAlterUserMappingStmt_Options
+)
+
+// Fields of DropUserMappingStmt.
+const (
+	fDropUserMappingStmt_User fields[*pg.DropUserMappingStmt] = 1 << iota
+)
+
+// Fields of ImportForeignSchemaStmt.
+const (
+	fImportForeignSchemaStmt_TableList fields[*pg.ImportForeignSchemaStmt] = 1 << iota
+	fImportForeignSchemaStmt_Options
+)
+
+// Fields of CreatePolicyStmt.
+const (
+	fCreatePolicyStmt_Table fields[*pg.CreatePolicyStmt] = 1 << iota
+	fCreatePolicyStmt_Roles
+	fCreatePolicyStmt_Qual
+	fCreatePolicyStmt_WithCheck
+)
+
+// Fields of AlterPolicyStmt.
+const (
+	fAlterPolicyStmt_Table fields[*pg.AlterPolicyStmt] = 1 << iota
+	fAlterPolicyStmt_Roles
+	fAlterPolicyStmt_Qual
+	fAlterPolicyStmt_WithCheck
+)
+
+// Fields of CreateAmStmt.
+const (
+	fCreateAmStmt_HandlerName fields[*pg.CreateAmStmt] = 1 << iota
+)
+
+// Fields of CreateTrigStmt.
+const (
+	fCreateTrigStmt_Relation fields[*pg.CreateTrigStmt] = 1 << iota
+	fCreateTrigStmt_Funcname
+	fCreateTrigStmt_Args
+	fCreateTrigStmt_Columns
+	fCreateTrigStmt_WhenClause
+	fCreateTrigStmt_TransitionRels
+	fCreateTrigStmt_Constrrel
+)
+
+// Fields of CreateEventTrigStmt.
+const (
+	fCreateEventTrigStmt_Whenclause fields[*pg.CreateEventTrigStmt] = 1 << iota
+	fCreateEventTrigStmt_Funcname
+)
+
+// Fields of CreatePLangStmt.
+const (
+	fCreatePLangStmt_Plhandler fields[*pg.CreatePLangStmt] = 1 << iota
+	fCreatePLangStmt_Plinline
+	fCreatePLangStmt_Plvalidator
+)
+
+// Fields of CreateRoleStmt.
+const (
+	fCreateRoleStmt_Options fields[*pg.CreateRoleStmt] = 1 << iota
+)
+
+// Fields of AlterRoleStmt.
+const (
+	fAlterRoleStmt_Role fields[*pg.AlterRoleStmt] = 1 << iota
+	fAlterRoleStmt_Options
+)
+
+// Fields of AlterRoleSetStmt.
+const (
+	fAlterRoleSetStmt_Role fields[*pg.AlterRoleSetStmt] = 1 << iota
+	fAlterRoleSetStmt_Setstmt
+)
+
+// Fields of DropRoleStmt.
+const (
+	fDropRoleStmt_Roles fields[*pg.DropRoleStmt] = 1 << iota
+)
+
+// Fields of CreateSeqStmt.
+const (
+	fCreateSeqStmt_Sequence fields[*pg.CreateSeqStmt] = 1 << iota
+	fCreateSeqStmt_Options
+)
+
+// Fields of AlterSeqStmt.
+const (
+	fAlterSeqStmt_Sequence fields[*pg.AlterSeqStmt] = 1 << iota
+	fAlterSeqStmt_Options
+)
+
+// Fields of DefineStmt.
+const (
+	fDefineStmt_Defnames fields[*pg.DefineStmt] = 1 << iota
+	fDefineStmt_Args
+	fDefineStmt_Definition
+)
+
+// Fields of CreateDomainStmt.
+const (
+	fCreateDomainStmt_Domainname fields[*pg.CreateDomainStmt] = 1 << iota
+	fCreateDomainStmt_TypeName
+	fCreateDomainStmt_CollClause
+	fCreateDomainStmt_Constraints
+)
+
+// Fields of CreateOpClassStmt.
+const (
+	fCreateOpClassStmt_Opclassname fields[*pg.CreateOpClassStmt] = 1 << iota
+	fCreateOpClassStmt_Opfamilyname
+	fCreateOpClassStmt_Datatype
+	fCreateOpClassStmt_Items
+)
+
+// Fields of CreateOpClassItem.
+const (
+	fCreateOpClassItem_Name fields[*pg.CreateOpClassItem] = 1 << iota
+	fCreateOpClassItem_OrderFamily
+	fCreateOpClassItem_ClassArgs
+	fCreateOpClassItem_Storedtype
+)
+
+// Fields of CreateOpFamilyStmt.
+const (
+	fCreateOpFamilyStmt_Opfamilyname fields[*pg.CreateOpFamilyStmt] = 1 << iota
+)
+
+// Fields of AlterOpFamilyStmt.
+const (
+	fAlterOpFamilyStmt_Opfamilyname fields[*pg.AlterOpFamilyStmt] = 1 << iota
+	fAlterOpFamilyStmt_Items
+)
+
+// Fields of DropStmt.
+const (
+	fDropStmt_Objects fields[*pg.DropStmt] = 1 << iota
+)
+
+// Fields of TruncateStmt.
+const (
+	fTruncateStmt_Relations fields[*pg.TruncateStmt] = 1 << iota
+)
+
+// Fields of CommentStmt.
+const (
+	fCommentStmt_Object fields[*pg.CommentStmt] = 1 << iota
+)
+
+// Fields of SecLabelStmt.
+const (
+	fSecLabelStmt_Object fields[*pg.SecLabelStmt] = 1 << iota
+)
+
+// Fields of DeclareCursorStmt.
+const (
+	fDeclareCursorStmt_Query fields[*pg.DeclareCursorStmt] = 1 << iota
+)
+
+// Fields of IndexStmt.
+const (
+	fIndexStmt_Relation fields[*pg.IndexStmt] = 1 << iota
+	fIndexStmt_IndexParams
+	fIndexStmt_IndexIncludingParams
+	fIndexStmt_Options
+	fIndexStmt_WhereClause
+	fIndexStmt_ExcludeOpNames
+)
+
+// Fields of CreateStatsStmt.
+const (
+	fCreateStatsStmt_Defnames fields[*pg.CreateStatsStmt] = 1 << iota
+	fCreateStatsStmt_StatTypes
+	fCreateStatsStmt_Exprs
+	fCreateStatsStmt_Relations
+)
+
+// Fields of StatsElem.
+const (
+	fStatsElem_Expr fields[*pg.StatsElem] = 1 << iota
+)
+
+// Fields of AlterStatsStmt.
+const (
+	fAlterStatsStmt_Defnames fields[*pg.AlterStatsStmt] = 1 << iota
+)
+
+// Fields of CreateFunctionStmt.
+const (
+	fCreateFunctionStmt_Funcname fields[*pg.CreateFunctionStmt] = 1 << iota
+	fCreateFunctionStmt_Parameters
+	fCreateFunctionStmt_ReturnType
+	fCreateFunctionStmt_Options
+	fCreateFunctionStmt_SqlBody
+)
+
+// Fields of FunctionParameter.
+const (
+	fFunctionParameter_ArgType fields[*pg.FunctionParameter] = 1 << iota
+	fFunctionParameter_Defexpr
+)
+
+// Fields of AlterFunctionStmt.
+const (
+	fAlterFunctionStmt_Func fields[*pg.AlterFunctionStmt] = 1 << iota
+	fAlterFunctionStmt_Actions
+)
+
+// Fields of DoStmt.
+const (
+	fDoStmt_Args fields[*pg.DoStmt] = 1 << iota
+)
+
+// Fields of CallStmt.
+const (
+	fCallStmt_Funccall fields[*pg.CallStmt] = 1 << iota
+	fCallStmt_Funcexpr
+	fCallStmt_Outargs
+)
+
+// Fields of RenameStmt.
+const (
+	fRenameStmt_Relation fields[*pg.RenameStmt] = 1 << iota
+	fRenameStmt_Object
+)
+
+// Fields of AlterObjectDependsStmt.
+const (
+	fAlterObjectDependsStmt_Relation fields[*pg.AlterObjectDependsStmt] = 1 << iota
+	fAlterObjectDependsStmt_Object
+	fAlterObjectDependsStmt_Extname
+)
+
+// Fields of AlterObjectSchemaStmt.
+const (
+	fAlterObjectSchemaStmt_Relation fields[*pg.AlterObjectSchemaStmt] = 1 << iota
+	fAlterObjectSchemaStmt_Object
+)
+
+// Fields of AlterOwnerStmt.
+const (
+	fAlterOwnerStmt_Relation fields[*pg.AlterOwnerStmt] = 1 << iota
+	fAlterOwnerStmt_Object
+	fAlterOwnerStmt_Newowner
+)
+
+// Fields of AlterOperatorStmt.
+const (
+	fAlterOperatorStmt_Opername fields[*pg.AlterOperatorStmt] = 1 << iota
+	fAlterOperatorStmt_Options
+)
+
+// Fields of AlterTypeStmt.
+const (
+	fAlterTypeStmt_TypeName fields[*pg.AlterTypeStmt] = 1 << iota
+	fAlterTypeStmt_Options
+)
+
+// Fields of RuleStmt.
+const (
+	fRuleStmt_Relation fields[*pg.RuleStmt] = 1 << iota
+	fRuleStmt_WhereClause
+	fRuleStmt_Actions
+)
+
+// Fields of TransactionStmt.
+const (
+	fTransactionStmt_Options fields[*pg.TransactionStmt] = 1 << iota
+)
+
+// Fields of CompositeTypeStmt.
+const (
+	fCompositeTypeStmt_Typevar fields[*pg.CompositeTypeStmt] = 1 << iota
+	fCompositeTypeStmt_Coldeflist
+)
+
+// Fields of CreateEnumStmt.
+const (
+	fCreateEnumStmt_TypeName fields[*pg.CreateEnumStmt] = 1 << iota
+	fCreateEnumStmt_Vals
+)
+
+// Fields of CreateRangeStmt.
+const (
+	fCreateRangeStmt_TypeName fields[*pg.CreateRangeStmt] = 1 << iota
+	fCreateRangeStmt_Params
+)
+
+// Fields of AlterEnumStmt.
+const (
+	fAlterEnumStmt_TypeName fields[*pg.AlterEnumStmt] = 1 << iota
+)
+
+// Fields of ViewStmt.
+const (
+	fViewStmt_View fields[*pg.ViewStmt] = 1 << iota
+	fViewStmt_Aliases
+	fViewStmt_Query
+	fViewStmt_Options
+)
+
+// Fields of CreatedbStmt.
+const (
+	fCreatedbStmt_Options fields[*pg.CreatedbStmt] = 1 << iota
+)
+
+// Fields of AlterDatabaseStmt.
+const (
+	fAlterDatabaseStmt_Options fields[*pg.AlterDatabaseStmt] = 1 << iota
+)
+
+// Fields of AlterDatabaseSetStmt.
+const (
+	fAlterDatabaseSetStmt_Setstmt fields[*pg.AlterDatabaseSetStmt] = 1 << iota
+)
+
+// Fields of DropdbStmt.
+const (
+	fDropdbStmt_Options fields[*pg.DropdbStmt] = 1 << iota
+)
+
+// Fields of AlterSystemStmt.
+const (
+	fAlterSystemStmt_Setstmt fields[*pg.AlterSystemStmt] = 1 << iota
+)
+
+// Fields of ClusterStmt.
+const (
+	fClusterStmt_Relation fields[*pg.ClusterStmt] = 1 << iota
+	fClusterStmt_Params
+)
+
+// Fields of VacuumStmt.
+const (
+	fVacuumStmt_Options fields[*pg.VacuumStmt] = 1 << iota
+	fVacuumStmt_Rels
+)
+
+// Fields of VacuumRelation.
+const (
+	fVacuumRelation_Relation fields[*pg.VacuumRelation] = 1 << iota
+	fVacuumRelation_VaCols
+)
+
+// Fields of ExplainStmt.
+const (
+	fExplainStmt_Query fields[*pg.ExplainStmt] = 1 << iota
+	fExplainStmt_Options
+)
+
+// Fields of CreateTableAsStmt.
+const (
+	fCreateTableAsStmt_Query fields[*pg.CreateTableAsStmt] = 1 << iota
+	fCreateTableAsStmt_Into
+)
+
+// Fields of RefreshMatViewStmt.
+const (
+	fRefreshMatViewStmt_Relation fields[*pg.RefreshMatViewStmt] = 1 << iota
+)
+
+// Fields of LockStmt.
+const (
+	fLockStmt_Relations fields[*pg.LockStmt] = 1 << iota
+)
+
+// Fields of ConstraintsSetStmt.
+const (
+	fConstraintsSetStmt_Constraints fields[*pg.ConstraintsSetStmt] = 1 << iota
+)
+
+// Fields of ReindexStmt.
+const (
+	fReindexStmt_Relation fields[*pg.ReindexStmt] = 1 << iota
+	fReindexStmt_Params
+)
+
+// Fields of CreateConversionStmt.
+const (
+	fCreateConversionStmt_ConversionName fields[*pg.CreateConversionStmt] = 1 << iota
+	fCreateConversionStmt_FuncName
+)
+
+// Fields of CreateCastStmt.
+const (
+	fCreateCastStmt_Sourcetype fields[*pg.CreateCastStmt] = 1 << iota
+	fCreateCastStmt_Targettype
+	fCreateCastStmt_Func
+)
+
+// Fields of CreateTransformStmt.
+const (
+	fCreateTransformStmt_TypeName fields[*pg.CreateTransformStmt] = 1 << iota
+	fCreateTransformStmt_Fromsql
+	fCreateTransformStmt_Tosql
+)
+
+// Fields of PrepareStmt.
+const (
+	fPrepareStmt_Argtypes fields[*pg.PrepareStmt] = 1 << iota
+	fPrepareStmt_Query
+)
+
+// Fields of ExecuteStmt.
+const (
+	fExecuteStmt_Params fields[*pg.ExecuteStmt] = 1 << iota
+)
+
+// Fields of DropOwnedStmt.
+const (
+	fDropOwnedStmt_Roles fields[*pg.DropOwnedStmt] = 1 << iota
+)
+
+// Fields of ReassignOwnedStmt.
+const (
+	fReassignOwnedStmt_Roles fields[*pg.ReassignOwnedStmt] = 1 << iota
+	fReassignOwnedStmt_Newrole
+)
+
+// Fields of AlterTSDictionaryStmt.
+const (
+	fAlterTSDictionaryStmt_Dictname fields[*pg.AlterTSDictionaryStmt] = 1 << iota
+	fAlterTSDictionaryStmt_Options
+)
+
+// Fields of AlterTSConfigurationStmt.
+const (
+	fAlterTSConfigurationStmt_Cfgname fields[*pg.AlterTSConfigurationStmt] = 1 << iota
+	fAlterTSConfigurationStmt_Tokentype
+	fAlterTSConfigurationStmt_Dicts
+)
+
+// Fields of PublicationTable.
+const (
+	fPublicationTable_Relation fields[*pg.PublicationTable] = 1 << iota
+	fPublicationTable_WhereClause
+	fPublicationTable_Columns
+)
+
+// Fields of PublicationObjSpec.
+const (
+	fPublicationObjSpec_Pubtable fields[*pg.PublicationObjSpec] = 1 << iota
+)
+
+// Fields of CreatePublicationStmt.
+const (
+	fCreatePublicationStmt_Options fields[*pg.CreatePublicationStmt] = 1 << iota
+	fCreatePublicationStmt_Pubobjects
+)
+
+// Fields of AlterPublicationStmt.
+const (
+	fAlterPublicationStmt_Options fields[*pg.AlterPublicationStmt] = 1 << iota
+	fAlterPublicationStmt_Pubobjects
+)
+
+// Fields of CreateSubscriptionStmt.
+const (
+	fCreateSubscriptionStmt_Publication fields[*pg.CreateSubscriptionStmt] = 1 << iota
+	fCreateSubscriptionStmt_Options
+)
+
+// Fields of AlterSubscriptionStmt.
+const (
+	fAlterSubscriptionStmt_Publication fields[*pg.AlterSubscriptionStmt] = 1 << iota
+	fAlterSubscriptionStmt_Options
+)
+
 // inner returns the message a Node holds, nil when it holds none.
 func inner(n *pg.Node) proto.Message {
 	if n == nil {
@@ -1027,17 +2521,17 @@ func inner(n *pg.Node) proto.Message {
 }
 
 // eachChild calls f with every message-typed field of m that is set, in
-// declaration order, except the fields named in skip.
-func eachChild(m proto.Message, skip []string, f func(proto.Message)) {
+// declaration order, except the fields in skip (a fields set of m's type).
+func eachChild(m proto.Message, skip uint64, f func(proto.Message)) {
 	switch x := m.(type) {
 	case *pg.ParseResult:
-		if len(x.Stmts) > 0 && !skipped(skip, "stmts") {
+		if len(x.Stmts) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Stmts {
 				f(e)
 			}
 		}
 	case *pg.ScanResult:
-		if len(x.Tokens) > 0 && !skipped(skip, "tokens") {
+		if len(x.Tokens) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Tokens {
 				f(e)
 			}
@@ -1045,1028 +2539,1028 @@ func eachChild(m proto.Message, skip []string, f func(proto.Message)) {
 	case *pg.Node:
 		switch o := x.Node.(type) {
 		case *pg.Node_Alias:
-			if o.Alias != nil && !skipped(skip, "alias") {
+			if o.Alias != nil {
 				f(o.Alias)
 			}
 		case *pg.Node_RangeVar:
-			if o.RangeVar != nil && !skipped(skip, "range_var") {
+			if o.RangeVar != nil {
 				f(o.RangeVar)
 			}
 		case *pg.Node_TableFunc:
-			if o.TableFunc != nil && !skipped(skip, "table_func") {
+			if o.TableFunc != nil {
 				f(o.TableFunc)
 			}
 		case *pg.Node_IntoClause:
-			if o.IntoClause != nil && !skipped(skip, "into_clause") {
+			if o.IntoClause != nil {
 				f(o.IntoClause)
 			}
 		case *pg.Node_Var:
-			if o.Var != nil && !skipped(skip, "var") {
+			if o.Var != nil {
 				f(o.Var)
 			}
 		case *pg.Node_Param:
-			if o.Param != nil && !skipped(skip, "param") {
+			if o.Param != nil {
 				f(o.Param)
 			}
 		case *pg.Node_Aggref:
-			if o.Aggref != nil && !skipped(skip, "aggref") {
+			if o.Aggref != nil {
 				f(o.Aggref)
 			}
 		case *pg.Node_GroupingFunc:
-			if o.GroupingFunc != nil && !skipped(skip, "grouping_func") {
+			if o.GroupingFunc != nil {
 				f(o.GroupingFunc)
 			}
 		case *pg.Node_WindowFunc:
-			if o.WindowFunc != nil && !skipped(skip, "window_func") {
+			if o.WindowFunc != nil {
 				f(o.WindowFunc)
 			}
 		case *pg.Node_SubscriptingRef:
-			if o.SubscriptingRef != nil && !skipped(skip, "subscripting_ref") {
+			if o.SubscriptingRef != nil {
 				f(o.SubscriptingRef)
 			}
 		case *pg.Node_FuncExpr:
-			if o.FuncExpr != nil && !skipped(skip, "func_expr") {
+			if o.FuncExpr != nil {
 				f(o.FuncExpr)
 			}
 		case *pg.Node_NamedArgExpr:
-			if o.NamedArgExpr != nil && !skipped(skip, "named_arg_expr") {
+			if o.NamedArgExpr != nil {
 				f(o.NamedArgExpr)
 			}
 		case *pg.Node_OpExpr:
-			if o.OpExpr != nil && !skipped(skip, "op_expr") {
+			if o.OpExpr != nil {
 				f(o.OpExpr)
 			}
 		case *pg.Node_DistinctExpr:
-			if o.DistinctExpr != nil && !skipped(skip, "distinct_expr") {
+			if o.DistinctExpr != nil {
 				f(o.DistinctExpr)
 			}
 		case *pg.Node_NullIfExpr:
-			if o.NullIfExpr != nil && !skipped(skip, "null_if_expr") {
+			if o.NullIfExpr != nil {
 				f(o.NullIfExpr)
 			}
 		case *pg.Node_ScalarArrayOpExpr:
-			if o.ScalarArrayOpExpr != nil && !skipped(skip, "scalar_array_op_expr") {
+			if o.ScalarArrayOpExpr != nil {
 				f(o.ScalarArrayOpExpr)
 			}
 		case *pg.Node_BoolExpr:
-			if o.BoolExpr != nil && !skipped(skip, "bool_expr") {
+			if o.BoolExpr != nil {
 				f(o.BoolExpr)
 			}
 		case *pg.Node_SubLink:
-			if o.SubLink != nil && !skipped(skip, "sub_link") {
+			if o.SubLink != nil {
 				f(o.SubLink)
 			}
 		case *pg.Node_SubPlan:
-			if o.SubPlan != nil && !skipped(skip, "sub_plan") {
+			if o.SubPlan != nil {
 				f(o.SubPlan)
 			}
 		case *pg.Node_AlternativeSubPlan:
-			if o.AlternativeSubPlan != nil && !skipped(skip, "alternative_sub_plan") {
+			if o.AlternativeSubPlan != nil {
 				f(o.AlternativeSubPlan)
 			}
 		case *pg.Node_FieldSelect:
-			if o.FieldSelect != nil && !skipped(skip, "field_select") {
+			if o.FieldSelect != nil {
 				f(o.FieldSelect)
 			}
 		case *pg.Node_FieldStore:
-			if o.FieldStore != nil && !skipped(skip, "field_store") {
+			if o.FieldStore != nil {
 				f(o.FieldStore)
 			}
 		case *pg.Node_RelabelType:
-			if o.RelabelType != nil && !skipped(skip, "relabel_type") {
+			if o.RelabelType != nil {
 				f(o.RelabelType)
 			}
 		case *pg.Node_CoerceViaIo:
-			if o.CoerceViaIo != nil && !skipped(skip, "coerce_via_io") {
+			if o.CoerceViaIo != nil {
 				f(o.CoerceViaIo)
 			}
 		case *pg.Node_ArrayCoerceExpr:
-			if o.ArrayCoerceExpr != nil && !skipped(skip, "array_coerce_expr") {
+			if o.ArrayCoerceExpr != nil {
 				f(o.ArrayCoerceExpr)
 			}
 		case *pg.Node_ConvertRowtypeExpr:
-			if o.ConvertRowtypeExpr != nil && !skipped(skip, "convert_rowtype_expr") {
+			if o.ConvertRowtypeExpr != nil {
 				f(o.ConvertRowtypeExpr)
 			}
 		case *pg.Node_CollateExpr:
-			if o.CollateExpr != nil && !skipped(skip, "collate_expr") {
+			if o.CollateExpr != nil {
 				f(o.CollateExpr)
 			}
 		case *pg.Node_CaseExpr:
-			if o.CaseExpr != nil && !skipped(skip, "case_expr") {
+			if o.CaseExpr != nil {
 				f(o.CaseExpr)
 			}
 		case *pg.Node_CaseWhen:
-			if o.CaseWhen != nil && !skipped(skip, "case_when") {
+			if o.CaseWhen != nil {
 				f(o.CaseWhen)
 			}
 		case *pg.Node_CaseTestExpr:
-			if o.CaseTestExpr != nil && !skipped(skip, "case_test_expr") {
+			if o.CaseTestExpr != nil {
 				f(o.CaseTestExpr)
 			}
 		case *pg.Node_ArrayExpr:
-			if o.ArrayExpr != nil && !skipped(skip, "array_expr") {
+			if o.ArrayExpr != nil {
 				f(o.ArrayExpr)
 			}
 		case *pg.Node_RowExpr:
-			if o.RowExpr != nil && !skipped(skip, "row_expr") {
+			if o.RowExpr != nil {
 				f(o.RowExpr)
 			}
 		case *pg.Node_RowCompareExpr:
-			if o.RowCompareExpr != nil && !skipped(skip, "row_compare_expr") {
+			if o.RowCompareExpr != nil {
 				f(o.RowCompareExpr)
 			}
 		case *pg.Node_CoalesceExpr:
-			if o.CoalesceExpr != nil && !skipped(skip, "coalesce_expr") {
+			if o.CoalesceExpr != nil {
 				f(o.CoalesceExpr)
 			}
 		case *pg.Node_MinMaxExpr:
-			if o.MinMaxExpr != nil && !skipped(skip, "min_max_expr") {
+			if o.MinMaxExpr != nil {
 				f(o.MinMaxExpr)
 			}
 		case *pg.Node_SqlvalueFunction:
-			if o.SqlvalueFunction != nil && !skipped(skip, "sqlvalue_function") {
+			if o.SqlvalueFunction != nil {
 				f(o.SqlvalueFunction)
 			}
 		case *pg.Node_XmlExpr:
-			if o.XmlExpr != nil && !skipped(skip, "xml_expr") {
+			if o.XmlExpr != nil {
 				f(o.XmlExpr)
 			}
 		case *pg.Node_JsonFormat:
-			if o.JsonFormat != nil && !skipped(skip, "json_format") {
+			if o.JsonFormat != nil {
 				f(o.JsonFormat)
 			}
 		case *pg.Node_JsonReturning:
-			if o.JsonReturning != nil && !skipped(skip, "json_returning") {
+			if o.JsonReturning != nil {
 				f(o.JsonReturning)
 			}
 		case *pg.Node_JsonValueExpr:
-			if o.JsonValueExpr != nil && !skipped(skip, "json_value_expr") {
+			if o.JsonValueExpr != nil {
 				f(o.JsonValueExpr)
 			}
 		case *pg.Node_JsonConstructorExpr:
-			if o.JsonConstructorExpr != nil && !skipped(skip, "json_constructor_expr") {
+			if o.JsonConstructorExpr != nil {
 				f(o.JsonConstructorExpr)
 			}
 		case *pg.Node_JsonIsPredicate:
-			if o.JsonIsPredicate != nil && !skipped(skip, "json_is_predicate") {
+			if o.JsonIsPredicate != nil {
 				f(o.JsonIsPredicate)
 			}
 		case *pg.Node_NullTest:
-			if o.NullTest != nil && !skipped(skip, "null_test") {
+			if o.NullTest != nil {
 				f(o.NullTest)
 			}
 		case *pg.Node_BooleanTest:
-			if o.BooleanTest != nil && !skipped(skip, "boolean_test") {
+			if o.BooleanTest != nil {
 				f(o.BooleanTest)
 			}
 		case *pg.Node_CoerceToDomain:
-			if o.CoerceToDomain != nil && !skipped(skip, "coerce_to_domain") {
+			if o.CoerceToDomain != nil {
 				f(o.CoerceToDomain)
 			}
 		case *pg.Node_CoerceToDomainValue:
-			if o.CoerceToDomainValue != nil && !skipped(skip, "coerce_to_domain_value") {
+			if o.CoerceToDomainValue != nil {
 				f(o.CoerceToDomainValue)
 			}
 		case *pg.Node_SetToDefault:
-			if o.SetToDefault != nil && !skipped(skip, "set_to_default") {
+			if o.SetToDefault != nil {
 				f(o.SetToDefault)
 			}
 		case *pg.Node_CurrentOfExpr:
-			if o.CurrentOfExpr != nil && !skipped(skip, "current_of_expr") {
+			if o.CurrentOfExpr != nil {
 				f(o.CurrentOfExpr)
 			}
 		case *pg.Node_NextValueExpr:
-			if o.NextValueExpr != nil && !skipped(skip, "next_value_expr") {
+			if o.NextValueExpr != nil {
 				f(o.NextValueExpr)
 			}
 		case *pg.Node_InferenceElem:
-			if o.InferenceElem != nil && !skipped(skip, "inference_elem") {
+			if o.InferenceElem != nil {
 				f(o.InferenceElem)
 			}
 		case *pg.Node_TargetEntry:
-			if o.TargetEntry != nil && !skipped(skip, "target_entry") {
+			if o.TargetEntry != nil {
 				f(o.TargetEntry)
 			}
 		case *pg.Node_RangeTblRef:
-			if o.RangeTblRef != nil && !skipped(skip, "range_tbl_ref") {
+			if o.RangeTblRef != nil {
 				f(o.RangeTblRef)
 			}
 		case *pg.Node_JoinExpr:
-			if o.JoinExpr != nil && !skipped(skip, "join_expr") {
+			if o.JoinExpr != nil {
 				f(o.JoinExpr)
 			}
 		case *pg.Node_FromExpr:
-			if o.FromExpr != nil && !skipped(skip, "from_expr") {
+			if o.FromExpr != nil {
 				f(o.FromExpr)
 			}
 		case *pg.Node_OnConflictExpr:
-			if o.OnConflictExpr != nil && !skipped(skip, "on_conflict_expr") {
+			if o.OnConflictExpr != nil {
 				f(o.OnConflictExpr)
 			}
 		case *pg.Node_Query:
-			if o.Query != nil && !skipped(skip, "query") {
+			if o.Query != nil {
 				f(o.Query)
 			}
 		case *pg.Node_TypeName:
-			if o.TypeName != nil && !skipped(skip, "type_name") {
+			if o.TypeName != nil {
 				f(o.TypeName)
 			}
 		case *pg.Node_ColumnRef:
-			if o.ColumnRef != nil && !skipped(skip, "column_ref") {
+			if o.ColumnRef != nil {
 				f(o.ColumnRef)
 			}
 		case *pg.Node_ParamRef:
-			if o.ParamRef != nil && !skipped(skip, "param_ref") {
+			if o.ParamRef != nil {
 				f(o.ParamRef)
 			}
 		case *pg.Node_AExpr:
-			if o.AExpr != nil && !skipped(skip, "a_expr") {
+			if o.AExpr != nil {
 				f(o.AExpr)
 			}
 		case *pg.Node_TypeCast:
-			if o.TypeCast != nil && !skipped(skip, "type_cast") {
+			if o.TypeCast != nil {
 				f(o.TypeCast)
 			}
 		case *pg.Node_CollateClause:
-			if o.CollateClause != nil && !skipped(skip, "collate_clause") {
+			if o.CollateClause != nil {
 				f(o.CollateClause)
 			}
 		case *pg.Node_RoleSpec:
-			if o.RoleSpec != nil && !skipped(skip, "role_spec") {
+			if o.RoleSpec != nil {
 				f(o.RoleSpec)
 			}
 		case *pg.Node_FuncCall:
-			if o.FuncCall != nil && !skipped(skip, "func_call") {
+			if o.FuncCall != nil {
 				f(o.FuncCall)
 			}
 		case *pg.Node_AStar:
-			if o.AStar != nil && !skipped(skip, "a_star") {
+			if o.AStar != nil {
 				f(o.AStar)
 			}
 		case *pg.Node_AIndices:
-			if o.AIndices != nil && !skipped(skip, "a_indices") {
+			if o.AIndices != nil {
 				f(o.AIndices)
 			}
 		case *pg.Node_AIndirection:
-			if o.AIndirection != nil && !skipped(skip, "a_indirection") {
+			if o.AIndirection != nil {
 				f(o.AIndirection)
 			}
 		case *pg.Node_AArrayExpr:
-			if o.AArrayExpr != nil && !skipped(skip, "a_array_expr") {
+			if o.AArrayExpr != nil {
 				f(o.AArrayExpr)
 			}
 		case *pg.Node_ResTarget:
-			if o.ResTarget != nil && !skipped(skip, "res_target") {
+			if o.ResTarget != nil {
 				f(o.ResTarget)
 			}
 		case *pg.Node_MultiAssignRef:
-			if o.MultiAssignRef != nil && !skipped(skip, "multi_assign_ref") {
+			if o.MultiAssignRef != nil {
 				f(o.MultiAssignRef)
 			}
 		case *pg.Node_SortBy:
-			if o.SortBy != nil && !skipped(skip, "sort_by") {
+			if o.SortBy != nil {
 				f(o.SortBy)
 			}
 		case *pg.Node_WindowDef:
-			if o.WindowDef != nil && !skipped(skip, "window_def") {
+			if o.WindowDef != nil {
 				f(o.WindowDef)
 			}
 		case *pg.Node_RangeSubselect:
-			if o.RangeSubselect != nil && !skipped(skip, "range_subselect") {
+			if o.RangeSubselect != nil {
 				f(o.RangeSubselect)
 			}
 		case *pg.Node_RangeFunction:
-			if o.RangeFunction != nil && !skipped(skip, "range_function") {
+			if o.RangeFunction != nil {
 				f(o.RangeFunction)
 			}
 		case *pg.Node_RangeTableFunc:
-			if o.RangeTableFunc != nil && !skipped(skip, "range_table_func") {
+			if o.RangeTableFunc != nil {
 				f(o.RangeTableFunc)
 			}
 		case *pg.Node_RangeTableFuncCol:
-			if o.RangeTableFuncCol != nil && !skipped(skip, "range_table_func_col") {
+			if o.RangeTableFuncCol != nil {
 				f(o.RangeTableFuncCol)
 			}
 		case *pg.Node_RangeTableSample:
-			if o.RangeTableSample != nil && !skipped(skip, "range_table_sample") {
+			if o.RangeTableSample != nil {
 				f(o.RangeTableSample)
 			}
 		case *pg.Node_ColumnDef:
-			if o.ColumnDef != nil && !skipped(skip, "column_def") {
+			if o.ColumnDef != nil {
 				f(o.ColumnDef)
 			}
 		case *pg.Node_TableLikeClause:
-			if o.TableLikeClause != nil && !skipped(skip, "table_like_clause") {
+			if o.TableLikeClause != nil {
 				f(o.TableLikeClause)
 			}
 		case *pg.Node_IndexElem:
-			if o.IndexElem != nil && !skipped(skip, "index_elem") {
+			if o.IndexElem != nil {
 				f(o.IndexElem)
 			}
 		case *pg.Node_DefElem:
-			if o.DefElem != nil && !skipped(skip, "def_elem") {
+			if o.DefElem != nil {
 				f(o.DefElem)
 			}
 		case *pg.Node_LockingClause:
-			if o.LockingClause != nil && !skipped(skip, "locking_clause") {
+			if o.LockingClause != nil {
 				f(o.LockingClause)
 			}
 		case *pg.Node_XmlSerialize:
-			if o.XmlSerialize != nil && !skipped(skip, "xml_serialize") {
+			if o.XmlSerialize != nil {
 				f(o.XmlSerialize)
 			}
 		case *pg.Node_PartitionElem:
-			if o.PartitionElem != nil && !skipped(skip, "partition_elem") {
+			if o.PartitionElem != nil {
 				f(o.PartitionElem)
 			}
 		case *pg.Node_PartitionSpec:
-			if o.PartitionSpec != nil && !skipped(skip, "partition_spec") {
+			if o.PartitionSpec != nil {
 				f(o.PartitionSpec)
 			}
 		case *pg.Node_PartitionBoundSpec:
-			if o.PartitionBoundSpec != nil && !skipped(skip, "partition_bound_spec") {
+			if o.PartitionBoundSpec != nil {
 				f(o.PartitionBoundSpec)
 			}
 		case *pg.Node_PartitionRangeDatum:
-			if o.PartitionRangeDatum != nil && !skipped(skip, "partition_range_datum") {
+			if o.PartitionRangeDatum != nil {
 				f(o.PartitionRangeDatum)
 			}
 		case *pg.Node_PartitionCmd:
-			if o.PartitionCmd != nil && !skipped(skip, "partition_cmd") {
+			if o.PartitionCmd != nil {
 				f(o.PartitionCmd)
 			}
 		case *pg.Node_RangeTblEntry:
-			if o.RangeTblEntry != nil && !skipped(skip, "range_tbl_entry") {
+			if o.RangeTblEntry != nil {
 				f(o.RangeTblEntry)
 			}
 		case *pg.Node_RtepermissionInfo:
-			if o.RtepermissionInfo != nil && !skipped(skip, "rtepermission_info") {
+			if o.RtepermissionInfo != nil {
 				f(o.RtepermissionInfo)
 			}
 		case *pg.Node_RangeTblFunction:
-			if o.RangeTblFunction != nil && !skipped(skip, "range_tbl_function") {
+			if o.RangeTblFunction != nil {
 				f(o.RangeTblFunction)
 			}
 		case *pg.Node_TableSampleClause:
-			if o.TableSampleClause != nil && !skipped(skip, "table_sample_clause") {
+			if o.TableSampleClause != nil {
 				f(o.TableSampleClause)
 			}
 		case *pg.Node_WithCheckOption:
-			if o.WithCheckOption != nil && !skipped(skip, "with_check_option") {
+			if o.WithCheckOption != nil {
 				f(o.WithCheckOption)
 			}
 		case *pg.Node_SortGroupClause:
-			if o.SortGroupClause != nil && !skipped(skip, "sort_group_clause") {
+			if o.SortGroupClause != nil {
 				f(o.SortGroupClause)
 			}
 		case *pg.Node_GroupingSet:
-			if o.GroupingSet != nil && !skipped(skip, "grouping_set") {
+			if o.GroupingSet != nil {
 				f(o.GroupingSet)
 			}
 		case *pg.Node_WindowClause:
-			if o.WindowClause != nil && !skipped(skip, "window_clause") {
+			if o.WindowClause != nil {
 				f(o.WindowClause)
 			}
 		case *pg.Node_RowMarkClause:
-			if o.RowMarkClause != nil && !skipped(skip, "row_mark_clause") {
+			if o.RowMarkClause != nil {
 				f(o.RowMarkClause)
 			}
 		case *pg.Node_WithClause:
-			if o.WithClause != nil && !skipped(skip, "with_clause") {
+			if o.WithClause != nil {
 				f(o.WithClause)
 			}
 		case *pg.Node_InferClause:
-			if o.InferClause != nil && !skipped(skip, "infer_clause") {
+			if o.InferClause != nil {
 				f(o.InferClause)
 			}
 		case *pg.Node_OnConflictClause:
-			if o.OnConflictClause != nil && !skipped(skip, "on_conflict_clause") {
+			if o.OnConflictClause != nil {
 				f(o.OnConflictClause)
 			}
 		case *pg.Node_CtesearchClause:
-			if o.CtesearchClause != nil && !skipped(skip, "ctesearch_clause") {
+			if o.CtesearchClause != nil {
 				f(o.CtesearchClause)
 			}
 		case *pg.Node_CtecycleClause:
-			if o.CtecycleClause != nil && !skipped(skip, "ctecycle_clause") {
+			if o.CtecycleClause != nil {
 				f(o.CtecycleClause)
 			}
 		case *pg.Node_CommonTableExpr:
-			if o.CommonTableExpr != nil && !skipped(skip, "common_table_expr") {
+			if o.CommonTableExpr != nil {
 				f(o.CommonTableExpr)
 			}
 		case *pg.Node_MergeWhenClause:
-			if o.MergeWhenClause != nil && !skipped(skip, "merge_when_clause") {
+			if o.MergeWhenClause != nil {
 				f(o.MergeWhenClause)
 			}
 		case *pg.Node_MergeAction:
-			if o.MergeAction != nil && !skipped(skip, "merge_action") {
+			if o.MergeAction != nil {
 				f(o.MergeAction)
 			}
 		case *pg.Node_TriggerTransition:
-			if o.TriggerTransition != nil && !skipped(skip, "trigger_transition") {
+			if o.TriggerTransition != nil {
 				f(o.TriggerTransition)
 			}
 		case *pg.Node_JsonOutput:
-			if o.JsonOutput != nil && !skipped(skip, "json_output") {
+			if o.JsonOutput != nil {
 				f(o.JsonOutput)
 			}
 		case *pg.Node_JsonKeyValue:
-			if o.JsonKeyValue != nil && !skipped(skip, "json_key_value") {
+			if o.JsonKeyValue != nil {
 				f(o.JsonKeyValue)
 			}
 		case *pg.Node_JsonObjectConstructor:
-			if o.JsonObjectConstructor != nil && !skipped(skip, "json_object_constructor") {
+			if o.JsonObjectConstructor != nil {
 				f(o.JsonObjectConstructor)
 			}
 		case *pg.Node_JsonArrayConstructor:
-			if o.JsonArrayConstructor != nil && !skipped(skip, "json_array_constructor") {
+			if o.JsonArrayConstructor != nil {
 				f(o.JsonArrayConstructor)
 			}
 		case *pg.Node_JsonArrayQueryConstructor:
-			if o.JsonArrayQueryConstructor != nil && !skipped(skip, "json_array_query_constructor") {
+			if o.JsonArrayQueryConstructor != nil {
 				f(o.JsonArrayQueryConstructor)
 			}
 		case *pg.Node_JsonAggConstructor:
-			if o.JsonAggConstructor != nil && !skipped(skip, "json_agg_constructor") {
+			if o.JsonAggConstructor != nil {
 				f(o.JsonAggConstructor)
 			}
 		case *pg.Node_JsonObjectAgg:
-			if o.JsonObjectAgg != nil && !skipped(skip, "json_object_agg") {
+			if o.JsonObjectAgg != nil {
 				f(o.JsonObjectAgg)
 			}
 		case *pg.Node_JsonArrayAgg:
-			if o.JsonArrayAgg != nil && !skipped(skip, "json_array_agg") {
+			if o.JsonArrayAgg != nil {
 				f(o.JsonArrayAgg)
 			}
 		case *pg.Node_RawStmt:
-			if o.RawStmt != nil && !skipped(skip, "raw_stmt") {
+			if o.RawStmt != nil {
 				f(o.RawStmt)
 			}
 		case *pg.Node_InsertStmt:
-			if o.InsertStmt != nil && !skipped(skip, "insert_stmt") {
+			if o.InsertStmt != nil {
 				f(o.InsertStmt)
 			}
 		case *pg.Node_DeleteStmt:
-			if o.DeleteStmt != nil && !skipped(skip, "delete_stmt") {
+			if o.DeleteStmt != nil {
 				f(o.DeleteStmt)
 			}
 		case *pg.Node_UpdateStmt:
-			if o.UpdateStmt != nil && !skipped(skip, "update_stmt") {
+			if o.UpdateStmt != nil {
 				f(o.UpdateStmt)
 			}
 		case *pg.Node_MergeStmt:
-			if o.MergeStmt != nil && !skipped(skip, "merge_stmt") {
+			if o.MergeStmt != nil {
 				f(o.MergeStmt)
 			}
 		case *pg.Node_SelectStmt:
-			if o.SelectStmt != nil && !skipped(skip, "select_stmt") {
+			if o.SelectStmt != nil {
 				f(o.SelectStmt)
 			}
 		case *pg.Node_SetOperationStmt:
-			if o.SetOperationStmt != nil && !skipped(skip, "set_operation_stmt") {
+			if o.SetOperationStmt != nil {
 				f(o.SetOperationStmt)
 			}
 		case *pg.Node_ReturnStmt:
-			if o.ReturnStmt != nil && !skipped(skip, "return_stmt") {
+			if o.ReturnStmt != nil {
 				f(o.ReturnStmt)
 			}
 		case *pg.Node_PlassignStmt:
-			if o.PlassignStmt != nil && !skipped(skip, "plassign_stmt") {
+			if o.PlassignStmt != nil {
 				f(o.PlassignStmt)
 			}
 		case *pg.Node_CreateSchemaStmt:
-			if o.CreateSchemaStmt != nil && !skipped(skip, "create_schema_stmt") {
+			if o.CreateSchemaStmt != nil {
 				f(o.CreateSchemaStmt)
 			}
 		case *pg.Node_AlterTableStmt:
-			if o.AlterTableStmt != nil && !skipped(skip, "alter_table_stmt") {
+			if o.AlterTableStmt != nil {
 				f(o.AlterTableStmt)
 			}
 		case *pg.Node_ReplicaIdentityStmt:
-			if o.ReplicaIdentityStmt != nil && !skipped(skip, "replica_identity_stmt") {
+			if o.ReplicaIdentityStmt != nil {
 				f(o.ReplicaIdentityStmt)
 			}
 		case *pg.Node_AlterTableCmd:
-			if o.AlterTableCmd != nil && !skipped(skip, "alter_table_cmd") {
+			if o.AlterTableCmd != nil {
 				f(o.AlterTableCmd)
 			}
 		case *pg.Node_AlterCollationStmt:
-			if o.AlterCollationStmt != nil && !skipped(skip, "alter_collation_stmt") {
+			if o.AlterCollationStmt != nil {
 				f(o.AlterCollationStmt)
 			}
 		case *pg.Node_AlterDomainStmt:
-			if o.AlterDomainStmt != nil && !skipped(skip, "alter_domain_stmt") {
+			if o.AlterDomainStmt != nil {
 				f(o.AlterDomainStmt)
 			}
 		case *pg.Node_GrantStmt:
-			if o.GrantStmt != nil && !skipped(skip, "grant_stmt") {
+			if o.GrantStmt != nil {
 				f(o.GrantStmt)
 			}
 		case *pg.Node_ObjectWithArgs:
-			if o.ObjectWithArgs != nil && !skipped(skip, "object_with_args") {
+			if o.ObjectWithArgs != nil {
 				f(o.ObjectWithArgs)
 			}
 		case *pg.Node_AccessPriv:
-			if o.AccessPriv != nil && !skipped(skip, "access_priv") {
+			if o.AccessPriv != nil {
 				f(o.AccessPriv)
 			}
 		case *pg.Node_GrantRoleStmt:
-			if o.GrantRoleStmt != nil && !skipped(skip, "grant_role_stmt") {
+			if o.GrantRoleStmt != nil {
 				f(o.GrantRoleStmt)
 			}
 		case *pg.Node_AlterDefaultPrivilegesStmt:
-			if o.AlterDefaultPrivilegesStmt != nil && !skipped(skip, "alter_default_privileges_stmt") {
+			if o.AlterDefaultPrivilegesStmt != nil {
 				f(o.AlterDefaultPrivilegesStmt)
 			}
 		case *pg.Node_CopyStmt:
-			if o.CopyStmt != nil && !skipped(skip, "copy_stmt") {
+			if o.CopyStmt != nil {
 				f(o.CopyStmt)
 			}
 		case *pg.Node_VariableSetStmt:
-			if o.VariableSetStmt != nil && !skipped(skip, "variable_set_stmt") {
+			if o.VariableSetStmt != nil {
 				f(o.VariableSetStmt)
 			}
 		case *pg.Node_VariableShowStmt:
-			if o.VariableShowStmt != nil && !skipped(skip, "variable_show_stmt") {
+			if o.VariableShowStmt != nil {
 				f(o.VariableShowStmt)
 			}
 		case *pg.Node_CreateStmt:
-			if o.CreateStmt != nil && !skipped(skip, "create_stmt") {
+			if o.CreateStmt != nil {
 				f(o.CreateStmt)
 			}
 		case *pg.Node_Constraint:
-			if o.Constraint != nil && !skipped(skip, "constraint") {
+			if o.Constraint != nil {
 				f(o.Constraint)
 			}
 		case *pg.Node_CreateTableSpaceStmt:
-			if o.CreateTableSpaceStmt != nil && !skipped(skip, "create_table_space_stmt") {
+			if o.CreateTableSpaceStmt != nil {
 				f(o.CreateTableSpaceStmt)
 			}
 		case *pg.Node_DropTableSpaceStmt:
-			if o.DropTableSpaceStmt != nil && !skipped(skip, "drop_table_space_stmt") {
+			if o.DropTableSpaceStmt != nil {
 				f(o.DropTableSpaceStmt)
 			}
 		case *pg.Node_AlterTableSpaceOptionsStmt:
-			if o.AlterTableSpaceOptionsStmt != nil && !skipped(skip, "alter_table_space_options_stmt") {
+			if o.AlterTableSpaceOptionsStmt != nil {
 				f(o.AlterTableSpaceOptionsStmt)
 			}
 		case *pg.Node_AlterTableMoveAllStmt:
-			if o.AlterTableMoveAllStmt != nil && !skipped(skip, "alter_table_move_all_stmt") {
+			if o.AlterTableMoveAllStmt != nil {
 				f(o.AlterTableMoveAllStmt)
 			}
 		case *pg.Node_CreateExtensionStmt:
-			if o.CreateExtensionStmt != nil && !skipped(skip, "create_extension_stmt") {
+			if o.CreateExtensionStmt != nil {
 				f(o.CreateExtensionStmt)
 			}
 		case *pg.Node_AlterExtensionStmt:
-			if o.AlterExtensionStmt != nil && !skipped(skip, "alter_extension_stmt") {
+			if o.AlterExtensionStmt != nil {
 				f(o.AlterExtensionStmt)
 			}
 		case *pg.Node_AlterExtensionContentsStmt:
-			if o.AlterExtensionContentsStmt != nil && !skipped(skip, "alter_extension_contents_stmt") {
+			if o.AlterExtensionContentsStmt != nil {
 				f(o.AlterExtensionContentsStmt)
 			}
 		case *pg.Node_CreateFdwStmt:
-			if o.CreateFdwStmt != nil && !skipped(skip, "create_fdw_stmt") {
+			if o.CreateFdwStmt != nil {
 				f(o.CreateFdwStmt)
 			}
 		case *pg.Node_AlterFdwStmt:
-			if o.AlterFdwStmt != nil && !skipped(skip, "alter_fdw_stmt") {
+			if o.AlterFdwStmt != nil {
 				f(o.AlterFdwStmt)
 			}
 		case *pg.Node_CreateForeignServerStmt:
-			if o.CreateForeignServerStmt != nil && !skipped(skip, "create_foreign_server_stmt") {
+			if o.CreateForeignServerStmt != nil {
 				f(o.CreateForeignServerStmt)
 			}
 		case *pg.Node_AlterForeignServerStmt:
-			if o.AlterForeignServerStmt != nil && !skipped(skip, "alter_foreign_server_stmt") {
+			if o.AlterForeignServerStmt != nil {
 				f(o.AlterForeignServerStmt)
 			}
 		case *pg.Node_CreateForeignTableStmt:
-			if o.CreateForeignTableStmt != nil && !skipped(skip, "create_foreign_table_stmt") {
+			if o.CreateForeignTableStmt != nil {
 				f(o.CreateForeignTableStmt)
 			}
 		case *pg.Node_CreateUserMappingStmt:
-			if o.CreateUserMappingStmt != nil && !skipped(skip, "create_user_mapping_stmt") {
+			if o.CreateUserMappingStmt != nil {
 				f(o.CreateUserMappingStmt)
 			}
 		case *pg.Node_AlterUserMappingStmt:
-			if o.AlterUserMappingStmt != nil && !skipped(skip, "alter_user_mapping_stmt") {
+			if o.AlterUserMappingStmt != nil {
 				f(o.AlterUserMappingStmt)
 			}
 		case *pg.Node_DropUserMappingStmt:
-			if o.DropUserMappingStmt != nil && !skipped(skip, "drop_user_mapping_stmt") {
+			if o.DropUserMappingStmt != nil {
 				f(o.DropUserMappingStmt)
 			}
 		case *pg.Node_ImportForeignSchemaStmt:
-			if o.ImportForeignSchemaStmt != nil && !skipped(skip, "import_foreign_schema_stmt") {
+			if o.ImportForeignSchemaStmt != nil {
 				f(o.ImportForeignSchemaStmt)
 			}
 		case *pg.Node_CreatePolicyStmt:
-			if o.CreatePolicyStmt != nil && !skipped(skip, "create_policy_stmt") {
+			if o.CreatePolicyStmt != nil {
 				f(o.CreatePolicyStmt)
 			}
 		case *pg.Node_AlterPolicyStmt:
-			if o.AlterPolicyStmt != nil && !skipped(skip, "alter_policy_stmt") {
+			if o.AlterPolicyStmt != nil {
 				f(o.AlterPolicyStmt)
 			}
 		case *pg.Node_CreateAmStmt:
-			if o.CreateAmStmt != nil && !skipped(skip, "create_am_stmt") {
+			if o.CreateAmStmt != nil {
 				f(o.CreateAmStmt)
 			}
 		case *pg.Node_CreateTrigStmt:
-			if o.CreateTrigStmt != nil && !skipped(skip, "create_trig_stmt") {
+			if o.CreateTrigStmt != nil {
 				f(o.CreateTrigStmt)
 			}
 		case *pg.Node_CreateEventTrigStmt:
-			if o.CreateEventTrigStmt != nil && !skipped(skip, "create_event_trig_stmt") {
+			if o.CreateEventTrigStmt != nil {
 				f(o.CreateEventTrigStmt)
 			}
 		case *pg.Node_AlterEventTrigStmt:
-			if o.AlterEventTrigStmt != nil && !skipped(skip, "alter_event_trig_stmt") {
+			if o.AlterEventTrigStmt != nil {
 				f(o.AlterEventTrigStmt)
 			}
 		case *pg.Node_CreatePlangStmt:
-			if o.CreatePlangStmt != nil && !skipped(skip, "create_plang_stmt") {
+			if o.CreatePlangStmt != nil {
 				f(o.CreatePlangStmt)
 			}
 		case *pg.Node_CreateRoleStmt:
-			if o.CreateRoleStmt != nil && !skipped(skip, "create_role_stmt") {
+			if o.CreateRoleStmt != nil {
 				f(o.CreateRoleStmt)
 			}
 		case *pg.Node_AlterRoleStmt:
-			if o.AlterRoleStmt != nil && !skipped(skip, "alter_role_stmt") {
+			if o.AlterRoleStmt != nil {
 				f(o.AlterRoleStmt)
 			}
 		case *pg.Node_AlterRoleSetStmt:
-			if o.AlterRoleSetStmt != nil && !skipped(skip, "alter_role_set_stmt") {
+			if o.AlterRoleSetStmt != nil {
 				f(o.AlterRoleSetStmt)
 			}
 		case *pg.Node_DropRoleStmt:
-			if o.DropRoleStmt != nil && !skipped(skip, "drop_role_stmt") {
+			if o.DropRoleStmt != nil {
 				f(o.DropRoleStmt)
 			}
 		case *pg.Node_CreateSeqStmt:
-			if o.CreateSeqStmt != nil && !skipped(skip, "create_seq_stmt") {
+			if o.CreateSeqStmt != nil {
 				f(o.CreateSeqStmt)
 			}
 		case *pg.Node_AlterSeqStmt:
-			if o.AlterSeqStmt != nil && !skipped(skip, "alter_seq_stmt") {
+			if o.AlterSeqStmt != nil {
 				f(o.AlterSeqStmt)
 			}
 		case *pg.Node_DefineStmt:
-			if o.DefineStmt != nil && !skipped(skip, "define_stmt") {
+			if o.DefineStmt != nil {
 				f(o.DefineStmt)
 			}
 		case *pg.Node_CreateDomainStmt:
-			if o.CreateDomainStmt != nil && !skipped(skip, "create_domain_stmt") {
+			if o.CreateDomainStmt != nil {
 				f(o.CreateDomainStmt)
 			}
 		case *pg.Node_CreateOpClassStmt:
-			if o.CreateOpClassStmt != nil && !skipped(skip, "create_op_class_stmt") {
+			if o.CreateOpClassStmt != nil {
 				f(o.CreateOpClassStmt)
 			}
 		case *pg.Node_CreateOpClassItem:
-			if o.CreateOpClassItem != nil && !skipped(skip, "create_op_class_item") {
+			if o.CreateOpClassItem != nil {
 				f(o.CreateOpClassItem)
 			}
 		case *pg.Node_CreateOpFamilyStmt:
-			if o.CreateOpFamilyStmt != nil && !skipped(skip, "create_op_family_stmt") {
+			if o.CreateOpFamilyStmt != nil {
 				f(o.CreateOpFamilyStmt)
 			}
 		case *pg.Node_AlterOpFamilyStmt:
-			if o.AlterOpFamilyStmt != nil && !skipped(skip, "alter_op_family_stmt") {
+			if o.AlterOpFamilyStmt != nil {
 				f(o.AlterOpFamilyStmt)
 			}
 		case *pg.Node_DropStmt:
-			if o.DropStmt != nil && !skipped(skip, "drop_stmt") {
+			if o.DropStmt != nil {
 				f(o.DropStmt)
 			}
 		case *pg.Node_TruncateStmt:
-			if o.TruncateStmt != nil && !skipped(skip, "truncate_stmt") {
+			if o.TruncateStmt != nil {
 				f(o.TruncateStmt)
 			}
 		case *pg.Node_CommentStmt:
-			if o.CommentStmt != nil && !skipped(skip, "comment_stmt") {
+			if o.CommentStmt != nil {
 				f(o.CommentStmt)
 			}
 		case *pg.Node_SecLabelStmt:
-			if o.SecLabelStmt != nil && !skipped(skip, "sec_label_stmt") {
+			if o.SecLabelStmt != nil {
 				f(o.SecLabelStmt)
 			}
 		case *pg.Node_DeclareCursorStmt:
-			if o.DeclareCursorStmt != nil && !skipped(skip, "declare_cursor_stmt") {
+			if o.DeclareCursorStmt != nil {
 				f(o.DeclareCursorStmt)
 			}
 		case *pg.Node_ClosePortalStmt:
-			if o.ClosePortalStmt != nil && !skipped(skip, "close_portal_stmt") {
+			if o.ClosePortalStmt != nil {
 				f(o.ClosePortalStmt)
 			}
 		case *pg.Node_FetchStmt:
-			if o.FetchStmt != nil && !skipped(skip, "fetch_stmt") {
+			if o.FetchStmt != nil {
 				f(o.FetchStmt)
 			}
 		case *pg.Node_IndexStmt:
-			if o.IndexStmt != nil && !skipped(skip, "index_stmt") {
+			if o.IndexStmt != nil {
 				f(o.IndexStmt)
 			}
 		case *pg.Node_CreateStatsStmt:
-			if o.CreateStatsStmt != nil && !skipped(skip, "create_stats_stmt") {
+			if o.CreateStatsStmt != nil {
 				f(o.CreateStatsStmt)
 			}
 		case *pg.Node_StatsElem:
-			if o.StatsElem != nil && !skipped(skip, "stats_elem") {
+			if o.StatsElem != nil {
 				f(o.StatsElem)
 			}
 		case *pg.Node_AlterStatsStmt:
-			if o.AlterStatsStmt != nil && !skipped(skip, "alter_stats_stmt") {
+			if o.AlterStatsStmt != nil {
 				f(o.AlterStatsStmt)
 			}
 		case *pg.Node_CreateFunctionStmt:
-			if o.CreateFunctionStmt != nil && !skipped(skip, "create_function_stmt") {
+			if o.CreateFunctionStmt != nil {
 				f(o.CreateFunctionStmt)
 			}
 		case *pg.Node_FunctionParameter:
-			if o.FunctionParameter != nil && !skipped(skip, "function_parameter") {
+			if o.FunctionParameter != nil {
 				f(o.FunctionParameter)
 			}
 		case *pg.Node_AlterFunctionStmt:
-			if o.AlterFunctionStmt != nil && !skipped(skip, "alter_function_stmt") {
+			if o.AlterFunctionStmt != nil {
 				f(o.AlterFunctionStmt)
 			}
 		case *pg.Node_DoStmt:
-			if o.DoStmt != nil && !skipped(skip, "do_stmt") {
+			if o.DoStmt != nil {
 				f(o.DoStmt)
 			}
 		case *pg.Node_InlineCodeBlock:
-			if o.InlineCodeBlock != nil && !skipped(skip, "inline_code_block") {
+			if o.InlineCodeBlock != nil {
 				f(o.InlineCodeBlock)
 			}
 		case *pg.Node_CallStmt:
-			if o.CallStmt != nil && !skipped(skip, "call_stmt") {
+			if o.CallStmt != nil {
 				f(o.CallStmt)
 			}
 		case *pg.Node_CallContext:
-			if o.CallContext != nil && !skipped(skip, "call_context") {
+			if o.CallContext != nil {
 				f(o.CallContext)
 			}
 		case *pg.Node_RenameStmt:
-			if o.RenameStmt != nil && !skipped(skip, "rename_stmt") {
+			if o.RenameStmt != nil {
 				f(o.RenameStmt)
 			}
 		case *pg.Node_AlterObjectDependsStmt:
-			if o.AlterObjectDependsStmt != nil && !skipped(skip, "alter_object_depends_stmt") {
+			if o.AlterObjectDependsStmt != nil {
 				f(o.AlterObjectDependsStmt)
 			}
 		case *pg.Node_AlterObjectSchemaStmt:
-			if o.AlterObjectSchemaStmt != nil && !skipped(skip, "alter_object_schema_stmt") {
+			if o.AlterObjectSchemaStmt != nil {
 				f(o.AlterObjectSchemaStmt)
 			}
 		case *pg.Node_AlterOwnerStmt:
-			if o.AlterOwnerStmt != nil && !skipped(skip, "alter_owner_stmt") {
+			if o.AlterOwnerStmt != nil {
 				f(o.AlterOwnerStmt)
 			}
 		case *pg.Node_AlterOperatorStmt:
-			if o.AlterOperatorStmt != nil && !skipped(skip, "alter_operator_stmt") {
+			if o.AlterOperatorStmt != nil {
 				f(o.AlterOperatorStmt)
 			}
 		case *pg.Node_AlterTypeStmt:
-			if o.AlterTypeStmt != nil && !skipped(skip, "alter_type_stmt") {
+			if o.AlterTypeStmt != nil {
 				f(o.AlterTypeStmt)
 			}
 		case *pg.Node_RuleStmt:
-			if o.RuleStmt != nil && !skipped(skip, "rule_stmt") {
+			if o.RuleStmt != nil {
 				f(o.RuleStmt)
 			}
 		case *pg.Node_NotifyStmt:
-			if o.NotifyStmt != nil && !skipped(skip, "notify_stmt") {
+			if o.NotifyStmt != nil {
 				f(o.NotifyStmt)
 			}
 		case *pg.Node_ListenStmt:
-			if o.ListenStmt != nil && !skipped(skip, "listen_stmt") {
+			if o.ListenStmt != nil {
 				f(o.ListenStmt)
 			}
 		case *pg.Node_UnlistenStmt:
-			if o.UnlistenStmt != nil && !skipped(skip, "unlisten_stmt") {
+			if o.UnlistenStmt != nil {
 				f(o.UnlistenStmt)
 			}
 		case *pg.Node_TransactionStmt:
-			if o.TransactionStmt != nil && !skipped(skip, "transaction_stmt") {
+			if o.TransactionStmt != nil {
 				f(o.TransactionStmt)
 			}
 		case *pg.Node_CompositeTypeStmt:
-			if o.CompositeTypeStmt != nil && !skipped(skip, "composite_type_stmt") {
+			if o.CompositeTypeStmt != nil {
 				f(o.CompositeTypeStmt)
 			}
 		case *pg.Node_CreateEnumStmt:
-			if o.CreateEnumStmt != nil && !skipped(skip, "create_enum_stmt") {
+			if o.CreateEnumStmt != nil {
 				f(o.CreateEnumStmt)
 			}
 		case *pg.Node_CreateRangeStmt:
-			if o.CreateRangeStmt != nil && !skipped(skip, "create_range_stmt") {
+			if o.CreateRangeStmt != nil {
 				f(o.CreateRangeStmt)
 			}
 		case *pg.Node_AlterEnumStmt:
-			if o.AlterEnumStmt != nil && !skipped(skip, "alter_enum_stmt") {
+			if o.AlterEnumStmt != nil {
 				f(o.AlterEnumStmt)
 			}
 		case *pg.Node_ViewStmt:
-			if o.ViewStmt != nil && !skipped(skip, "view_stmt") {
+			if o.ViewStmt != nil {
 				f(o.ViewStmt)
 			}
 		case *pg.Node_LoadStmt:
-			if o.LoadStmt != nil && !skipped(skip, "load_stmt") {
+			if o.LoadStmt != nil {
 				f(o.LoadStmt)
 			}
 		case *pg.Node_CreatedbStmt:
-			if o.CreatedbStmt != nil && !skipped(skip, "createdb_stmt") {
+			if o.CreatedbStmt != nil {
 				f(o.CreatedbStmt)
 			}
 		case *pg.Node_AlterDatabaseStmt:
-			if o.AlterDatabaseStmt != nil && !skipped(skip, "alter_database_stmt") {
+			if o.AlterDatabaseStmt != nil {
 				f(o.AlterDatabaseStmt)
 			}
 		case *pg.Node_AlterDatabaseRefreshCollStmt:
-			if o.AlterDatabaseRefreshCollStmt != nil && !skipped(skip, "alter_database_refresh_coll_stmt") {
+			if o.AlterDatabaseRefreshCollStmt != nil {
 				f(o.AlterDatabaseRefreshCollStmt)
 			}
 		case *pg.Node_AlterDatabaseSetStmt:
-			if o.AlterDatabaseSetStmt != nil && !skipped(skip, "alter_database_set_stmt") {
+			if o.AlterDatabaseSetStmt != nil {
 				f(o.AlterDatabaseSetStmt)
 			}
 		case *pg.Node_DropdbStmt:
-			if o.DropdbStmt != nil && !skipped(skip, "dropdb_stmt") {
+			if o.DropdbStmt != nil {
 				f(o.DropdbStmt)
 			}
 		case *pg.Node_AlterSystemStmt:
-			if o.AlterSystemStmt != nil && !skipped(skip, "alter_system_stmt") {
+			if o.AlterSystemStmt != nil {
 				f(o.AlterSystemStmt)
 			}
 		case *pg.Node_ClusterStmt:
-			if o.ClusterStmt != nil && !skipped(skip, "cluster_stmt") {
+			if o.ClusterStmt != nil {
 				f(o.ClusterStmt)
 			}
 		case *pg.Node_VacuumStmt:
-			if o.VacuumStmt != nil && !skipped(skip, "vacuum_stmt") {
+			if o.VacuumStmt != nil {
 				f(o.VacuumStmt)
 			}
 		case *pg.Node_VacuumRelation:
-			if o.VacuumRelation != nil && !skipped(skip, "vacuum_relation") {
+			if o.VacuumRelation != nil {
 				f(o.VacuumRelation)
 			}
 		case *pg.Node_ExplainStmt:
-			if o.ExplainStmt != nil && !skipped(skip, "explain_stmt") {
+			if o.ExplainStmt != nil {
 				f(o.ExplainStmt)
 			}
 		case *pg.Node_CreateTableAsStmt:
-			if o.CreateTableAsStmt != nil && !skipped(skip, "create_table_as_stmt") {
+			if o.CreateTableAsStmt != nil {
 				f(o.CreateTableAsStmt)
 			}
 		case *pg.Node_RefreshMatViewStmt:
-			if o.RefreshMatViewStmt != nil && !skipped(skip, "refresh_mat_view_stmt") {
+			if o.RefreshMatViewStmt != nil {
 				f(o.RefreshMatViewStmt)
 			}
 		case *pg.Node_CheckPointStmt:
-			if o.CheckPointStmt != nil && !skipped(skip, "check_point_stmt") {
+			if o.CheckPointStmt != nil {
 				f(o.CheckPointStmt)
 			}
 		case *pg.Node_DiscardStmt:
-			if o.DiscardStmt != nil && !skipped(skip, "discard_stmt") {
+			if o.DiscardStmt != nil {
 				f(o.DiscardStmt)
 			}
 		case *pg.Node_LockStmt:
-			if o.LockStmt != nil && !skipped(skip, "lock_stmt") {
+			if o.LockStmt != nil {
 				f(o.LockStmt)
 			}
 		case *pg.Node_ConstraintsSetStmt:
-			if o.ConstraintsSetStmt != nil && !skipped(skip, "constraints_set_stmt") {
+			if o.ConstraintsSetStmt != nil {
 				f(o.ConstraintsSetStmt)
 			}
 		case *pg.Node_ReindexStmt:
-			if o.ReindexStmt != nil && !skipped(skip, "reindex_stmt") {
+			if o.ReindexStmt != nil {
 				f(o.ReindexStmt)
 			}
 		case *pg.Node_CreateConversionStmt:
-			if o.CreateConversionStmt != nil && !skipped(skip, "create_conversion_stmt") {
+			if o.CreateConversionStmt != nil {
 				f(o.CreateConversionStmt)
 			}
 		case *pg.Node_CreateCastStmt:
-			if o.CreateCastStmt != nil && !skipped(skip, "create_cast_stmt") {
+			if o.CreateCastStmt != nil {
 				f(o.CreateCastStmt)
 			}
 		case *pg.Node_CreateTransformStmt:
-			if o.CreateTransformStmt != nil && !skipped(skip, "create_transform_stmt") {
+			if o.CreateTransformStmt != nil {
 				f(o.CreateTransformStmt)
 			}
 		case *pg.Node_PrepareStmt:
-			if o.PrepareStmt != nil && !skipped(skip, "prepare_stmt") {
+			if o.PrepareStmt != nil {
 				f(o.PrepareStmt)
 			}
 		case *pg.Node_ExecuteStmt:
-			if o.ExecuteStmt != nil && !skipped(skip, "execute_stmt") {
+			if o.ExecuteStmt != nil {
 				f(o.ExecuteStmt)
 			}
 		case *pg.Node_DeallocateStmt:
-			if o.DeallocateStmt != nil && !skipped(skip, "deallocate_stmt") {
+			if o.DeallocateStmt != nil {
 				f(o.DeallocateStmt)
 			}
 		case *pg.Node_DropOwnedStmt:
-			if o.DropOwnedStmt != nil && !skipped(skip, "drop_owned_stmt") {
+			if o.DropOwnedStmt != nil {
 				f(o.DropOwnedStmt)
 			}
 		case *pg.Node_ReassignOwnedStmt:
-			if o.ReassignOwnedStmt != nil && !skipped(skip, "reassign_owned_stmt") {
+			if o.ReassignOwnedStmt != nil {
 				f(o.ReassignOwnedStmt)
 			}
 		case *pg.Node_AlterTsdictionaryStmt:
-			if o.AlterTsdictionaryStmt != nil && !skipped(skip, "alter_tsdictionary_stmt") {
+			if o.AlterTsdictionaryStmt != nil {
 				f(o.AlterTsdictionaryStmt)
 			}
 		case *pg.Node_AlterTsconfigurationStmt:
-			if o.AlterTsconfigurationStmt != nil && !skipped(skip, "alter_tsconfiguration_stmt") {
+			if o.AlterTsconfigurationStmt != nil {
 				f(o.AlterTsconfigurationStmt)
 			}
 		case *pg.Node_PublicationTable:
-			if o.PublicationTable != nil && !skipped(skip, "publication_table") {
+			if o.PublicationTable != nil {
 				f(o.PublicationTable)
 			}
 		case *pg.Node_PublicationObjSpec:
-			if o.PublicationObjSpec != nil && !skipped(skip, "publication_obj_spec") {
+			if o.PublicationObjSpec != nil {
 				f(o.PublicationObjSpec)
 			}
 		case *pg.Node_CreatePublicationStmt:
-			if o.CreatePublicationStmt != nil && !skipped(skip, "create_publication_stmt") {
+			if o.CreatePublicationStmt != nil {
 				f(o.CreatePublicationStmt)
 			}
 		case *pg.Node_AlterPublicationStmt:
-			if o.AlterPublicationStmt != nil && !skipped(skip, "alter_publication_stmt") {
+			if o.AlterPublicationStmt != nil {
 				f(o.AlterPublicationStmt)
 			}
 		case *pg.Node_CreateSubscriptionStmt:
-			if o.CreateSubscriptionStmt != nil && !skipped(skip, "create_subscription_stmt") {
+			if o.CreateSubscriptionStmt != nil {
 				f(o.CreateSubscriptionStmt)
 			}
 		case *pg.Node_AlterSubscriptionStmt:
-			if o.AlterSubscriptionStmt != nil && !skipped(skip, "alter_subscription_stmt") {
+			if o.AlterSubscriptionStmt != nil {
 				f(o.AlterSubscriptionStmt)
 			}
 		case *pg.Node_DropSubscriptionStmt:
-			if o.DropSubscriptionStmt != nil && !skipped(skip, "drop_subscription_stmt") {
+			if o.DropSubscriptionStmt != nil {
 				f(o.DropSubscriptionStmt)
 			}
 		case *pg.Node_Integer:
-			if o.Integer != nil && !skipped(skip, "integer") {
+			if o.Integer != nil {
 				f(o.Integer)
 			}
 		case *pg.Node_Float:
-			if o.Float != nil && !skipped(skip, "float") {
+			if o.Float != nil {
 				f(o.Float)
 			}
 		case *pg.Node_Boolean:
-			if o.Boolean != nil && !skipped(skip, "boolean") {
+			if o.Boolean != nil {
 				f(o.Boolean)
 			}
 		case *pg.Node_String_:
-			if o.String_ != nil && !skipped(skip, "string") {
+			if o.String_ != nil {
 				f(o.String_)
 			}
 		case *pg.Node_BitString:
-			if o.BitString != nil && !skipped(skip, "bit_string") {
+			if o.BitString != nil {
 				f(o.BitString)
 			}
 		case *pg.Node_List:
-			if o.List != nil && !skipped(skip, "list") {
+			if o.List != nil {
 				f(o.List)
 			}
 		case *pg.Node_IntList:
-			if o.IntList != nil && !skipped(skip, "int_list") {
+			if o.IntList != nil {
 				f(o.IntList)
 			}
 		case *pg.Node_OidList:
-			if o.OidList != nil && !skipped(skip, "oid_list") {
+			if o.OidList != nil {
 				f(o.OidList)
 			}
 		case *pg.Node_AConst:
-			if o.AConst != nil && !skipped(skip, "a_const") {
+			if o.AConst != nil {
 				f(o.AConst)
 			}
 		}
 	case *pg.List:
-		if len(x.Items) > 0 && !skipped(skip, "items") {
+		if len(x.Items) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Items {
 				f(e)
 			}
 		}
 	case *pg.OidList:
-		if len(x.Items) > 0 && !skipped(skip, "items") {
+		if len(x.Items) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Items {
 				f(e)
 			}
 		}
 	case *pg.IntList:
-		if len(x.Items) > 0 && !skipped(skip, "items") {
+		if len(x.Items) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Items {
 				f(e)
 			}
@@ -2074,2593 +3568,2593 @@ func eachChild(m proto.Message, skip []string, f func(proto.Message)) {
 	case *pg.A_Const:
 		switch o := x.Val.(type) {
 		case *pg.A_Const_Ival:
-			if o.Ival != nil && !skipped(skip, "ival") {
+			if o.Ival != nil && skip&(1<<0) == 0 {
 				f(o.Ival)
 			}
 		case *pg.A_Const_Fval:
-			if o.Fval != nil && !skipped(skip, "fval") {
+			if o.Fval != nil && skip&(1<<1) == 0 {
 				f(o.Fval)
 			}
 		case *pg.A_Const_Boolval:
-			if o.Boolval != nil && !skipped(skip, "boolval") {
+			if o.Boolval != nil && skip&(1<<2) == 0 {
 				f(o.Boolval)
 			}
 		case *pg.A_Const_Sval:
-			if o.Sval != nil && !skipped(skip, "sval") {
+			if o.Sval != nil && skip&(1<<3) == 0 {
 				f(o.Sval)
 			}
 		case *pg.A_Const_Bsval:
-			if o.Bsval != nil && !skipped(skip, "bsval") {
+			if o.Bsval != nil && skip&(1<<4) == 0 {
 				f(o.Bsval)
 			}
 		}
 	case *pg.Alias:
-		if len(x.Colnames) > 0 && !skipped(skip, "colnames") {
+		if len(x.Colnames) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Colnames {
 				f(e)
 			}
 		}
 	case *pg.RangeVar:
-		if x.Alias != nil && !skipped(skip, "alias") {
+		if x.Alias != nil && skip&(1<<0) == 0 {
 			f(x.Alias)
 		}
 	case *pg.TableFunc:
-		if len(x.NsUris) > 0 && !skipped(skip, "ns_uris") {
+		if len(x.NsUris) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.NsUris {
 				f(e)
 			}
 		}
-		if len(x.NsNames) > 0 && !skipped(skip, "ns_names") {
+		if len(x.NsNames) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.NsNames {
 				f(e)
 			}
 		}
-		if x.Docexpr != nil && !skipped(skip, "docexpr") {
+		if x.Docexpr != nil && skip&(1<<2) == 0 {
 			f(x.Docexpr)
 		}
-		if x.Rowexpr != nil && !skipped(skip, "rowexpr") {
+		if x.Rowexpr != nil && skip&(1<<3) == 0 {
 			f(x.Rowexpr)
 		}
-		if len(x.Colnames) > 0 && !skipped(skip, "colnames") {
+		if len(x.Colnames) > 0 && skip&(1<<4) == 0 {
 			for _, e := range x.Colnames {
 				f(e)
 			}
 		}
-		if len(x.Coltypes) > 0 && !skipped(skip, "coltypes") {
+		if len(x.Coltypes) > 0 && skip&(1<<5) == 0 {
 			for _, e := range x.Coltypes {
 				f(e)
 			}
 		}
-		if len(x.Coltypmods) > 0 && !skipped(skip, "coltypmods") {
+		if len(x.Coltypmods) > 0 && skip&(1<<6) == 0 {
 			for _, e := range x.Coltypmods {
 				f(e)
 			}
 		}
-		if len(x.Colcollations) > 0 && !skipped(skip, "colcollations") {
+		if len(x.Colcollations) > 0 && skip&(1<<7) == 0 {
 			for _, e := range x.Colcollations {
 				f(e)
 			}
 		}
-		if len(x.Colexprs) > 0 && !skipped(skip, "colexprs") {
+		if len(x.Colexprs) > 0 && skip&(1<<8) == 0 {
 			for _, e := range x.Colexprs {
 				f(e)
 			}
 		}
-		if len(x.Coldefexprs) > 0 && !skipped(skip, "coldefexprs") {
+		if len(x.Coldefexprs) > 0 && skip&(1<<9) == 0 {
 			for _, e := range x.Coldefexprs {
 				f(e)
 			}
 		}
 	case *pg.IntoClause:
-		if x.Rel != nil && !skipped(skip, "rel") {
+		if x.Rel != nil && skip&(1<<0) == 0 {
 			f(x.Rel)
 		}
-		if len(x.ColNames) > 0 && !skipped(skip, "col_names") {
+		if len(x.ColNames) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.ColNames {
 				f(e)
 			}
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
-		if x.ViewQuery != nil && !skipped(skip, "view_query") {
+		if x.ViewQuery != nil && skip&(1<<3) == 0 {
 			f(x.ViewQuery)
 		}
 	case *pg.Var:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
 	case *pg.Param:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
 	case *pg.Aggref:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Aggargtypes) > 0 && !skipped(skip, "aggargtypes") {
+		if len(x.Aggargtypes) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Aggargtypes {
 				f(e)
 			}
 		}
-		if len(x.Aggdirectargs) > 0 && !skipped(skip, "aggdirectargs") {
+		if len(x.Aggdirectargs) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Aggdirectargs {
 				f(e)
 			}
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
-		if len(x.Aggorder) > 0 && !skipped(skip, "aggorder") {
+		if len(x.Aggorder) > 0 && skip&(1<<4) == 0 {
 			for _, e := range x.Aggorder {
 				f(e)
 			}
 		}
-		if len(x.Aggdistinct) > 0 && !skipped(skip, "aggdistinct") {
+		if len(x.Aggdistinct) > 0 && skip&(1<<5) == 0 {
 			for _, e := range x.Aggdistinct {
 				f(e)
 			}
 		}
-		if x.Aggfilter != nil && !skipped(skip, "aggfilter") {
+		if x.Aggfilter != nil && skip&(1<<6) == 0 {
 			f(x.Aggfilter)
 		}
 	case *pg.GroupingFunc:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
-		if len(x.Refs) > 0 && !skipped(skip, "refs") {
+		if len(x.Refs) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Refs {
 				f(e)
 			}
 		}
 	case *pg.WindowFunc:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
-		if x.Aggfilter != nil && !skipped(skip, "aggfilter") {
+		if x.Aggfilter != nil && skip&(1<<2) == 0 {
 			f(x.Aggfilter)
 		}
 	case *pg.SubscriptingRef:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Refupperindexpr) > 0 && !skipped(skip, "refupperindexpr") {
+		if len(x.Refupperindexpr) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Refupperindexpr {
 				f(e)
 			}
 		}
-		if len(x.Reflowerindexpr) > 0 && !skipped(skip, "reflowerindexpr") {
+		if len(x.Reflowerindexpr) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Reflowerindexpr {
 				f(e)
 			}
 		}
-		if x.Refexpr != nil && !skipped(skip, "refexpr") {
+		if x.Refexpr != nil && skip&(1<<3) == 0 {
 			f(x.Refexpr)
 		}
-		if x.Refassgnexpr != nil && !skipped(skip, "refassgnexpr") {
+		if x.Refassgnexpr != nil && skip&(1<<4) == 0 {
 			f(x.Refassgnexpr)
 		}
 	case *pg.FuncExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
 	case *pg.NamedArgExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
 	case *pg.OpExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
 	case *pg.DistinctExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
 	case *pg.NullIfExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
 	case *pg.ScalarArrayOpExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
 	case *pg.BoolExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
 	case *pg.SubLink:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Testexpr != nil && !skipped(skip, "testexpr") {
+		if x.Testexpr != nil && skip&(1<<1) == 0 {
 			f(x.Testexpr)
 		}
-		if len(x.OperName) > 0 && !skipped(skip, "oper_name") {
+		if len(x.OperName) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.OperName {
 				f(e)
 			}
 		}
-		if x.Subselect != nil && !skipped(skip, "subselect") {
+		if x.Subselect != nil && skip&(1<<3) == 0 {
 			f(x.Subselect)
 		}
 	case *pg.SubPlan:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Testexpr != nil && !skipped(skip, "testexpr") {
+		if x.Testexpr != nil && skip&(1<<1) == 0 {
 			f(x.Testexpr)
 		}
-		if len(x.ParamIds) > 0 && !skipped(skip, "param_ids") {
+		if len(x.ParamIds) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.ParamIds {
 				f(e)
 			}
 		}
-		if len(x.SetParam) > 0 && !skipped(skip, "set_param") {
+		if len(x.SetParam) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.SetParam {
 				f(e)
 			}
 		}
-		if len(x.ParParam) > 0 && !skipped(skip, "par_param") {
+		if len(x.ParParam) > 0 && skip&(1<<4) == 0 {
 			for _, e := range x.ParParam {
 				f(e)
 			}
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<5) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
 	case *pg.AlternativeSubPlan:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Subplans) > 0 && !skipped(skip, "subplans") {
+		if len(x.Subplans) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Subplans {
 				f(e)
 			}
 		}
 	case *pg.FieldSelect:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
 	case *pg.FieldStore:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
-		if len(x.Newvals) > 0 && !skipped(skip, "newvals") {
+		if len(x.Newvals) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Newvals {
 				f(e)
 			}
 		}
-		if len(x.Fieldnums) > 0 && !skipped(skip, "fieldnums") {
+		if len(x.Fieldnums) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Fieldnums {
 				f(e)
 			}
 		}
 	case *pg.RelabelType:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
 	case *pg.CoerceViaIO:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
 	case *pg.ArrayCoerceExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
-		if x.Elemexpr != nil && !skipped(skip, "elemexpr") {
+		if x.Elemexpr != nil && skip&(1<<2) == 0 {
 			f(x.Elemexpr)
 		}
 	case *pg.ConvertRowtypeExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
 	case *pg.CollateExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
 	case *pg.CaseExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
-		if x.Defresult != nil && !skipped(skip, "defresult") {
+		if x.Defresult != nil && skip&(1<<3) == 0 {
 			f(x.Defresult)
 		}
 	case *pg.CaseWhen:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Expr != nil && !skipped(skip, "expr") {
+		if x.Expr != nil && skip&(1<<1) == 0 {
 			f(x.Expr)
 		}
-		if x.Result != nil && !skipped(skip, "result") {
+		if x.Result != nil && skip&(1<<2) == 0 {
 			f(x.Result)
 		}
 	case *pg.CaseTestExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
 	case *pg.ArrayExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Elements) > 0 && !skipped(skip, "elements") {
+		if len(x.Elements) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Elements {
 				f(e)
 			}
 		}
 	case *pg.RowExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
-		if len(x.Colnames) > 0 && !skipped(skip, "colnames") {
+		if len(x.Colnames) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Colnames {
 				f(e)
 			}
 		}
 	case *pg.RowCompareExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Opnos) > 0 && !skipped(skip, "opnos") {
+		if len(x.Opnos) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Opnos {
 				f(e)
 			}
 		}
-		if len(x.Opfamilies) > 0 && !skipped(skip, "opfamilies") {
+		if len(x.Opfamilies) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Opfamilies {
 				f(e)
 			}
 		}
-		if len(x.Inputcollids) > 0 && !skipped(skip, "inputcollids") {
+		if len(x.Inputcollids) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Inputcollids {
 				f(e)
 			}
 		}
-		if len(x.Largs) > 0 && !skipped(skip, "largs") {
+		if len(x.Largs) > 0 && skip&(1<<4) == 0 {
 			for _, e := range x.Largs {
 				f(e)
 			}
 		}
-		if len(x.Rargs) > 0 && !skipped(skip, "rargs") {
+		if len(x.Rargs) > 0 && skip&(1<<5) == 0 {
 			for _, e := range x.Rargs {
 				f(e)
 			}
 		}
 	case *pg.CoalesceExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
 	case *pg.MinMaxExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
 	case *pg.SQLValueFunction:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
 	case *pg.XmlExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.NamedArgs) > 0 && !skipped(skip, "named_args") {
+		if len(x.NamedArgs) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.NamedArgs {
 				f(e)
 			}
 		}
-		if len(x.ArgNames) > 0 && !skipped(skip, "arg_names") {
+		if len(x.ArgNames) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.ArgNames {
 				f(e)
 			}
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
 	case *pg.JsonReturning:
-		if x.Format != nil && !skipped(skip, "format") {
+		if x.Format != nil && skip&(1<<0) == 0 {
 			f(x.Format)
 		}
 	case *pg.JsonValueExpr:
-		if x.RawExpr != nil && !skipped(skip, "raw_expr") {
+		if x.RawExpr != nil && skip&(1<<0) == 0 {
 			f(x.RawExpr)
 		}
-		if x.FormattedExpr != nil && !skipped(skip, "formatted_expr") {
+		if x.FormattedExpr != nil && skip&(1<<1) == 0 {
 			f(x.FormattedExpr)
 		}
-		if x.Format != nil && !skipped(skip, "format") {
+		if x.Format != nil && skip&(1<<2) == 0 {
 			f(x.Format)
 		}
 	case *pg.JsonConstructorExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
-		if x.Func != nil && !skipped(skip, "func") {
+		if x.Func != nil && skip&(1<<2) == 0 {
 			f(x.Func)
 		}
-		if x.Coercion != nil && !skipped(skip, "coercion") {
+		if x.Coercion != nil && skip&(1<<3) == 0 {
 			f(x.Coercion)
 		}
-		if x.Returning != nil && !skipped(skip, "returning") {
+		if x.Returning != nil && skip&(1<<4) == 0 {
 			f(x.Returning)
 		}
 	case *pg.JsonIsPredicate:
-		if x.Expr != nil && !skipped(skip, "expr") {
+		if x.Expr != nil && skip&(1<<0) == 0 {
 			f(x.Expr)
 		}
-		if x.Format != nil && !skipped(skip, "format") {
+		if x.Format != nil && skip&(1<<1) == 0 {
 			f(x.Format)
 		}
 	case *pg.NullTest:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
 	case *pg.BooleanTest:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
 	case *pg.CoerceToDomain:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
 	case *pg.CoerceToDomainValue:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
 	case *pg.SetToDefault:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
 	case *pg.CurrentOfExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
 	case *pg.NextValueExpr:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
 	case *pg.InferenceElem:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Expr != nil && !skipped(skip, "expr") {
+		if x.Expr != nil && skip&(1<<1) == 0 {
 			f(x.Expr)
 		}
 	case *pg.TargetEntry:
-		if x.Xpr != nil && !skipped(skip, "xpr") {
+		if x.Xpr != nil && skip&(1<<0) == 0 {
 			f(x.Xpr)
 		}
-		if x.Expr != nil && !skipped(skip, "expr") {
+		if x.Expr != nil && skip&(1<<1) == 0 {
 			f(x.Expr)
 		}
 	case *pg.JoinExpr:
-		if x.Larg != nil && !skipped(skip, "larg") {
+		if x.Larg != nil && skip&(1<<0) == 0 {
 			f(x.Larg)
 		}
-		if x.Rarg != nil && !skipped(skip, "rarg") {
+		if x.Rarg != nil && skip&(1<<1) == 0 {
 			f(x.Rarg)
 		}
-		if len(x.UsingClause) > 0 && !skipped(skip, "using_clause") {
+		if len(x.UsingClause) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.UsingClause {
 				f(e)
 			}
 		}
-		if x.JoinUsingAlias != nil && !skipped(skip, "join_using_alias") {
+		if x.JoinUsingAlias != nil && skip&(1<<3) == 0 {
 			f(x.JoinUsingAlias)
 		}
-		if x.Quals != nil && !skipped(skip, "quals") {
+		if x.Quals != nil && skip&(1<<4) == 0 {
 			f(x.Quals)
 		}
-		if x.Alias != nil && !skipped(skip, "alias") {
+		if x.Alias != nil && skip&(1<<5) == 0 {
 			f(x.Alias)
 		}
 	case *pg.FromExpr:
-		if len(x.Fromlist) > 0 && !skipped(skip, "fromlist") {
+		if len(x.Fromlist) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Fromlist {
 				f(e)
 			}
 		}
-		if x.Quals != nil && !skipped(skip, "quals") {
+		if x.Quals != nil && skip&(1<<1) == 0 {
 			f(x.Quals)
 		}
 	case *pg.OnConflictExpr:
-		if len(x.ArbiterElems) > 0 && !skipped(skip, "arbiter_elems") {
+		if len(x.ArbiterElems) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.ArbiterElems {
 				f(e)
 			}
 		}
-		if x.ArbiterWhere != nil && !skipped(skip, "arbiter_where") {
+		if x.ArbiterWhere != nil && skip&(1<<1) == 0 {
 			f(x.ArbiterWhere)
 		}
-		if len(x.OnConflictSet) > 0 && !skipped(skip, "on_conflict_set") {
+		if len(x.OnConflictSet) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.OnConflictSet {
 				f(e)
 			}
 		}
-		if x.OnConflictWhere != nil && !skipped(skip, "on_conflict_where") {
+		if x.OnConflictWhere != nil && skip&(1<<3) == 0 {
 			f(x.OnConflictWhere)
 		}
-		if len(x.ExclRelTlist) > 0 && !skipped(skip, "excl_rel_tlist") {
+		if len(x.ExclRelTlist) > 0 && skip&(1<<4) == 0 {
 			for _, e := range x.ExclRelTlist {
 				f(e)
 			}
 		}
 	case *pg.Query:
-		if x.UtilityStmt != nil && !skipped(skip, "utility_stmt") {
+		if x.UtilityStmt != nil && skip&(1<<0) == 0 {
 			f(x.UtilityStmt)
 		}
-		if len(x.CteList) > 0 && !skipped(skip, "cte_list") {
+		if len(x.CteList) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.CteList {
 				f(e)
 			}
 		}
-		if len(x.Rtable) > 0 && !skipped(skip, "rtable") {
+		if len(x.Rtable) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Rtable {
 				f(e)
 			}
 		}
-		if len(x.Rteperminfos) > 0 && !skipped(skip, "rteperminfos") {
+		if len(x.Rteperminfos) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Rteperminfos {
 				f(e)
 			}
 		}
-		if x.Jointree != nil && !skipped(skip, "jointree") {
+		if x.Jointree != nil && skip&(1<<4) == 0 {
 			f(x.Jointree)
 		}
-		if len(x.MergeActionList) > 0 && !skipped(skip, "merge_action_list") {
+		if len(x.MergeActionList) > 0 && skip&(1<<5) == 0 {
 			for _, e := range x.MergeActionList {
 				f(e)
 			}
 		}
-		if len(x.TargetList) > 0 && !skipped(skip, "target_list") {
+		if len(x.TargetList) > 0 && skip&(1<<6) == 0 {
 			for _, e := range x.TargetList {
 				f(e)
 			}
 		}
-		if x.OnConflict != nil && !skipped(skip, "on_conflict") {
+		if x.OnConflict != nil && skip&(1<<7) == 0 {
 			f(x.OnConflict)
 		}
-		if len(x.ReturningList) > 0 && !skipped(skip, "returning_list") {
+		if len(x.ReturningList) > 0 && skip&(1<<8) == 0 {
 			for _, e := range x.ReturningList {
 				f(e)
 			}
 		}
-		if len(x.GroupClause) > 0 && !skipped(skip, "group_clause") {
+		if len(x.GroupClause) > 0 && skip&(1<<9) == 0 {
 			for _, e := range x.GroupClause {
 				f(e)
 			}
 		}
-		if len(x.GroupingSets) > 0 && !skipped(skip, "grouping_sets") {
+		if len(x.GroupingSets) > 0 && skip&(1<<10) == 0 {
 			for _, e := range x.GroupingSets {
 				f(e)
 			}
 		}
-		if x.HavingQual != nil && !skipped(skip, "having_qual") {
+		if x.HavingQual != nil && skip&(1<<11) == 0 {
 			f(x.HavingQual)
 		}
-		if len(x.WindowClause) > 0 && !skipped(skip, "window_clause") {
+		if len(x.WindowClause) > 0 && skip&(1<<12) == 0 {
 			for _, e := range x.WindowClause {
 				f(e)
 			}
 		}
-		if len(x.DistinctClause) > 0 && !skipped(skip, "distinct_clause") {
+		if len(x.DistinctClause) > 0 && skip&(1<<13) == 0 {
 			for _, e := range x.DistinctClause {
 				f(e)
 			}
 		}
-		if len(x.SortClause) > 0 && !skipped(skip, "sort_clause") {
+		if len(x.SortClause) > 0 && skip&(1<<14) == 0 {
 			for _, e := range x.SortClause {
 				f(e)
 			}
 		}
-		if x.LimitOffset != nil && !skipped(skip, "limit_offset") {
+		if x.LimitOffset != nil && skip&(1<<15) == 0 {
 			f(x.LimitOffset)
 		}
-		if x.LimitCount != nil && !skipped(skip, "limit_count") {
+		if x.LimitCount != nil && skip&(1<<16) == 0 {
 			f(x.LimitCount)
 		}
-		if len(x.RowMarks) > 0 && !skipped(skip, "row_marks") {
+		if len(x.RowMarks) > 0 && skip&(1<<17) == 0 {
 			for _, e := range x.RowMarks {
 				f(e)
 			}
 		}
-		if x.SetOperations != nil && !skipped(skip, "set_operations") {
+		if x.SetOperations != nil && skip&(1<<18) == 0 {
 			f(x.SetOperations)
 		}
-		if len(x.ConstraintDeps) > 0 && !skipped(skip, "constraint_deps") {
+		if len(x.ConstraintDeps) > 0 && skip&(1<<19) == 0 {
 			for _, e := range x.ConstraintDeps {
 				f(e)
 			}
 		}
-		if len(x.WithCheckOptions) > 0 && !skipped(skip, "with_check_options") {
+		if len(x.WithCheckOptions) > 0 && skip&(1<<20) == 0 {
 			for _, e := range x.WithCheckOptions {
 				f(e)
 			}
 		}
 	case *pg.TypeName:
-		if len(x.Names) > 0 && !skipped(skip, "names") {
+		if len(x.Names) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Names {
 				f(e)
 			}
 		}
-		if len(x.Typmods) > 0 && !skipped(skip, "typmods") {
+		if len(x.Typmods) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Typmods {
 				f(e)
 			}
 		}
-		if len(x.ArrayBounds) > 0 && !skipped(skip, "array_bounds") {
+		if len(x.ArrayBounds) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.ArrayBounds {
 				f(e)
 			}
 		}
 	case *pg.ColumnRef:
-		if len(x.Fields) > 0 && !skipped(skip, "fields") {
+		if len(x.Fields) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Fields {
 				f(e)
 			}
 		}
 	case *pg.A_Expr:
-		if len(x.Name) > 0 && !skipped(skip, "name") {
+		if len(x.Name) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Name {
 				f(e)
 			}
 		}
-		if x.Lexpr != nil && !skipped(skip, "lexpr") {
+		if x.Lexpr != nil && skip&(1<<1) == 0 {
 			f(x.Lexpr)
 		}
-		if x.Rexpr != nil && !skipped(skip, "rexpr") {
+		if x.Rexpr != nil && skip&(1<<2) == 0 {
 			f(x.Rexpr)
 		}
 	case *pg.TypeCast:
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<0) == 0 {
 			f(x.Arg)
 		}
-		if x.TypeName != nil && !skipped(skip, "type_name") {
+		if x.TypeName != nil && skip&(1<<1) == 0 {
 			f(x.TypeName)
 		}
 	case *pg.CollateClause:
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<0) == 0 {
 			f(x.Arg)
 		}
-		if len(x.Collname) > 0 && !skipped(skip, "collname") {
+		if len(x.Collname) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Collname {
 				f(e)
 			}
 		}
 	case *pg.FuncCall:
-		if len(x.Funcname) > 0 && !skipped(skip, "funcname") {
+		if len(x.Funcname) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Funcname {
 				f(e)
 			}
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
-		if len(x.AggOrder) > 0 && !skipped(skip, "agg_order") {
+		if len(x.AggOrder) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.AggOrder {
 				f(e)
 			}
 		}
-		if x.AggFilter != nil && !skipped(skip, "agg_filter") {
+		if x.AggFilter != nil && skip&(1<<3) == 0 {
 			f(x.AggFilter)
 		}
-		if x.Over != nil && !skipped(skip, "over") {
+		if x.Over != nil && skip&(1<<4) == 0 {
 			f(x.Over)
 		}
 	case *pg.A_Indices:
-		if x.Lidx != nil && !skipped(skip, "lidx") {
+		if x.Lidx != nil && skip&(1<<0) == 0 {
 			f(x.Lidx)
 		}
-		if x.Uidx != nil && !skipped(skip, "uidx") {
+		if x.Uidx != nil && skip&(1<<1) == 0 {
 			f(x.Uidx)
 		}
 	case *pg.A_Indirection:
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<0) == 0 {
 			f(x.Arg)
 		}
-		if len(x.Indirection) > 0 && !skipped(skip, "indirection") {
+		if len(x.Indirection) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Indirection {
 				f(e)
 			}
 		}
 	case *pg.A_ArrayExpr:
-		if len(x.Elements) > 0 && !skipped(skip, "elements") {
+		if len(x.Elements) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Elements {
 				f(e)
 			}
 		}
 	case *pg.ResTarget:
-		if len(x.Indirection) > 0 && !skipped(skip, "indirection") {
+		if len(x.Indirection) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Indirection {
 				f(e)
 			}
 		}
-		if x.Val != nil && !skipped(skip, "val") {
+		if x.Val != nil && skip&(1<<1) == 0 {
 			f(x.Val)
 		}
 	case *pg.MultiAssignRef:
-		if x.Source != nil && !skipped(skip, "source") {
+		if x.Source != nil && skip&(1<<0) == 0 {
 			f(x.Source)
 		}
 	case *pg.SortBy:
-		if x.Node != nil && !skipped(skip, "node") {
+		if x.Node != nil && skip&(1<<0) == 0 {
 			f(x.Node)
 		}
-		if len(x.UseOp) > 0 && !skipped(skip, "use_op") {
+		if len(x.UseOp) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.UseOp {
 				f(e)
 			}
 		}
 	case *pg.WindowDef:
-		if len(x.PartitionClause) > 0 && !skipped(skip, "partition_clause") {
+		if len(x.PartitionClause) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.PartitionClause {
 				f(e)
 			}
 		}
-		if len(x.OrderClause) > 0 && !skipped(skip, "order_clause") {
+		if len(x.OrderClause) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.OrderClause {
 				f(e)
 			}
 		}
-		if x.StartOffset != nil && !skipped(skip, "start_offset") {
+		if x.StartOffset != nil && skip&(1<<2) == 0 {
 			f(x.StartOffset)
 		}
-		if x.EndOffset != nil && !skipped(skip, "end_offset") {
+		if x.EndOffset != nil && skip&(1<<3) == 0 {
 			f(x.EndOffset)
 		}
 	case *pg.RangeSubselect:
-		if x.Subquery != nil && !skipped(skip, "subquery") {
+		if x.Subquery != nil && skip&(1<<0) == 0 {
 			f(x.Subquery)
 		}
-		if x.Alias != nil && !skipped(skip, "alias") {
+		if x.Alias != nil && skip&(1<<1) == 0 {
 			f(x.Alias)
 		}
 	case *pg.RangeFunction:
-		if len(x.Functions) > 0 && !skipped(skip, "functions") {
+		if len(x.Functions) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Functions {
 				f(e)
 			}
 		}
-		if x.Alias != nil && !skipped(skip, "alias") {
+		if x.Alias != nil && skip&(1<<1) == 0 {
 			f(x.Alias)
 		}
-		if len(x.Coldeflist) > 0 && !skipped(skip, "coldeflist") {
+		if len(x.Coldeflist) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Coldeflist {
 				f(e)
 			}
 		}
 	case *pg.RangeTableFunc:
-		if x.Docexpr != nil && !skipped(skip, "docexpr") {
+		if x.Docexpr != nil && skip&(1<<0) == 0 {
 			f(x.Docexpr)
 		}
-		if x.Rowexpr != nil && !skipped(skip, "rowexpr") {
+		if x.Rowexpr != nil && skip&(1<<1) == 0 {
 			f(x.Rowexpr)
 		}
-		if len(x.Namespaces) > 0 && !skipped(skip, "namespaces") {
+		if len(x.Namespaces) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Namespaces {
 				f(e)
 			}
 		}
-		if len(x.Columns) > 0 && !skipped(skip, "columns") {
+		if len(x.Columns) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Columns {
 				f(e)
 			}
 		}
-		if x.Alias != nil && !skipped(skip, "alias") {
+		if x.Alias != nil && skip&(1<<4) == 0 {
 			f(x.Alias)
 		}
 	case *pg.RangeTableFuncCol:
-		if x.TypeName != nil && !skipped(skip, "type_name") {
+		if x.TypeName != nil && skip&(1<<0) == 0 {
 			f(x.TypeName)
 		}
-		if x.Colexpr != nil && !skipped(skip, "colexpr") {
+		if x.Colexpr != nil && skip&(1<<1) == 0 {
 			f(x.Colexpr)
 		}
-		if x.Coldefexpr != nil && !skipped(skip, "coldefexpr") {
+		if x.Coldefexpr != nil && skip&(1<<2) == 0 {
 			f(x.Coldefexpr)
 		}
 	case *pg.RangeTableSample:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if len(x.Method) > 0 && !skipped(skip, "method") {
+		if len(x.Method) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Method {
 				f(e)
 			}
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
-		if x.Repeatable != nil && !skipped(skip, "repeatable") {
+		if x.Repeatable != nil && skip&(1<<3) == 0 {
 			f(x.Repeatable)
 		}
 	case *pg.ColumnDef:
-		if x.TypeName != nil && !skipped(skip, "type_name") {
+		if x.TypeName != nil && skip&(1<<0) == 0 {
 			f(x.TypeName)
 		}
-		if x.RawDefault != nil && !skipped(skip, "raw_default") {
+		if x.RawDefault != nil && skip&(1<<1) == 0 {
 			f(x.RawDefault)
 		}
-		if x.CookedDefault != nil && !skipped(skip, "cooked_default") {
+		if x.CookedDefault != nil && skip&(1<<2) == 0 {
 			f(x.CookedDefault)
 		}
-		if x.IdentitySequence != nil && !skipped(skip, "identity_sequence") {
+		if x.IdentitySequence != nil && skip&(1<<3) == 0 {
 			f(x.IdentitySequence)
 		}
-		if x.CollClause != nil && !skipped(skip, "coll_clause") {
+		if x.CollClause != nil && skip&(1<<4) == 0 {
 			f(x.CollClause)
 		}
-		if len(x.Constraints) > 0 && !skipped(skip, "constraints") {
+		if len(x.Constraints) > 0 && skip&(1<<5) == 0 {
 			for _, e := range x.Constraints {
 				f(e)
 			}
 		}
-		if len(x.Fdwoptions) > 0 && !skipped(skip, "fdwoptions") {
+		if len(x.Fdwoptions) > 0 && skip&(1<<6) == 0 {
 			for _, e := range x.Fdwoptions {
 				f(e)
 			}
 		}
 	case *pg.TableLikeClause:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
 	case *pg.IndexElem:
-		if x.Expr != nil && !skipped(skip, "expr") {
+		if x.Expr != nil && skip&(1<<0) == 0 {
 			f(x.Expr)
 		}
-		if len(x.Collation) > 0 && !skipped(skip, "collation") {
+		if len(x.Collation) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Collation {
 				f(e)
 			}
 		}
-		if len(x.Opclass) > 0 && !skipped(skip, "opclass") {
+		if len(x.Opclass) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Opclass {
 				f(e)
 			}
 		}
-		if len(x.Opclassopts) > 0 && !skipped(skip, "opclassopts") {
+		if len(x.Opclassopts) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Opclassopts {
 				f(e)
 			}
 		}
 	case *pg.DefElem:
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<0) == 0 {
 			f(x.Arg)
 		}
 	case *pg.LockingClause:
-		if len(x.LockedRels) > 0 && !skipped(skip, "locked_rels") {
+		if len(x.LockedRels) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.LockedRels {
 				f(e)
 			}
 		}
 	case *pg.XmlSerialize:
-		if x.Expr != nil && !skipped(skip, "expr") {
+		if x.Expr != nil && skip&(1<<0) == 0 {
 			f(x.Expr)
 		}
-		if x.TypeName != nil && !skipped(skip, "type_name") {
+		if x.TypeName != nil && skip&(1<<1) == 0 {
 			f(x.TypeName)
 		}
 	case *pg.PartitionElem:
-		if x.Expr != nil && !skipped(skip, "expr") {
+		if x.Expr != nil && skip&(1<<0) == 0 {
 			f(x.Expr)
 		}
-		if len(x.Collation) > 0 && !skipped(skip, "collation") {
+		if len(x.Collation) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Collation {
 				f(e)
 			}
 		}
-		if len(x.Opclass) > 0 && !skipped(skip, "opclass") {
+		if len(x.Opclass) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Opclass {
 				f(e)
 			}
 		}
 	case *pg.PartitionSpec:
-		if len(x.PartParams) > 0 && !skipped(skip, "part_params") {
+		if len(x.PartParams) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.PartParams {
 				f(e)
 			}
 		}
 	case *pg.PartitionBoundSpec:
-		if len(x.Listdatums) > 0 && !skipped(skip, "listdatums") {
+		if len(x.Listdatums) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Listdatums {
 				f(e)
 			}
 		}
-		if len(x.Lowerdatums) > 0 && !skipped(skip, "lowerdatums") {
+		if len(x.Lowerdatums) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Lowerdatums {
 				f(e)
 			}
 		}
-		if len(x.Upperdatums) > 0 && !skipped(skip, "upperdatums") {
+		if len(x.Upperdatums) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Upperdatums {
 				f(e)
 			}
 		}
 	case *pg.PartitionRangeDatum:
-		if x.Value != nil && !skipped(skip, "value") {
+		if x.Value != nil && skip&(1<<0) == 0 {
 			f(x.Value)
 		}
 	case *pg.PartitionCmd:
-		if x.Name != nil && !skipped(skip, "name") {
+		if x.Name != nil && skip&(1<<0) == 0 {
 			f(x.Name)
 		}
-		if x.Bound != nil && !skipped(skip, "bound") {
+		if x.Bound != nil && skip&(1<<1) == 0 {
 			f(x.Bound)
 		}
 	case *pg.RangeTblEntry:
-		if x.Tablesample != nil && !skipped(skip, "tablesample") {
+		if x.Tablesample != nil && skip&(1<<0) == 0 {
 			f(x.Tablesample)
 		}
-		if x.Subquery != nil && !skipped(skip, "subquery") {
+		if x.Subquery != nil && skip&(1<<1) == 0 {
 			f(x.Subquery)
 		}
-		if len(x.Joinaliasvars) > 0 && !skipped(skip, "joinaliasvars") {
+		if len(x.Joinaliasvars) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Joinaliasvars {
 				f(e)
 			}
 		}
-		if len(x.Joinleftcols) > 0 && !skipped(skip, "joinleftcols") {
+		if len(x.Joinleftcols) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Joinleftcols {
 				f(e)
 			}
 		}
-		if len(x.Joinrightcols) > 0 && !skipped(skip, "joinrightcols") {
+		if len(x.Joinrightcols) > 0 && skip&(1<<4) == 0 {
 			for _, e := range x.Joinrightcols {
 				f(e)
 			}
 		}
-		if x.JoinUsingAlias != nil && !skipped(skip, "join_using_alias") {
+		if x.JoinUsingAlias != nil && skip&(1<<5) == 0 {
 			f(x.JoinUsingAlias)
 		}
-		if len(x.Functions) > 0 && !skipped(skip, "functions") {
+		if len(x.Functions) > 0 && skip&(1<<6) == 0 {
 			for _, e := range x.Functions {
 				f(e)
 			}
 		}
-		if x.Tablefunc != nil && !skipped(skip, "tablefunc") {
+		if x.Tablefunc != nil && skip&(1<<7) == 0 {
 			f(x.Tablefunc)
 		}
-		if len(x.ValuesLists) > 0 && !skipped(skip, "values_lists") {
+		if len(x.ValuesLists) > 0 && skip&(1<<8) == 0 {
 			for _, e := range x.ValuesLists {
 				f(e)
 			}
 		}
-		if len(x.Coltypes) > 0 && !skipped(skip, "coltypes") {
+		if len(x.Coltypes) > 0 && skip&(1<<9) == 0 {
 			for _, e := range x.Coltypes {
 				f(e)
 			}
 		}
-		if len(x.Coltypmods) > 0 && !skipped(skip, "coltypmods") {
+		if len(x.Coltypmods) > 0 && skip&(1<<10) == 0 {
 			for _, e := range x.Coltypmods {
 				f(e)
 			}
 		}
-		if len(x.Colcollations) > 0 && !skipped(skip, "colcollations") {
+		if len(x.Colcollations) > 0 && skip&(1<<11) == 0 {
 			for _, e := range x.Colcollations {
 				f(e)
 			}
 		}
-		if x.Alias != nil && !skipped(skip, "alias") {
+		if x.Alias != nil && skip&(1<<12) == 0 {
 			f(x.Alias)
 		}
-		if x.Eref != nil && !skipped(skip, "eref") {
+		if x.Eref != nil && skip&(1<<13) == 0 {
 			f(x.Eref)
 		}
-		if len(x.SecurityQuals) > 0 && !skipped(skip, "security_quals") {
+		if len(x.SecurityQuals) > 0 && skip&(1<<14) == 0 {
 			for _, e := range x.SecurityQuals {
 				f(e)
 			}
 		}
 	case *pg.RangeTblFunction:
-		if x.Funcexpr != nil && !skipped(skip, "funcexpr") {
+		if x.Funcexpr != nil && skip&(1<<0) == 0 {
 			f(x.Funcexpr)
 		}
-		if len(x.Funccolnames) > 0 && !skipped(skip, "funccolnames") {
+		if len(x.Funccolnames) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Funccolnames {
 				f(e)
 			}
 		}
-		if len(x.Funccoltypes) > 0 && !skipped(skip, "funccoltypes") {
+		if len(x.Funccoltypes) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Funccoltypes {
 				f(e)
 			}
 		}
-		if len(x.Funccoltypmods) > 0 && !skipped(skip, "funccoltypmods") {
+		if len(x.Funccoltypmods) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Funccoltypmods {
 				f(e)
 			}
 		}
-		if len(x.Funccolcollations) > 0 && !skipped(skip, "funccolcollations") {
+		if len(x.Funccolcollations) > 0 && skip&(1<<4) == 0 {
 			for _, e := range x.Funccolcollations {
 				f(e)
 			}
 		}
 	case *pg.TableSampleClause:
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
-		if x.Repeatable != nil && !skipped(skip, "repeatable") {
+		if x.Repeatable != nil && skip&(1<<1) == 0 {
 			f(x.Repeatable)
 		}
 	case *pg.WithCheckOption:
-		if x.Qual != nil && !skipped(skip, "qual") {
+		if x.Qual != nil && skip&(1<<0) == 0 {
 			f(x.Qual)
 		}
 	case *pg.GroupingSet:
-		if len(x.Content) > 0 && !skipped(skip, "content") {
+		if len(x.Content) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Content {
 				f(e)
 			}
 		}
 	case *pg.WindowClause:
-		if len(x.PartitionClause) > 0 && !skipped(skip, "partition_clause") {
+		if len(x.PartitionClause) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.PartitionClause {
 				f(e)
 			}
 		}
-		if len(x.OrderClause) > 0 && !skipped(skip, "order_clause") {
+		if len(x.OrderClause) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.OrderClause {
 				f(e)
 			}
 		}
-		if x.StartOffset != nil && !skipped(skip, "start_offset") {
+		if x.StartOffset != nil && skip&(1<<2) == 0 {
 			f(x.StartOffset)
 		}
-		if x.EndOffset != nil && !skipped(skip, "end_offset") {
+		if x.EndOffset != nil && skip&(1<<3) == 0 {
 			f(x.EndOffset)
 		}
-		if len(x.RunCondition) > 0 && !skipped(skip, "run_condition") {
+		if len(x.RunCondition) > 0 && skip&(1<<4) == 0 {
 			for _, e := range x.RunCondition {
 				f(e)
 			}
 		}
 	case *pg.WithClause:
-		if len(x.Ctes) > 0 && !skipped(skip, "ctes") {
+		if len(x.Ctes) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Ctes {
 				f(e)
 			}
 		}
 	case *pg.InferClause:
-		if len(x.IndexElems) > 0 && !skipped(skip, "index_elems") {
+		if len(x.IndexElems) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.IndexElems {
 				f(e)
 			}
 		}
-		if x.WhereClause != nil && !skipped(skip, "where_clause") {
+		if x.WhereClause != nil && skip&(1<<1) == 0 {
 			f(x.WhereClause)
 		}
 	case *pg.OnConflictClause:
-		if x.Infer != nil && !skipped(skip, "infer") {
+		if x.Infer != nil && skip&(1<<0) == 0 {
 			f(x.Infer)
 		}
-		if len(x.TargetList) > 0 && !skipped(skip, "target_list") {
+		if len(x.TargetList) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.TargetList {
 				f(e)
 			}
 		}
-		if x.WhereClause != nil && !skipped(skip, "where_clause") {
+		if x.WhereClause != nil && skip&(1<<2) == 0 {
 			f(x.WhereClause)
 		}
 	case *pg.CTESearchClause:
-		if len(x.SearchColList) > 0 && !skipped(skip, "search_col_list") {
+		if len(x.SearchColList) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.SearchColList {
 				f(e)
 			}
 		}
 	case *pg.CTECycleClause:
-		if len(x.CycleColList) > 0 && !skipped(skip, "cycle_col_list") {
+		if len(x.CycleColList) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.CycleColList {
 				f(e)
 			}
 		}
-		if x.CycleMarkValue != nil && !skipped(skip, "cycle_mark_value") {
+		if x.CycleMarkValue != nil && skip&(1<<1) == 0 {
 			f(x.CycleMarkValue)
 		}
-		if x.CycleMarkDefault != nil && !skipped(skip, "cycle_mark_default") {
+		if x.CycleMarkDefault != nil && skip&(1<<2) == 0 {
 			f(x.CycleMarkDefault)
 		}
 	case *pg.CommonTableExpr:
-		if len(x.Aliascolnames) > 0 && !skipped(skip, "aliascolnames") {
+		if len(x.Aliascolnames) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Aliascolnames {
 				f(e)
 			}
 		}
-		if x.Ctequery != nil && !skipped(skip, "ctequery") {
+		if x.Ctequery != nil && skip&(1<<1) == 0 {
 			f(x.Ctequery)
 		}
-		if x.SearchClause != nil && !skipped(skip, "search_clause") {
+		if x.SearchClause != nil && skip&(1<<2) == 0 {
 			f(x.SearchClause)
 		}
-		if x.CycleClause != nil && !skipped(skip, "cycle_clause") {
+		if x.CycleClause != nil && skip&(1<<3) == 0 {
 			f(x.CycleClause)
 		}
-		if len(x.Ctecolnames) > 0 && !skipped(skip, "ctecolnames") {
+		if len(x.Ctecolnames) > 0 && skip&(1<<4) == 0 {
 			for _, e := range x.Ctecolnames {
 				f(e)
 			}
 		}
-		if len(x.Ctecoltypes) > 0 && !skipped(skip, "ctecoltypes") {
+		if len(x.Ctecoltypes) > 0 && skip&(1<<5) == 0 {
 			for _, e := range x.Ctecoltypes {
 				f(e)
 			}
 		}
-		if len(x.Ctecoltypmods) > 0 && !skipped(skip, "ctecoltypmods") {
+		if len(x.Ctecoltypmods) > 0 && skip&(1<<6) == 0 {
 			for _, e := range x.Ctecoltypmods {
 				f(e)
 			}
 		}
-		if len(x.Ctecolcollations) > 0 && !skipped(skip, "ctecolcollations") {
+		if len(x.Ctecolcollations) > 0 && skip&(1<<7) == 0 {
 			for _, e := range x.Ctecolcollations {
 				f(e)
 			}
 		}
 	case *pg.MergeWhenClause:
-		if x.Condition != nil && !skipped(skip, "condition") {
+		if x.Condition != nil && skip&(1<<0) == 0 {
 			f(x.Condition)
 		}
-		if len(x.TargetList) > 0 && !skipped(skip, "target_list") {
+		if len(x.TargetList) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.TargetList {
 				f(e)
 			}
 		}
-		if len(x.Values) > 0 && !skipped(skip, "values") {
+		if len(x.Values) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Values {
 				f(e)
 			}
 		}
 	case *pg.MergeAction:
-		if x.Qual != nil && !skipped(skip, "qual") {
+		if x.Qual != nil && skip&(1<<0) == 0 {
 			f(x.Qual)
 		}
-		if len(x.TargetList) > 0 && !skipped(skip, "target_list") {
+		if len(x.TargetList) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.TargetList {
 				f(e)
 			}
 		}
-		if len(x.UpdateColnos) > 0 && !skipped(skip, "update_colnos") {
+		if len(x.UpdateColnos) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.UpdateColnos {
 				f(e)
 			}
 		}
 	case *pg.JsonOutput:
-		if x.TypeName != nil && !skipped(skip, "type_name") {
+		if x.TypeName != nil && skip&(1<<0) == 0 {
 			f(x.TypeName)
 		}
-		if x.Returning != nil && !skipped(skip, "returning") {
+		if x.Returning != nil && skip&(1<<1) == 0 {
 			f(x.Returning)
 		}
 	case *pg.JsonKeyValue:
-		if x.Key != nil && !skipped(skip, "key") {
+		if x.Key != nil && skip&(1<<0) == 0 {
 			f(x.Key)
 		}
-		if x.Value != nil && !skipped(skip, "value") {
+		if x.Value != nil && skip&(1<<1) == 0 {
 			f(x.Value)
 		}
 	case *pg.JsonObjectConstructor:
-		if len(x.Exprs) > 0 && !skipped(skip, "exprs") {
+		if len(x.Exprs) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Exprs {
 				f(e)
 			}
 		}
-		if x.Output != nil && !skipped(skip, "output") {
+		if x.Output != nil && skip&(1<<1) == 0 {
 			f(x.Output)
 		}
 	case *pg.JsonArrayConstructor:
-		if len(x.Exprs) > 0 && !skipped(skip, "exprs") {
+		if len(x.Exprs) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Exprs {
 				f(e)
 			}
 		}
-		if x.Output != nil && !skipped(skip, "output") {
+		if x.Output != nil && skip&(1<<1) == 0 {
 			f(x.Output)
 		}
 	case *pg.JsonArrayQueryConstructor:
-		if x.Query != nil && !skipped(skip, "query") {
+		if x.Query != nil && skip&(1<<0) == 0 {
 			f(x.Query)
 		}
-		if x.Output != nil && !skipped(skip, "output") {
+		if x.Output != nil && skip&(1<<1) == 0 {
 			f(x.Output)
 		}
-		if x.Format != nil && !skipped(skip, "format") {
+		if x.Format != nil && skip&(1<<2) == 0 {
 			f(x.Format)
 		}
 	case *pg.JsonAggConstructor:
-		if x.Output != nil && !skipped(skip, "output") {
+		if x.Output != nil && skip&(1<<0) == 0 {
 			f(x.Output)
 		}
-		if x.AggFilter != nil && !skipped(skip, "agg_filter") {
+		if x.AggFilter != nil && skip&(1<<1) == 0 {
 			f(x.AggFilter)
 		}
-		if len(x.AggOrder) > 0 && !skipped(skip, "agg_order") {
+		if len(x.AggOrder) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.AggOrder {
 				f(e)
 			}
 		}
-		if x.Over != nil && !skipped(skip, "over") {
+		if x.Over != nil && skip&(1<<3) == 0 {
 			f(x.Over)
 		}
 	case *pg.JsonObjectAgg:
-		if x.Constructor != nil && !skipped(skip, "constructor") {
+		if x.Constructor != nil && skip&(1<<0) == 0 {
 			f(x.Constructor)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
 	case *pg.JsonArrayAgg:
-		if x.Constructor != nil && !skipped(skip, "constructor") {
+		if x.Constructor != nil && skip&(1<<0) == 0 {
 			f(x.Constructor)
 		}
-		if x.Arg != nil && !skipped(skip, "arg") {
+		if x.Arg != nil && skip&(1<<1) == 0 {
 			f(x.Arg)
 		}
 	case *pg.RawStmt:
-		if x.Stmt != nil && !skipped(skip, "stmt") {
+		if x.Stmt != nil && skip&(1<<0) == 0 {
 			f(x.Stmt)
 		}
 	case *pg.InsertStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if len(x.Cols) > 0 && !skipped(skip, "cols") {
+		if len(x.Cols) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Cols {
 				f(e)
 			}
 		}
-		if x.SelectStmt != nil && !skipped(skip, "select_stmt") {
+		if x.SelectStmt != nil && skip&(1<<2) == 0 {
 			f(x.SelectStmt)
 		}
-		if x.OnConflictClause != nil && !skipped(skip, "on_conflict_clause") {
+		if x.OnConflictClause != nil && skip&(1<<3) == 0 {
 			f(x.OnConflictClause)
 		}
-		if len(x.ReturningList) > 0 && !skipped(skip, "returning_list") {
+		if len(x.ReturningList) > 0 && skip&(1<<4) == 0 {
 			for _, e := range x.ReturningList {
 				f(e)
 			}
 		}
-		if x.WithClause != nil && !skipped(skip, "with_clause") {
+		if x.WithClause != nil && skip&(1<<5) == 0 {
 			f(x.WithClause)
 		}
 	case *pg.DeleteStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if len(x.UsingClause) > 0 && !skipped(skip, "using_clause") {
+		if len(x.UsingClause) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.UsingClause {
 				f(e)
 			}
 		}
-		if x.WhereClause != nil && !skipped(skip, "where_clause") {
+		if x.WhereClause != nil && skip&(1<<2) == 0 {
 			f(x.WhereClause)
 		}
-		if len(x.ReturningList) > 0 && !skipped(skip, "returning_list") {
+		if len(x.ReturningList) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.ReturningList {
 				f(e)
 			}
 		}
-		if x.WithClause != nil && !skipped(skip, "with_clause") {
+		if x.WithClause != nil && skip&(1<<4) == 0 {
 			f(x.WithClause)
 		}
 	case *pg.UpdateStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if len(x.TargetList) > 0 && !skipped(skip, "target_list") {
+		if len(x.TargetList) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.TargetList {
 				f(e)
 			}
 		}
-		if x.WhereClause != nil && !skipped(skip, "where_clause") {
+		if x.WhereClause != nil && skip&(1<<2) == 0 {
 			f(x.WhereClause)
 		}
-		if len(x.FromClause) > 0 && !skipped(skip, "from_clause") {
+		if len(x.FromClause) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.FromClause {
 				f(e)
 			}
 		}
-		if len(x.ReturningList) > 0 && !skipped(skip, "returning_list") {
+		if len(x.ReturningList) > 0 && skip&(1<<4) == 0 {
 			for _, e := range x.ReturningList {
 				f(e)
 			}
 		}
-		if x.WithClause != nil && !skipped(skip, "with_clause") {
+		if x.WithClause != nil && skip&(1<<5) == 0 {
 			f(x.WithClause)
 		}
 	case *pg.MergeStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if x.SourceRelation != nil && !skipped(skip, "source_relation") {
+		if x.SourceRelation != nil && skip&(1<<1) == 0 {
 			f(x.SourceRelation)
 		}
-		if x.JoinCondition != nil && !skipped(skip, "join_condition") {
+		if x.JoinCondition != nil && skip&(1<<2) == 0 {
 			f(x.JoinCondition)
 		}
-		if len(x.MergeWhenClauses) > 0 && !skipped(skip, "merge_when_clauses") {
+		if len(x.MergeWhenClauses) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.MergeWhenClauses {
 				f(e)
 			}
 		}
-		if x.WithClause != nil && !skipped(skip, "with_clause") {
+		if x.WithClause != nil && skip&(1<<4) == 0 {
 			f(x.WithClause)
 		}
 	case *pg.SelectStmt:
-		if len(x.DistinctClause) > 0 && !skipped(skip, "distinct_clause") {
+		if len(x.DistinctClause) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.DistinctClause {
 				f(e)
 			}
 		}
-		if x.IntoClause != nil && !skipped(skip, "into_clause") {
+		if x.IntoClause != nil && skip&(1<<1) == 0 {
 			f(x.IntoClause)
 		}
-		if len(x.TargetList) > 0 && !skipped(skip, "target_list") {
+		if len(x.TargetList) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.TargetList {
 				f(e)
 			}
 		}
-		if len(x.FromClause) > 0 && !skipped(skip, "from_clause") {
+		if len(x.FromClause) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.FromClause {
 				f(e)
 			}
 		}
-		if x.WhereClause != nil && !skipped(skip, "where_clause") {
+		if x.WhereClause != nil && skip&(1<<4) == 0 {
 			f(x.WhereClause)
 		}
-		if len(x.GroupClause) > 0 && !skipped(skip, "group_clause") {
+		if len(x.GroupClause) > 0 && skip&(1<<5) == 0 {
 			for _, e := range x.GroupClause {
 				f(e)
 			}
 		}
-		if x.HavingClause != nil && !skipped(skip, "having_clause") {
+		if x.HavingClause != nil && skip&(1<<6) == 0 {
 			f(x.HavingClause)
 		}
-		if len(x.WindowClause) > 0 && !skipped(skip, "window_clause") {
+		if len(x.WindowClause) > 0 && skip&(1<<7) == 0 {
 			for _, e := range x.WindowClause {
 				f(e)
 			}
 		}
-		if len(x.ValuesLists) > 0 && !skipped(skip, "values_lists") {
+		if len(x.ValuesLists) > 0 && skip&(1<<8) == 0 {
 			for _, e := range x.ValuesLists {
 				f(e)
 			}
 		}
-		if len(x.SortClause) > 0 && !skipped(skip, "sort_clause") {
+		if len(x.SortClause) > 0 && skip&(1<<9) == 0 {
 			for _, e := range x.SortClause {
 				f(e)
 			}
 		}
-		if x.LimitOffset != nil && !skipped(skip, "limit_offset") {
+		if x.LimitOffset != nil && skip&(1<<10) == 0 {
 			f(x.LimitOffset)
 		}
-		if x.LimitCount != nil && !skipped(skip, "limit_count") {
+		if x.LimitCount != nil && skip&(1<<11) == 0 {
 			f(x.LimitCount)
 		}
-		if len(x.LockingClause) > 0 && !skipped(skip, "locking_clause") {
+		if len(x.LockingClause) > 0 && skip&(1<<12) == 0 {
 			for _, e := range x.LockingClause {
 				f(e)
 			}
 		}
-		if x.WithClause != nil && !skipped(skip, "with_clause") {
+		if x.WithClause != nil && skip&(1<<13) == 0 {
 			f(x.WithClause)
 		}
-		if x.Larg != nil && !skipped(skip, "larg") {
+		if x.Larg != nil && skip&(1<<14) == 0 {
 			f(x.Larg)
 		}
-		if x.Rarg != nil && !skipped(skip, "rarg") {
+		if x.Rarg != nil && skip&(1<<15) == 0 {
 			f(x.Rarg)
 		}
 	case *pg.SetOperationStmt:
-		if x.Larg != nil && !skipped(skip, "larg") {
+		if x.Larg != nil && skip&(1<<0) == 0 {
 			f(x.Larg)
 		}
-		if x.Rarg != nil && !skipped(skip, "rarg") {
+		if x.Rarg != nil && skip&(1<<1) == 0 {
 			f(x.Rarg)
 		}
-		if len(x.ColTypes) > 0 && !skipped(skip, "col_types") {
+		if len(x.ColTypes) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.ColTypes {
 				f(e)
 			}
 		}
-		if len(x.ColTypmods) > 0 && !skipped(skip, "col_typmods") {
+		if len(x.ColTypmods) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.ColTypmods {
 				f(e)
 			}
 		}
-		if len(x.ColCollations) > 0 && !skipped(skip, "col_collations") {
+		if len(x.ColCollations) > 0 && skip&(1<<4) == 0 {
 			for _, e := range x.ColCollations {
 				f(e)
 			}
 		}
-		if len(x.GroupClauses) > 0 && !skipped(skip, "group_clauses") {
+		if len(x.GroupClauses) > 0 && skip&(1<<5) == 0 {
 			for _, e := range x.GroupClauses {
 				f(e)
 			}
 		}
 	case *pg.ReturnStmt:
-		if x.Returnval != nil && !skipped(skip, "returnval") {
+		if x.Returnval != nil && skip&(1<<0) == 0 {
 			f(x.Returnval)
 		}
 	case *pg.PLAssignStmt:
-		if len(x.Indirection) > 0 && !skipped(skip, "indirection") {
+		if len(x.Indirection) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Indirection {
 				f(e)
 			}
 		}
-		if x.Val != nil && !skipped(skip, "val") {
+		if x.Val != nil && skip&(1<<1) == 0 {
 			f(x.Val)
 		}
 	case *pg.CreateSchemaStmt:
-		if x.Authrole != nil && !skipped(skip, "authrole") {
+		if x.Authrole != nil && skip&(1<<0) == 0 {
 			f(x.Authrole)
 		}
-		if len(x.SchemaElts) > 0 && !skipped(skip, "schema_elts") {
+		if len(x.SchemaElts) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.SchemaElts {
 				f(e)
 			}
 		}
 	case *pg.AlterTableStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if len(x.Cmds) > 0 && !skipped(skip, "cmds") {
+		if len(x.Cmds) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Cmds {
 				f(e)
 			}
 		}
 	case *pg.AlterTableCmd:
-		if x.Newowner != nil && !skipped(skip, "newowner") {
+		if x.Newowner != nil && skip&(1<<0) == 0 {
 			f(x.Newowner)
 		}
-		if x.Def != nil && !skipped(skip, "def") {
+		if x.Def != nil && skip&(1<<1) == 0 {
 			f(x.Def)
 		}
 	case *pg.AlterCollationStmt:
-		if len(x.Collname) > 0 && !skipped(skip, "collname") {
+		if len(x.Collname) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Collname {
 				f(e)
 			}
 		}
 	case *pg.AlterDomainStmt:
-		if len(x.TypeName) > 0 && !skipped(skip, "type_name") {
+		if len(x.TypeName) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.TypeName {
 				f(e)
 			}
 		}
-		if x.Def != nil && !skipped(skip, "def") {
+		if x.Def != nil && skip&(1<<1) == 0 {
 			f(x.Def)
 		}
 	case *pg.GrantStmt:
-		if len(x.Objects) > 0 && !skipped(skip, "objects") {
+		if len(x.Objects) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Objects {
 				f(e)
 			}
 		}
-		if len(x.Privileges) > 0 && !skipped(skip, "privileges") {
+		if len(x.Privileges) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Privileges {
 				f(e)
 			}
 		}
-		if len(x.Grantees) > 0 && !skipped(skip, "grantees") {
+		if len(x.Grantees) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Grantees {
 				f(e)
 			}
 		}
-		if x.Grantor != nil && !skipped(skip, "grantor") {
+		if x.Grantor != nil && skip&(1<<3) == 0 {
 			f(x.Grantor)
 		}
 	case *pg.ObjectWithArgs:
-		if len(x.Objname) > 0 && !skipped(skip, "objname") {
+		if len(x.Objname) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Objname {
 				f(e)
 			}
 		}
-		if len(x.Objargs) > 0 && !skipped(skip, "objargs") {
+		if len(x.Objargs) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Objargs {
 				f(e)
 			}
 		}
-		if len(x.Objfuncargs) > 0 && !skipped(skip, "objfuncargs") {
+		if len(x.Objfuncargs) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Objfuncargs {
 				f(e)
 			}
 		}
 	case *pg.AccessPriv:
-		if len(x.Cols) > 0 && !skipped(skip, "cols") {
+		if len(x.Cols) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Cols {
 				f(e)
 			}
 		}
 	case *pg.GrantRoleStmt:
-		if len(x.GrantedRoles) > 0 && !skipped(skip, "granted_roles") {
+		if len(x.GrantedRoles) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.GrantedRoles {
 				f(e)
 			}
 		}
-		if len(x.GranteeRoles) > 0 && !skipped(skip, "grantee_roles") {
+		if len(x.GranteeRoles) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.GranteeRoles {
 				f(e)
 			}
 		}
-		if len(x.Opt) > 0 && !skipped(skip, "opt") {
+		if len(x.Opt) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Opt {
 				f(e)
 			}
 		}
-		if x.Grantor != nil && !skipped(skip, "grantor") {
+		if x.Grantor != nil && skip&(1<<3) == 0 {
 			f(x.Grantor)
 		}
 	case *pg.AlterDefaultPrivilegesStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
-		if x.Action != nil && !skipped(skip, "action") {
+		if x.Action != nil && skip&(1<<1) == 0 {
 			f(x.Action)
 		}
 	case *pg.CopyStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if x.Query != nil && !skipped(skip, "query") {
+		if x.Query != nil && skip&(1<<1) == 0 {
 			f(x.Query)
 		}
-		if len(x.Attlist) > 0 && !skipped(skip, "attlist") {
+		if len(x.Attlist) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Attlist {
 				f(e)
 			}
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
-		if x.WhereClause != nil && !skipped(skip, "where_clause") {
+		if x.WhereClause != nil && skip&(1<<4) == 0 {
 			f(x.WhereClause)
 		}
 	case *pg.VariableSetStmt:
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
 	case *pg.CreateStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if len(x.TableElts) > 0 && !skipped(skip, "table_elts") {
+		if len(x.TableElts) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.TableElts {
 				f(e)
 			}
 		}
-		if len(x.InhRelations) > 0 && !skipped(skip, "inh_relations") {
+		if len(x.InhRelations) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.InhRelations {
 				f(e)
 			}
 		}
-		if x.Partbound != nil && !skipped(skip, "partbound") {
+		if x.Partbound != nil && skip&(1<<3) == 0 {
 			f(x.Partbound)
 		}
-		if x.Partspec != nil && !skipped(skip, "partspec") {
+		if x.Partspec != nil && skip&(1<<4) == 0 {
 			f(x.Partspec)
 		}
-		if x.OfTypename != nil && !skipped(skip, "of_typename") {
+		if x.OfTypename != nil && skip&(1<<5) == 0 {
 			f(x.OfTypename)
 		}
-		if len(x.Constraints) > 0 && !skipped(skip, "constraints") {
+		if len(x.Constraints) > 0 && skip&(1<<6) == 0 {
 			for _, e := range x.Constraints {
 				f(e)
 			}
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<7) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.Constraint:
-		if x.RawExpr != nil && !skipped(skip, "raw_expr") {
+		if x.RawExpr != nil && skip&(1<<0) == 0 {
 			f(x.RawExpr)
 		}
-		if len(x.Keys) > 0 && !skipped(skip, "keys") {
+		if len(x.Keys) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Keys {
 				f(e)
 			}
 		}
-		if len(x.Including) > 0 && !skipped(skip, "including") {
+		if len(x.Including) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Including {
 				f(e)
 			}
 		}
-		if len(x.Exclusions) > 0 && !skipped(skip, "exclusions") {
+		if len(x.Exclusions) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Exclusions {
 				f(e)
 			}
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<4) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
-		if x.WhereClause != nil && !skipped(skip, "where_clause") {
+		if x.WhereClause != nil && skip&(1<<5) == 0 {
 			f(x.WhereClause)
 		}
-		if x.Pktable != nil && !skipped(skip, "pktable") {
+		if x.Pktable != nil && skip&(1<<6) == 0 {
 			f(x.Pktable)
 		}
-		if len(x.FkAttrs) > 0 && !skipped(skip, "fk_attrs") {
+		if len(x.FkAttrs) > 0 && skip&(1<<7) == 0 {
 			for _, e := range x.FkAttrs {
 				f(e)
 			}
 		}
-		if len(x.PkAttrs) > 0 && !skipped(skip, "pk_attrs") {
+		if len(x.PkAttrs) > 0 && skip&(1<<8) == 0 {
 			for _, e := range x.PkAttrs {
 				f(e)
 			}
 		}
-		if len(x.FkDelSetCols) > 0 && !skipped(skip, "fk_del_set_cols") {
+		if len(x.FkDelSetCols) > 0 && skip&(1<<9) == 0 {
 			for _, e := range x.FkDelSetCols {
 				f(e)
 			}
 		}
-		if len(x.OldConpfeqop) > 0 && !skipped(skip, "old_conpfeqop") {
+		if len(x.OldConpfeqop) > 0 && skip&(1<<10) == 0 {
 			for _, e := range x.OldConpfeqop {
 				f(e)
 			}
 		}
 	case *pg.CreateTableSpaceStmt:
-		if x.Owner != nil && !skipped(skip, "owner") {
+		if x.Owner != nil && skip&(1<<0) == 0 {
 			f(x.Owner)
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterTableSpaceOptionsStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterTableMoveAllStmt:
-		if len(x.Roles) > 0 && !skipped(skip, "roles") {
+		if len(x.Roles) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Roles {
 				f(e)
 			}
 		}
 	case *pg.CreateExtensionStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterExtensionStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterExtensionContentsStmt:
-		if x.Object != nil && !skipped(skip, "object") {
+		if x.Object != nil && skip&(1<<0) == 0 {
 			f(x.Object)
 		}
 	case *pg.CreateFdwStmt:
-		if len(x.FuncOptions) > 0 && !skipped(skip, "func_options") {
+		if len(x.FuncOptions) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.FuncOptions {
 				f(e)
 			}
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterFdwStmt:
-		if len(x.FuncOptions) > 0 && !skipped(skip, "func_options") {
+		if len(x.FuncOptions) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.FuncOptions {
 				f(e)
 			}
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.CreateForeignServerStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterForeignServerStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.CreateForeignTableStmt:
-		if x.BaseStmt != nil && !skipped(skip, "base_stmt") {
+		if x.BaseStmt != nil && skip&(1<<0) == 0 {
 			f(x.BaseStmt)
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.CreateUserMappingStmt:
-		if x.User != nil && !skipped(skip, "user") {
+		if x.User != nil && skip&(1<<0) == 0 {
 			f(x.User)
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterUserMappingStmt:
-		if x.User != nil && !skipped(skip, "user") {
+		if x.User != nil && skip&(1<<0) == 0 {
 			f(x.User)
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.DropUserMappingStmt:
-		if x.User != nil && !skipped(skip, "user") {
+		if x.User != nil && skip&(1<<0) == 0 {
 			f(x.User)
 		}
 	case *pg.ImportForeignSchemaStmt:
-		if len(x.TableList) > 0 && !skipped(skip, "table_list") {
+		if len(x.TableList) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.TableList {
 				f(e)
 			}
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.CreatePolicyStmt:
-		if x.Table != nil && !skipped(skip, "table") {
+		if x.Table != nil && skip&(1<<0) == 0 {
 			f(x.Table)
 		}
-		if len(x.Roles) > 0 && !skipped(skip, "roles") {
+		if len(x.Roles) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Roles {
 				f(e)
 			}
 		}
-		if x.Qual != nil && !skipped(skip, "qual") {
+		if x.Qual != nil && skip&(1<<2) == 0 {
 			f(x.Qual)
 		}
-		if x.WithCheck != nil && !skipped(skip, "with_check") {
+		if x.WithCheck != nil && skip&(1<<3) == 0 {
 			f(x.WithCheck)
 		}
 	case *pg.AlterPolicyStmt:
-		if x.Table != nil && !skipped(skip, "table") {
+		if x.Table != nil && skip&(1<<0) == 0 {
 			f(x.Table)
 		}
-		if len(x.Roles) > 0 && !skipped(skip, "roles") {
+		if len(x.Roles) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Roles {
 				f(e)
 			}
 		}
-		if x.Qual != nil && !skipped(skip, "qual") {
+		if x.Qual != nil && skip&(1<<2) == 0 {
 			f(x.Qual)
 		}
-		if x.WithCheck != nil && !skipped(skip, "with_check") {
+		if x.WithCheck != nil && skip&(1<<3) == 0 {
 			f(x.WithCheck)
 		}
 	case *pg.CreateAmStmt:
-		if len(x.HandlerName) > 0 && !skipped(skip, "handler_name") {
+		if len(x.HandlerName) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.HandlerName {
 				f(e)
 			}
 		}
 	case *pg.CreateTrigStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if len(x.Funcname) > 0 && !skipped(skip, "funcname") {
+		if len(x.Funcname) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Funcname {
 				f(e)
 			}
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
-		if len(x.Columns) > 0 && !skipped(skip, "columns") {
+		if len(x.Columns) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Columns {
 				f(e)
 			}
 		}
-		if x.WhenClause != nil && !skipped(skip, "when_clause") {
+		if x.WhenClause != nil && skip&(1<<4) == 0 {
 			f(x.WhenClause)
 		}
-		if len(x.TransitionRels) > 0 && !skipped(skip, "transition_rels") {
+		if len(x.TransitionRels) > 0 && skip&(1<<5) == 0 {
 			for _, e := range x.TransitionRels {
 				f(e)
 			}
 		}
-		if x.Constrrel != nil && !skipped(skip, "constrrel") {
+		if x.Constrrel != nil && skip&(1<<6) == 0 {
 			f(x.Constrrel)
 		}
 	case *pg.CreateEventTrigStmt:
-		if len(x.Whenclause) > 0 && !skipped(skip, "whenclause") {
+		if len(x.Whenclause) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Whenclause {
 				f(e)
 			}
 		}
-		if len(x.Funcname) > 0 && !skipped(skip, "funcname") {
+		if len(x.Funcname) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Funcname {
 				f(e)
 			}
 		}
 	case *pg.CreatePLangStmt:
-		if len(x.Plhandler) > 0 && !skipped(skip, "plhandler") {
+		if len(x.Plhandler) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Plhandler {
 				f(e)
 			}
 		}
-		if len(x.Plinline) > 0 && !skipped(skip, "plinline") {
+		if len(x.Plinline) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Plinline {
 				f(e)
 			}
 		}
-		if len(x.Plvalidator) > 0 && !skipped(skip, "plvalidator") {
+		if len(x.Plvalidator) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Plvalidator {
 				f(e)
 			}
 		}
 	case *pg.CreateRoleStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterRoleStmt:
-		if x.Role != nil && !skipped(skip, "role") {
+		if x.Role != nil && skip&(1<<0) == 0 {
 			f(x.Role)
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterRoleSetStmt:
-		if x.Role != nil && !skipped(skip, "role") {
+		if x.Role != nil && skip&(1<<0) == 0 {
 			f(x.Role)
 		}
-		if x.Setstmt != nil && !skipped(skip, "setstmt") {
+		if x.Setstmt != nil && skip&(1<<1) == 0 {
 			f(x.Setstmt)
 		}
 	case *pg.DropRoleStmt:
-		if len(x.Roles) > 0 && !skipped(skip, "roles") {
+		if len(x.Roles) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Roles {
 				f(e)
 			}
 		}
 	case *pg.CreateSeqStmt:
-		if x.Sequence != nil && !skipped(skip, "sequence") {
+		if x.Sequence != nil && skip&(1<<0) == 0 {
 			f(x.Sequence)
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterSeqStmt:
-		if x.Sequence != nil && !skipped(skip, "sequence") {
+		if x.Sequence != nil && skip&(1<<0) == 0 {
 			f(x.Sequence)
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.DefineStmt:
-		if len(x.Defnames) > 0 && !skipped(skip, "defnames") {
+		if len(x.Defnames) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Defnames {
 				f(e)
 			}
 		}
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
-		if len(x.Definition) > 0 && !skipped(skip, "definition") {
+		if len(x.Definition) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Definition {
 				f(e)
 			}
 		}
 	case *pg.CreateDomainStmt:
-		if len(x.Domainname) > 0 && !skipped(skip, "domainname") {
+		if len(x.Domainname) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Domainname {
 				f(e)
 			}
 		}
-		if x.TypeName != nil && !skipped(skip, "type_name") {
+		if x.TypeName != nil && skip&(1<<1) == 0 {
 			f(x.TypeName)
 		}
-		if x.CollClause != nil && !skipped(skip, "coll_clause") {
+		if x.CollClause != nil && skip&(1<<2) == 0 {
 			f(x.CollClause)
 		}
-		if len(x.Constraints) > 0 && !skipped(skip, "constraints") {
+		if len(x.Constraints) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Constraints {
 				f(e)
 			}
 		}
 	case *pg.CreateOpClassStmt:
-		if len(x.Opclassname) > 0 && !skipped(skip, "opclassname") {
+		if len(x.Opclassname) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Opclassname {
 				f(e)
 			}
 		}
-		if len(x.Opfamilyname) > 0 && !skipped(skip, "opfamilyname") {
+		if len(x.Opfamilyname) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Opfamilyname {
 				f(e)
 			}
 		}
-		if x.Datatype != nil && !skipped(skip, "datatype") {
+		if x.Datatype != nil && skip&(1<<2) == 0 {
 			f(x.Datatype)
 		}
-		if len(x.Items) > 0 && !skipped(skip, "items") {
+		if len(x.Items) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Items {
 				f(e)
 			}
 		}
 	case *pg.CreateOpClassItem:
-		if x.Name != nil && !skipped(skip, "name") {
+		if x.Name != nil && skip&(1<<0) == 0 {
 			f(x.Name)
 		}
-		if len(x.OrderFamily) > 0 && !skipped(skip, "order_family") {
+		if len(x.OrderFamily) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.OrderFamily {
 				f(e)
 			}
 		}
-		if len(x.ClassArgs) > 0 && !skipped(skip, "class_args") {
+		if len(x.ClassArgs) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.ClassArgs {
 				f(e)
 			}
 		}
-		if x.Storedtype != nil && !skipped(skip, "storedtype") {
+		if x.Storedtype != nil && skip&(1<<3) == 0 {
 			f(x.Storedtype)
 		}
 	case *pg.CreateOpFamilyStmt:
-		if len(x.Opfamilyname) > 0 && !skipped(skip, "opfamilyname") {
+		if len(x.Opfamilyname) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Opfamilyname {
 				f(e)
 			}
 		}
 	case *pg.AlterOpFamilyStmt:
-		if len(x.Opfamilyname) > 0 && !skipped(skip, "opfamilyname") {
+		if len(x.Opfamilyname) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Opfamilyname {
 				f(e)
 			}
 		}
-		if len(x.Items) > 0 && !skipped(skip, "items") {
+		if len(x.Items) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Items {
 				f(e)
 			}
 		}
 	case *pg.DropStmt:
-		if len(x.Objects) > 0 && !skipped(skip, "objects") {
+		if len(x.Objects) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Objects {
 				f(e)
 			}
 		}
 	case *pg.TruncateStmt:
-		if len(x.Relations) > 0 && !skipped(skip, "relations") {
+		if len(x.Relations) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Relations {
 				f(e)
 			}
 		}
 	case *pg.CommentStmt:
-		if x.Object != nil && !skipped(skip, "object") {
+		if x.Object != nil && skip&(1<<0) == 0 {
 			f(x.Object)
 		}
 	case *pg.SecLabelStmt:
-		if x.Object != nil && !skipped(skip, "object") {
+		if x.Object != nil && skip&(1<<0) == 0 {
 			f(x.Object)
 		}
 	case *pg.DeclareCursorStmt:
-		if x.Query != nil && !skipped(skip, "query") {
+		if x.Query != nil && skip&(1<<0) == 0 {
 			f(x.Query)
 		}
 	case *pg.IndexStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if len(x.IndexParams) > 0 && !skipped(skip, "index_params") {
+		if len(x.IndexParams) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.IndexParams {
 				f(e)
 			}
 		}
-		if len(x.IndexIncludingParams) > 0 && !skipped(skip, "index_including_params") {
+		if len(x.IndexIncludingParams) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.IndexIncludingParams {
 				f(e)
 			}
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
-		if x.WhereClause != nil && !skipped(skip, "where_clause") {
+		if x.WhereClause != nil && skip&(1<<4) == 0 {
 			f(x.WhereClause)
 		}
-		if len(x.ExcludeOpNames) > 0 && !skipped(skip, "exclude_op_names") {
+		if len(x.ExcludeOpNames) > 0 && skip&(1<<5) == 0 {
 			for _, e := range x.ExcludeOpNames {
 				f(e)
 			}
 		}
 	case *pg.CreateStatsStmt:
-		if len(x.Defnames) > 0 && !skipped(skip, "defnames") {
+		if len(x.Defnames) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Defnames {
 				f(e)
 			}
 		}
-		if len(x.StatTypes) > 0 && !skipped(skip, "stat_types") {
+		if len(x.StatTypes) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.StatTypes {
 				f(e)
 			}
 		}
-		if len(x.Exprs) > 0 && !skipped(skip, "exprs") {
+		if len(x.Exprs) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Exprs {
 				f(e)
 			}
 		}
-		if len(x.Relations) > 0 && !skipped(skip, "relations") {
+		if len(x.Relations) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Relations {
 				f(e)
 			}
 		}
 	case *pg.StatsElem:
-		if x.Expr != nil && !skipped(skip, "expr") {
+		if x.Expr != nil && skip&(1<<0) == 0 {
 			f(x.Expr)
 		}
 	case *pg.AlterStatsStmt:
-		if len(x.Defnames) > 0 && !skipped(skip, "defnames") {
+		if len(x.Defnames) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Defnames {
 				f(e)
 			}
 		}
 	case *pg.CreateFunctionStmt:
-		if len(x.Funcname) > 0 && !skipped(skip, "funcname") {
+		if len(x.Funcname) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Funcname {
 				f(e)
 			}
 		}
-		if len(x.Parameters) > 0 && !skipped(skip, "parameters") {
+		if len(x.Parameters) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Parameters {
 				f(e)
 			}
 		}
-		if x.ReturnType != nil && !skipped(skip, "return_type") {
+		if x.ReturnType != nil && skip&(1<<2) == 0 {
 			f(x.ReturnType)
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
-		if x.SqlBody != nil && !skipped(skip, "sql_body") {
+		if x.SqlBody != nil && skip&(1<<4) == 0 {
 			f(x.SqlBody)
 		}
 	case *pg.FunctionParameter:
-		if x.ArgType != nil && !skipped(skip, "arg_type") {
+		if x.ArgType != nil && skip&(1<<0) == 0 {
 			f(x.ArgType)
 		}
-		if x.Defexpr != nil && !skipped(skip, "defexpr") {
+		if x.Defexpr != nil && skip&(1<<1) == 0 {
 			f(x.Defexpr)
 		}
 	case *pg.AlterFunctionStmt:
-		if x.Func != nil && !skipped(skip, "func") {
+		if x.Func != nil && skip&(1<<0) == 0 {
 			f(x.Func)
 		}
-		if len(x.Actions) > 0 && !skipped(skip, "actions") {
+		if len(x.Actions) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Actions {
 				f(e)
 			}
 		}
 	case *pg.DoStmt:
-		if len(x.Args) > 0 && !skipped(skip, "args") {
+		if len(x.Args) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Args {
 				f(e)
 			}
 		}
 	case *pg.CallStmt:
-		if x.Funccall != nil && !skipped(skip, "funccall") {
+		if x.Funccall != nil && skip&(1<<0) == 0 {
 			f(x.Funccall)
 		}
-		if x.Funcexpr != nil && !skipped(skip, "funcexpr") {
+		if x.Funcexpr != nil && skip&(1<<1) == 0 {
 			f(x.Funcexpr)
 		}
-		if len(x.Outargs) > 0 && !skipped(skip, "outargs") {
+		if len(x.Outargs) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Outargs {
 				f(e)
 			}
 		}
 	case *pg.RenameStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if x.Object != nil && !skipped(skip, "object") {
+		if x.Object != nil && skip&(1<<1) == 0 {
 			f(x.Object)
 		}
 	case *pg.AlterObjectDependsStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if x.Object != nil && !skipped(skip, "object") {
+		if x.Object != nil && skip&(1<<1) == 0 {
 			f(x.Object)
 		}
-		if x.Extname != nil && !skipped(skip, "extname") {
+		if x.Extname != nil && skip&(1<<2) == 0 {
 			f(x.Extname)
 		}
 	case *pg.AlterObjectSchemaStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if x.Object != nil && !skipped(skip, "object") {
+		if x.Object != nil && skip&(1<<1) == 0 {
 			f(x.Object)
 		}
 	case *pg.AlterOwnerStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if x.Object != nil && !skipped(skip, "object") {
+		if x.Object != nil && skip&(1<<1) == 0 {
 			f(x.Object)
 		}
-		if x.Newowner != nil && !skipped(skip, "newowner") {
+		if x.Newowner != nil && skip&(1<<2) == 0 {
 			f(x.Newowner)
 		}
 	case *pg.AlterOperatorStmt:
-		if x.Opername != nil && !skipped(skip, "opername") {
+		if x.Opername != nil && skip&(1<<0) == 0 {
 			f(x.Opername)
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterTypeStmt:
-		if len(x.TypeName) > 0 && !skipped(skip, "type_name") {
+		if len(x.TypeName) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.TypeName {
 				f(e)
 			}
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.RuleStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if x.WhereClause != nil && !skipped(skip, "where_clause") {
+		if x.WhereClause != nil && skip&(1<<1) == 0 {
 			f(x.WhereClause)
 		}
-		if len(x.Actions) > 0 && !skipped(skip, "actions") {
+		if len(x.Actions) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Actions {
 				f(e)
 			}
 		}
 	case *pg.TransactionStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.CompositeTypeStmt:
-		if x.Typevar != nil && !skipped(skip, "typevar") {
+		if x.Typevar != nil && skip&(1<<0) == 0 {
 			f(x.Typevar)
 		}
-		if len(x.Coldeflist) > 0 && !skipped(skip, "coldeflist") {
+		if len(x.Coldeflist) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Coldeflist {
 				f(e)
 			}
 		}
 	case *pg.CreateEnumStmt:
-		if len(x.TypeName) > 0 && !skipped(skip, "type_name") {
+		if len(x.TypeName) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.TypeName {
 				f(e)
 			}
 		}
-		if len(x.Vals) > 0 && !skipped(skip, "vals") {
+		if len(x.Vals) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Vals {
 				f(e)
 			}
 		}
 	case *pg.CreateRangeStmt:
-		if len(x.TypeName) > 0 && !skipped(skip, "type_name") {
+		if len(x.TypeName) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.TypeName {
 				f(e)
 			}
 		}
-		if len(x.Params) > 0 && !skipped(skip, "params") {
+		if len(x.Params) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Params {
 				f(e)
 			}
 		}
 	case *pg.AlterEnumStmt:
-		if len(x.TypeName) > 0 && !skipped(skip, "type_name") {
+		if len(x.TypeName) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.TypeName {
 				f(e)
 			}
 		}
 	case *pg.ViewStmt:
-		if x.View != nil && !skipped(skip, "view") {
+		if x.View != nil && skip&(1<<0) == 0 {
 			f(x.View)
 		}
-		if len(x.Aliases) > 0 && !skipped(skip, "aliases") {
+		if len(x.Aliases) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Aliases {
 				f(e)
 			}
 		}
-		if x.Query != nil && !skipped(skip, "query") {
+		if x.Query != nil && skip&(1<<2) == 0 {
 			f(x.Query)
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<3) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.CreatedbStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterDatabaseStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterDatabaseSetStmt:
-		if x.Setstmt != nil && !skipped(skip, "setstmt") {
+		if x.Setstmt != nil && skip&(1<<0) == 0 {
 			f(x.Setstmt)
 		}
 	case *pg.DropdbStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterSystemStmt:
-		if x.Setstmt != nil && !skipped(skip, "setstmt") {
+		if x.Setstmt != nil && skip&(1<<0) == 0 {
 			f(x.Setstmt)
 		}
 	case *pg.ClusterStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if len(x.Params) > 0 && !skipped(skip, "params") {
+		if len(x.Params) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Params {
 				f(e)
 			}
 		}
 	case *pg.VacuumStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
-		if len(x.Rels) > 0 && !skipped(skip, "rels") {
+		if len(x.Rels) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Rels {
 				f(e)
 			}
 		}
 	case *pg.VacuumRelation:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if len(x.VaCols) > 0 && !skipped(skip, "va_cols") {
+		if len(x.VaCols) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.VaCols {
 				f(e)
 			}
 		}
 	case *pg.ExplainStmt:
-		if x.Query != nil && !skipped(skip, "query") {
+		if x.Query != nil && skip&(1<<0) == 0 {
 			f(x.Query)
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.CreateTableAsStmt:
-		if x.Query != nil && !skipped(skip, "query") {
+		if x.Query != nil && skip&(1<<0) == 0 {
 			f(x.Query)
 		}
-		if x.Into != nil && !skipped(skip, "into") {
+		if x.Into != nil && skip&(1<<1) == 0 {
 			f(x.Into)
 		}
 	case *pg.RefreshMatViewStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
 	case *pg.LockStmt:
-		if len(x.Relations) > 0 && !skipped(skip, "relations") {
+		if len(x.Relations) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Relations {
 				f(e)
 			}
 		}
 	case *pg.ConstraintsSetStmt:
-		if len(x.Constraints) > 0 && !skipped(skip, "constraints") {
+		if len(x.Constraints) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Constraints {
 				f(e)
 			}
 		}
 	case *pg.ReindexStmt:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if len(x.Params) > 0 && !skipped(skip, "params") {
+		if len(x.Params) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Params {
 				f(e)
 			}
 		}
 	case *pg.CreateConversionStmt:
-		if len(x.ConversionName) > 0 && !skipped(skip, "conversion_name") {
+		if len(x.ConversionName) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.ConversionName {
 				f(e)
 			}
 		}
-		if len(x.FuncName) > 0 && !skipped(skip, "func_name") {
+		if len(x.FuncName) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.FuncName {
 				f(e)
 			}
 		}
 	case *pg.CreateCastStmt:
-		if x.Sourcetype != nil && !skipped(skip, "sourcetype") {
+		if x.Sourcetype != nil && skip&(1<<0) == 0 {
 			f(x.Sourcetype)
 		}
-		if x.Targettype != nil && !skipped(skip, "targettype") {
+		if x.Targettype != nil && skip&(1<<1) == 0 {
 			f(x.Targettype)
 		}
-		if x.Func != nil && !skipped(skip, "func") {
+		if x.Func != nil && skip&(1<<2) == 0 {
 			f(x.Func)
 		}
 	case *pg.CreateTransformStmt:
-		if x.TypeName != nil && !skipped(skip, "type_name") {
+		if x.TypeName != nil && skip&(1<<0) == 0 {
 			f(x.TypeName)
 		}
-		if x.Fromsql != nil && !skipped(skip, "fromsql") {
+		if x.Fromsql != nil && skip&(1<<1) == 0 {
 			f(x.Fromsql)
 		}
-		if x.Tosql != nil && !skipped(skip, "tosql") {
+		if x.Tosql != nil && skip&(1<<2) == 0 {
 			f(x.Tosql)
 		}
 	case *pg.PrepareStmt:
-		if len(x.Argtypes) > 0 && !skipped(skip, "argtypes") {
+		if len(x.Argtypes) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Argtypes {
 				f(e)
 			}
 		}
-		if x.Query != nil && !skipped(skip, "query") {
+		if x.Query != nil && skip&(1<<1) == 0 {
 			f(x.Query)
 		}
 	case *pg.ExecuteStmt:
-		if len(x.Params) > 0 && !skipped(skip, "params") {
+		if len(x.Params) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Params {
 				f(e)
 			}
 		}
 	case *pg.DropOwnedStmt:
-		if len(x.Roles) > 0 && !skipped(skip, "roles") {
+		if len(x.Roles) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Roles {
 				f(e)
 			}
 		}
 	case *pg.ReassignOwnedStmt:
-		if len(x.Roles) > 0 && !skipped(skip, "roles") {
+		if len(x.Roles) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Roles {
 				f(e)
 			}
 		}
-		if x.Newrole != nil && !skipped(skip, "newrole") {
+		if x.Newrole != nil && skip&(1<<1) == 0 {
 			f(x.Newrole)
 		}
 	case *pg.AlterTSDictionaryStmt:
-		if len(x.Dictname) > 0 && !skipped(skip, "dictname") {
+		if len(x.Dictname) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Dictname {
 				f(e)
 			}
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterTSConfigurationStmt:
-		if len(x.Cfgname) > 0 && !skipped(skip, "cfgname") {
+		if len(x.Cfgname) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Cfgname {
 				f(e)
 			}
 		}
-		if len(x.Tokentype) > 0 && !skipped(skip, "tokentype") {
+		if len(x.Tokentype) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Tokentype {
 				f(e)
 			}
 		}
-		if len(x.Dicts) > 0 && !skipped(skip, "dicts") {
+		if len(x.Dicts) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Dicts {
 				f(e)
 			}
 		}
 	case *pg.PublicationTable:
-		if x.Relation != nil && !skipped(skip, "relation") {
+		if x.Relation != nil && skip&(1<<0) == 0 {
 			f(x.Relation)
 		}
-		if x.WhereClause != nil && !skipped(skip, "where_clause") {
+		if x.WhereClause != nil && skip&(1<<1) == 0 {
 			f(x.WhereClause)
 		}
-		if len(x.Columns) > 0 && !skipped(skip, "columns") {
+		if len(x.Columns) > 0 && skip&(1<<2) == 0 {
 			for _, e := range x.Columns {
 				f(e)
 			}
 		}
 	case *pg.PublicationObjSpec:
-		if x.Pubtable != nil && !skipped(skip, "pubtable") {
+		if x.Pubtable != nil && skip&(1<<0) == 0 {
 			f(x.Pubtable)
 		}
 	case *pg.CreatePublicationStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
-		if len(x.Pubobjects) > 0 && !skipped(skip, "pubobjects") {
+		if len(x.Pubobjects) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Pubobjects {
 				f(e)
 			}
 		}
 	case *pg.AlterPublicationStmt:
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
-		if len(x.Pubobjects) > 0 && !skipped(skip, "pubobjects") {
+		if len(x.Pubobjects) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Pubobjects {
 				f(e)
 			}
 		}
 	case *pg.CreateSubscriptionStmt:
-		if len(x.Publication) > 0 && !skipped(skip, "publication") {
+		if len(x.Publication) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Publication {
 				f(e)
 			}
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
 		}
 	case *pg.AlterSubscriptionStmt:
-		if len(x.Publication) > 0 && !skipped(skip, "publication") {
+		if len(x.Publication) > 0 && skip&(1<<0) == 0 {
 			for _, e := range x.Publication {
 				f(e)
 			}
 		}
-		if len(x.Options) > 0 && !skipped(skip, "options") {
+		if len(x.Options) > 0 && skip&(1<<1) == 0 {
 			for _, e := range x.Options {
 				f(e)
 			}
