@@ -8,8 +8,9 @@ import (
 )
 
 // readRegular opens path, checks again that it is a regular file (it may have been
-// replaced since it was looked at) and reads it.
-func readRegular(path string) ([]byte, error) {
+// replaced since it was looked at) and reads up to limit bytes. Files have no owner
+// here to check for private.
+func readRegular(path string, limit int64, _ bool) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, readError(path, err)
@@ -22,12 +23,15 @@ func readRegular(path string) ([]byte, error) {
 	if err := regular(path, st); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if st.Size() > limit {
+		return nil, tooLarge(path, st.Size(), limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, readError(path, err)
 	}
-	if len(data) > MaxFileSize {
-		return nil, tooLarge(path, -1)
+	if int64(len(data)) > limit {
+		return nil, tooLarge(path, -1, limit)
 	}
 	return data, nil
 }

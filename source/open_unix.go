@@ -10,14 +10,20 @@ import (
 )
 
 // readRegular opens path without waiting for a writer (should it have become a named
-// pipe since it was looked at), checks again that it is a regular file and reads it.
+// pipe since it was looked at), checks again that it is a regular file (and, when
+// private, the user's own, following no final link) and reads up to limit bytes.
 // It talks to the kernel directly: an *os.File would also offer each file to the
 // network poller (a failing epoll_ctl) and read once more to see the end, three
 // system calls of eight in a run whose results are cached.
-func readRegular(path string) ([]byte, error) {
-	fd, err := retry(func() (int, error) {
-		return syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	})
+func readRegular(path string, limit int64, private bool) ([]byte, error) {
+	flags := syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+	if private {
+		flags |= syscall.O_NOFOLLOW
+	}
+	fd, err := retry(func() (int, error) { return syscall.Open(path, flags, 0) })
+	if private && errors.Is(err, syscall.ELOOP) {
+		return nil, &ReadError{Path: path, Problem: "refused: a symbolic link", Err: ErrNotRegular}
+	}
 	if err != nil {
 		return nil, readError(path, &fs.PathError{Op: "open", Path: path, Err: err})
 	}
@@ -33,9 +39,14 @@ func readRegular(path string) ([]byte, error) {
 		}
 		return nil, regular(path, fi)
 	}
+	if private {
+		if why := privateStat(&st); why != "" {
+			return nil, notPrivate(path, why)
+		}
+	}
 	size := st.Size
-	if size > MaxFileSize {
-		return nil, tooLarge(path, size)
+	if size > limit {
+		return nil, tooLarge(path, size, limit)
 	}
 	data := make([]byte, 0, size+1)
 	for {
@@ -49,8 +60,8 @@ func readRegular(path string) ([]byte, error) {
 		if n == 0 || int64(len(data)) == size {
 			break
 		}
-		if len(data) > MaxFileSize {
-			return nil, tooLarge(path, -1)
+		if int64(len(data)) > limit {
+			return nil, tooLarge(path, -1, limit)
 		}
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]

@@ -31,6 +31,10 @@ func (e *ReadError) Unwrap() error { return e.Err }
 // ErrNotRegular is the underlying error of a path that is not a regular file.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrNotPrivate is the underlying error of a file ReadPrivate refuses, and of
+// Private's verdict: another user owns it, or others than its owner may write it.
+var ErrNotPrivate = errors.New("not the user's own")
+
 // ReadFile reads the regular file at path, up to MaxFileSize bytes. Directories,
 // devices, named pipes and sockets are refused before they are opened, so that a
 // stray path can never block a run; a pipe swapped in after that check is opened
@@ -44,16 +48,42 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	if st.Size() > MaxFileSize {
-		return nil, tooLarge(path, st.Size())
+		return nil, tooLarge(path, st.Size(), MaxFileSize)
 	}
-	return readRegular(path)
+	return readRegular(path, MaxFileSize, false)
+}
+
+// ReadPrivate reads the regular file at path, up to limit bytes, only when it is the
+// user's own: owned by the user dws runs as and writable by no one else (its group
+// and others may not write it). It is for what dws wrote itself and will believe
+// without checking it again, such as the result cache. A symbolic link in its place
+// is refused; the file is checked once open, so that it cannot be swapped after the
+// check, and is opened without waiting, so that no kind of file can block the read.
+// Every error is a *ReadError; a refused file's Err is ErrNotPrivate or
+// ErrNotRegular. Where files have no owner (Windows), only the kind and size are
+// checked.
+func ReadPrivate(path string, limit int64) ([]byte, error) {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return nil, readError(path, err)
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return nil, &ReadError{Path: path, Problem: "refused: a symbolic link", Err: ErrNotRegular}
+	}
+	if err := regular(path, st); err != nil {
+		return nil, err
+	}
+	if st.Size() > limit {
+		return nil, tooLarge(path, st.Size(), limit)
+	}
+	return readRegular(path, limit, true)
 }
 
 // ReadRegular reads a file that a directory listing has just named as a regular
 // file, as ReadFile does but without its stat: once open, the file is checked again
 // to be regular (the listing and ReadFile's stat are both a moment old), which
 // leaves four system calls a file instead of five.
-func ReadRegular(path string) ([]byte, error) { return readRegular(path) }
+func ReadRegular(path string) ([]byte, error) { return readRegular(path, MaxFileSize, false) }
 
 func regular(path string, st fs.FileInfo) error {
 	if st.Mode().IsRegular() {
@@ -66,10 +96,28 @@ func regular(path string, st fs.FileInfo) error {
 	return &ReadError{Path: path, Problem: "cannot read: " + what, Err: ErrNotRegular}
 }
 
-func tooLarge(path string, size int64) error {
-	msg := "the file grew above the 4 MiB ceiling while being read: not parsed"
+// Private says whether the file or directory at path, which st describes, is the
+// user's own as ReadPrivate means it; when it is not, the *ReadError's Problem says
+// why and its Err is ErrNotPrivate.
+func Private(path string, st fs.FileInfo) error {
+	if why := private(st); why != "" {
+		return notPrivate(path, why)
+	}
+	return nil
+}
+
+func notPrivate(path, why string) error {
+	return &ReadError{Path: path, Problem: "refused: " + why, Err: ErrNotPrivate}
+}
+
+func tooLarge(path string, size, limit int64) error {
+	ceiling := fmt.Sprintf("%d-byte", limit)
+	if limit%(1<<20) == 0 {
+		ceiling = fmt.Sprintf("%d MiB", limit>>20)
+	}
+	msg := "the file grew above the " + ceiling + " ceiling while being read: not parsed"
 	if size >= 0 {
-		msg = fmt.Sprintf("the file is %d bytes, above the 4 MiB ceiling: not parsed", size)
+		msg = fmt.Sprintf("the file is %d bytes, above the %s ceiling: not parsed", size, ceiling)
 	}
 	return &ReadError{Path: path, Problem: msg, TooLarge: true, Size: size}
 }
