@@ -20,8 +20,21 @@
 //
 // Writes are atomic (a temporary file renamed over the index), so a reader never
 // sees half an index, whatever other processes do; writers of one scope take turns
-// under a lock beside the index, each merging what the others wrote. An index keeps at most MaxEntries entries, the most recently used, and
-// the directory at most MaxBytes of indexes, the most recently written.
+// under a lock beside the index, each merging what the others wrote. An index keeps
+// at most MaxEntries entries, the most recently used, and the directory at most
+// MaxBytes of indexes, the most recently written.
+//
+// An index is believed without checking it again, and its entries are SHA-256 sums
+// of nothing secret: whoever can write it can make a file with errors pass. So a
+// cache is only the user's own. The directory is created 0700; one that exists and
+// is not the user's own (owned by another user, or writable by its group or others,
+// as source.Private says; a link to a directory is followed and the directory
+// checked) is not used at all, and an index that is not the user's own regular file
+// is not read (source.ReadPrivate: no link, no pipe, no device, bounded), and is
+// replaced when the run writes. Refused tells the caller which, once. An index
+// damaged anywhere reads as empty. Trimming deletes only the files a cache writes
+// (named as dwsFile names them, the user's own, an index starting as one does),
+// since the directory may be one the user named and keeps other files in.
 //
 // It knows nothing about definitions, rules or reports.
 package cache
@@ -33,7 +46,9 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,6 +57,7 @@ import (
 	"time"
 
 	"github.com/dwsdev/dws/internal/flock"
+	"github.com/dwsdev/dws/source"
 )
 
 // Bounds of a cache directory.
@@ -52,6 +68,10 @@ const (
 
 // maxEntries is MaxEntries, lowered by tests.
 var maxEntries = MaxEntries
+
+// maxIndexBytes bounds the read of an index: one index never takes more than the
+// directory may hold.
+const maxIndexBytes = MaxBytes
 
 // magic opens every index; a file that does not start with it is no index (and is
 // read as empty).
@@ -113,23 +133,74 @@ type Cache struct {
 	entries map[Key]record
 	stamps  map[string]stampRecord // by absolute path
 	changed bool
+	off     bool  // the directory is refused: nothing is read or written
+	refused error // the first reason something was not used, for Refused
 }
 
-// Open opens the scope of dir that scope identifies, reading its index. A missing or
-// unreadable index is an empty one: a cache can only make a run faster.
+// Open opens the scope of dir that scope identifies, reading its index. A missing,
+// damaged or refused index is an empty one: a cache can only make a run faster. A
+// directory that is not the user's own (Private) is not used at all; Refused says so.
 func Open(dir string, scope Key) *Cache {
 	c := &Cache{
 		dir:     dir,
-		path:    filepath.Join(dir, hex.EncodeToString(scope[:16])+".idx"),
+		path:    filepath.Join(dir, hex.EncodeToString(scope[:16])+indexSuffix),
 		opened:  time.Now(),
 		entries: map[Key]record{},
 		stamps:  map[string]stampRecord{},
 	}
 	c.now = c.opened.Unix()
-	if data, err := os.ReadFile(c.path); err == nil {
-		c.entries, c.stamps = decode(data)
+	switch there, err := checkDir(dir); {
+	case err != nil:
+		c.off = true
+		c.refuse(err)
+	case there:
+		c.entries, c.stamps = c.read()
 	}
 	return c
+}
+
+// Refused returns why the run did not use the cache's directory or index ("cache
+// not used: …", "cache index not read: …"), the first reason only, or nil: for the
+// caller to say once.
+func (c *Cache) Refused() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.refused
+}
+
+func (c *Cache) refuse(err error) {
+	if c.refused == nil {
+		c.refused = err
+	}
+}
+
+// checkDir says whether dir is a directory there to read, and refuses one that is
+// not the user's own. What is not there (or no directory) is for Close to create,
+// or to fail to.
+func checkDir(dir string) (there bool, refused error) {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return false, nil
+	}
+	if err := source.Private(dir, st); err != nil {
+		return false, fmt.Errorf("cache not used: %w", err)
+	}
+	return true, nil
+}
+
+// read reads the index, or nothing: only a regular file of the user's own, through
+// the bounded reader, so that no file put in its place can block the run or fill its
+// memory. Any damage makes it empty. Why it was not read, if it exists, is kept for
+// Refused.
+func (c *Cache) read() (map[Key]record, map[string]stampRecord) {
+	data, err := source.ReadPrivate(c.path, maxIndexBytes)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			c.refuse(fmt.Errorf("cache index not read: %w", err))
+		}
+		return map[Key]record{}, map[string]stampRecord{}
+	}
+	return decode(data)
 }
 
 // Stamped returns the entry of the file at the absolute path abs when its stamp is
@@ -198,37 +269,43 @@ func (c *Cache) Put(k Key, e Entry) {
 }
 
 // Close writes the index if the run changed it, then trims the directory to
-// MaxBytes. Its error is for the caller to mention, never to fail a run with.
+// MaxBytes. Its error is for the caller to mention, never to fail a run with; a
+// directory found not to be the user's own is not written to, and Refused says so.
 func (c *Cache) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.changed {
+	if c.off || !c.changed {
 		return nil
 	}
-	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+	// Only the user may read what the index says of their files, or write what a run
+	// will believe (an existing directory is checked below, as it is).
+	if err := os.MkdirAll(c.dir, 0o700); err != nil {
 		return err
 	}
+	if _, err := checkDir(c.dir); err != nil {
+		c.off = true
+		c.refuse(err)
+		return nil
+	}
 	// Writers of one scope take turns, each merging what the others wrote.
-	unlock, err := flock.Lock(c.path + ".lock")
+	unlock, err := flock.Lock(c.path + lockSuffix)
 	if err != nil {
 		return err
 	}
 	defer unlock()
 	// What another process wrote since Open stays, unless this run has the key too.
-	if data, err := os.ReadFile(c.path); err == nil {
-		entries, stamps := decode(data)
-		for k, r := range entries {
-			if _, ok := c.entries[k]; !ok {
-				c.entries[k] = r
-			}
-		}
-		for k, r := range stamps {
-			if _, ok := c.stamps[k]; !ok {
-				c.stamps[k] = r
-			}
+	entries, stamps := c.read()
+	for k, r := range entries {
+		if _, ok := c.entries[k]; !ok {
+			c.entries[k] = r
 		}
 	}
-	tmp, err := os.CreateTemp(c.dir, ".tmp-*")
+	for k, r := range stamps {
+		if _, ok := c.stamps[k]; !ok {
+			c.stamps[k] = r
+		}
+	}
+	tmp, err := os.CreateTemp(c.dir, filepath.Base(c.path)+tmpInfix+"*")
 	if err != nil {
 		return err
 	}
@@ -321,7 +398,8 @@ func recent[K comparable, R any](m map[K]R, used func(R) int64, cmp func(a, b K)
 	return keys
 }
 
-// decode reads an index; from a damaged one it keeps what comes before the damage.
+// decode reads an index. A damaged one, anything short of an index as encode writes
+// it to its last byte, reads as empty: nothing of it is believed.
 func decode(data []byte) (map[Key]record, map[string]stampRecord) {
 	entries, stamps := map[Key]record{}, map[string]stampRecord{}
 	if !bytes.HasPrefix(data, []byte(magic)) {
@@ -401,12 +479,63 @@ func decode(data []byte) (map[Key]record, map[string]stampRecord) {
 		}
 		stamps[pk] = r
 	}
+	if bad || len(data) > 0 {
+		return map[Key]record{}, map[string]stampRecord{}
+	}
 	return entries, stamps
+}
+
+// The names of a scope's files: "<32 hex digits>.idx", the lock beside it, and the
+// temporary files it is written to. trim deletes nothing else.
+const (
+	indexSuffix = ".idx"
+	lockSuffix  = ".lock"
+	tmpInfix    = ".tmp-"
+)
+
+// dwsFile says which of a scope's files name is (indexSuffix, lockSuffix, tmpInfix),
+// or "" when dws did not name it.
+func dwsFile(name string) string {
+	const hexLen = 32
+	if len(name) < hexLen+len(indexSuffix) || name[hexLen:hexLen+len(indexSuffix)] != indexSuffix {
+		return ""
+	}
+	for _, r := range name[:hexLen] {
+		if (r < '0' || r > '9') && (r < 'a' || r > 'f') {
+			return ""
+		}
+	}
+	switch rest := name[hexLen+len(indexSuffix):]; {
+	case rest == "":
+		return indexSuffix
+	case rest == lockSuffix:
+		return lockSuffix
+	case strings.HasPrefix(rest, tmpInfix) && len(rest) > len(tmpInfix) &&
+		strings.Trim(rest[len(tmpInfix):], "0123456789") == "":
+		return tmpInfix
+	}
+	return ""
+}
+
+// isIndex says whether the file at path starts as every index dws wrote does, whatever
+// its version.
+func isIndex(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close() //nolint:errcheck // read-only
+	const marker = "dws-cache "
+	head := make([]byte, len(marker))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == marker
 }
 
 // trim removes the least recently written indexes of dir until they take MaxBytes
 // or less, never keep (the one just written), and any temporary file a killed
-// process left over an hour ago.
+// process left over an hour ago. It deletes only the files dws wrote there: named as
+// dwsFile names them, the user's own (Private), and for an index, one that starts as
+// an index does; a cache directory may be one the user named, holding other files.
 func trim(dir, keep string) error {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -420,25 +549,31 @@ func trim(dir, keep string) error {
 	var files []file
 	var total int64
 	for _, de := range des {
-		info, err := de.Info()
-		if err != nil || !info.Mode().IsRegular() {
+		kind := dwsFile(de.Name())
+		if kind == "" {
 			continue
 		}
+		info, err := de.Info()
 		p := filepath.Join(dir, de.Name())
-		switch {
-		case strings.HasPrefix(de.Name(), ".tmp-"):
+		if err != nil || !info.Mode().IsRegular() || source.Private(p, info) != nil {
+			continue
+		}
+		switch kind {
+		case tmpInfix:
 			if time.Since(info.ModTime()) > time.Hour {
 				os.Remove(p) //nolint:errcheck // another run may have taken it
 			}
-		case strings.HasSuffix(de.Name(), ".idx.lock"):
+		case lockSuffix:
 			// Kept beside a live index (deleting it would let two writers lock two
 			// files); removed with a trimmed one.
-			if _, err := os.Stat(strings.TrimSuffix(p, ".lock")); errors.Is(err, os.ErrNotExist) {
+			if _, err := os.Lstat(strings.TrimSuffix(p, lockSuffix)); errors.Is(err, os.ErrNotExist) && info.Size() == 0 {
 				os.Remove(p) //nolint:errcheck // another run may have taken it
 			}
-		case strings.HasSuffix(de.Name(), ".idx"):
-			files = append(files, file{p, info.Size(), info.ModTime()})
-			total += info.Size()
+		case indexSuffix:
+			if p == keep || isIndex(p) {
+				files = append(files, file{p, info.Size(), info.ModTime()})
+				total += info.Size()
+			}
 		}
 	}
 	slices.SortFunc(files, func(a, b file) int { return a.mod.Compare(b.mod) })

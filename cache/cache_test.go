@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ func TestKeyOfSeparatesParts(t *testing.T) {
 	}
 }
 
-// A damaged index keeps what precedes the damage; garbage is an empty cache.
+// A damaged index, whatever the damage, reads as empty: nothing of it is believed.
 func TestDamagedIndex(t *testing.T) {
 	dir := t.TempDir()
 	scope := KeyOf([]byte("s"))
@@ -54,18 +55,24 @@ func TestDamagedIndex(t *testing.T) {
 		t.Fatalf("want one index, have %v", files)
 	}
 	data, _ := os.ReadFile(files[0])
-	if err := os.WriteFile(files[0], data[:len(data)-5], 0o600); err != nil {
-		t.Fatal(err)
+	if n := len(Open(dir, scope).entries); n != 10 {
+		t.Fatalf("the index read as %d entries, want 10", n)
 	}
-	n := len(Open(dir, scope).entries)
-	if n != 9 {
-		t.Fatalf("a truncated index kept %d entries, want 9", n)
-	}
-	if err := os.WriteFile(files[0], []byte("garbage"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if n := len(Open(dir, scope).entries); n != 0 {
-		t.Fatalf("garbage read as %d entries", n)
+	for name, damaged := range map[string][]byte{
+		"truncated":        data[:len(data)-5],
+		"trailing garbage": append(slices.Clone(data), 0),
+		"garbage":          []byte("garbage"),
+	} {
+		if err := os.WriteFile(files[0], damaged, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c := Open(dir, scope)
+		if n := len(c.entries) + len(c.stamps); n != 0 {
+			t.Errorf("%s: read as %d entries", name, n)
+		}
+		if err := c.Refused(); err != nil {
+			t.Errorf("%s: a damaged index of the user's own is no refusal: %v", name, err)
+		}
 	}
 }
 
@@ -138,9 +145,12 @@ func TestBounded(t *testing.T) {
 		}
 	}
 
-	big := make([]byte, MaxBytes/2+1)
 	for i := range 3 {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("old%d.idx", i)), big, 0o600); err != nil {
+		p := filepath.Join(dir, fmt.Sprintf("%032x.idx", i))
+		if err := os.WriteFile(p, []byte(magic), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(p, MaxBytes/2+1); err != nil { // sparse: no 32 MiB written
 			t.Fatal(err)
 		}
 	}

@@ -137,9 +137,13 @@ func validate(c *cli.Context) error {
 			l.Cache = cache.Open(dir, l.CacheScope(buildIdentity()))
 			defer func() {
 				// A cache only makes runs faster: failing to write it fails nothing,
-				// and only a directory the user named is worth a word.
+				// and only a directory the user named is worth a word. One another
+				// user could have written is always said, once.
 				if err := l.Cache.Close(); err != nil && c.IsSet("cache") {
 					fmt.Fprintf(c.App.ErrWriter, "dws: --cache %s: %v\n", c.String("cache"), err)
+				}
+				if err := l.Cache.Refused(); err != nil {
+					fmt.Fprintf(c.App.ErrWriter, "dws: %v\n", err)
 				}
 			}()
 		}
