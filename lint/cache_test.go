@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -179,5 +180,57 @@ func TestCacheStamps(t *testing.T) {
 	l = cachedLinter(t, dir, cacheDir)
 	if got := l.Run([]lint.Input{{Path: flow}}).Diagnostics(); len(got) != 1 || got[0].Rule != "sql-column" {
 		t.Fatalf("after a same-size write with the old mtime: %v", got)
+	}
+}
+
+// A cached verdict never stands in for the lockfile's check: an entry (and a stamp)
+// saying a file with a dangling edge is clean, with the checksum the lockfile
+// records, still leaves the file failing, with today's checksum. An entry that agrees
+// with today's bytes and the lockfile is taken as it stands.
+func TestCacheNeverStandsInForTheLock(t *testing.T) {
+	defer func(w time.Duration) { cache.RacyWindow = w }(cache.RacyWindow)
+	cache.RacyWindow = 0 // the stamps below are kept however recent the file
+	dir, cacheDir := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\nlock: dws.lock\n")
+	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	flow := filepath.Join(dir, "flow.json")
+	write(t, flow, cleanFlow)
+	write(t, filepath.Join(dir, "dws.lock"), "{\"version\": 1, \"files\": {}}\n")
+	l := cachedLinter(t, dir, cacheDir)
+	recorded := l.Run([]lint.Input{{Path: flow}}).Files[0].Checksum
+	lock := fmt.Sprintf("{\"version\": 1, \"files\": {\"flow.json\": %q}}\n", recorded)
+	write(t, filepath.Join(dir, "dws.lock"), lock)
+
+	dangling := strings.Replace(cleanFlow, `"onSuccess": null`, `"onSuccess": "nowhere"`, 1)
+	write(t, flow, dangling)
+	l = cachedLinter(t, dir, cacheDir)
+	k := cache.KeyOf([]byte(flow), []byte(dangling))
+	l.Cache.Put(k, cache.Entry{Dialect: "cortex", Checksum: recorded})
+	if st, ok := cache.StampOf(flow); ok {
+		l.Cache.PutStamp(flow, st, k)
+	}
+	res := l.Run([]lint.Input{{Path: flow}})
+	rules := map[string]bool{}
+	for _, d := range res.Diagnostics() {
+		rules[d.Rule] = true
+	}
+	if !rules["checksum-mismatch"] || !rules["dangling-edge"] {
+		t.Errorf("a forged clean entry: findings %v, want checksum-mismatch and dangling-edge", rules)
+	}
+	if got := res.Files[0].Checksum; got == recorded {
+		t.Errorf("the checksum reported is the cache's, %s", got)
+	}
+
+	// The same lie about bytes whose checksum is the recorded one: nothing to
+	// compare differs, and the entry is taken (a column the DDL lacks goes unseen).
+	unknown := strings.Replace(cleanFlow, "SELECT status", "SELECT statux", 1)
+	write(t, flow, unknown)
+	l = cachedLinter(t, dir, cacheDir)
+	sum := l.Run([]lint.Input{{Path: flow}}).Files[0].Checksum
+	write(t, filepath.Join(dir, "dws.lock"), fmt.Sprintf("{\"version\": 1, \"files\": {\"flow.json\": %q}}\n", sum))
+	l = cachedLinter(t, dir, cacheDir)
+	l.Cache.Put(cache.KeyOf([]byte(flow), []byte(unknown)), cache.Entry{Dialect: "cortex", Checksum: sum})
+	if got := l.Run([]lint.Input{{Path: flow}}); len(got.Diagnostics()) != 0 {
+		t.Errorf("an entry agreeing with the bytes and the lockfile was not taken: %v", got.Diagnostics())
 	}
 }

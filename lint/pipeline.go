@@ -43,7 +43,8 @@ type Linter struct {
 	// Cache, when set, remembers the files a run found clean (see package cache); a
 	// file given again with the same bytes under the same CacheScope is not checked.
 	// Files read from standard input or an overlay, files of a bundle and simulated
-	// runs are always checked.
+	// runs are always checked. With a lockfile, a file's checksum is computed from its
+	// bytes and compared on every run all the same.
 	Cache *cache.Cache
 }
 
@@ -289,11 +290,15 @@ func (r *run) cached(in *Input, res *FileResult) bool {
 	if _, ok := r.Overlay[abs]; ok {
 		return false
 	}
-	// A file whose stamp is the one kept with its clean result is not read at all.
+	// A file whose stamp is the one kept with its clean result is not read at all,
+	// unless a lockfile is configured: a cached verdict never stands in for the
+	// lockfile's check, which is made from today's bytes (lockAgrees).
 	if st, ok := cache.StampOf(in.Path); ok {
-		if e, ok := r.Cache.Stamped(abs, st); ok {
-			*res = FileResult{Path: in.Path, Dialect: e.Dialect, Checksum: e.Checksum}
-			return true
+		if r.Lock == nil {
+			if e, ok := r.Cache.Stamped(abs, st); ok {
+				*res = FileResult{Path: in.Path, Dialect: e.Dialect, Checksum: e.Checksum}
+				return true
+			}
 		}
 		in.stamp, in.regular = st, true
 	}
@@ -303,13 +308,39 @@ func (r *run) cached(in *Input, res *FileResult) bool {
 	}
 	in.Data, in.read, in.key = data, true, cache.KeyOf([]byte(abs), data)
 	e, ok := r.Cache.Get(in.key)
-	if ok {
-		*res = FileResult{Path: in.Path, Dialect: e.Dialect, Checksum: e.Checksum}
-		// The bytes are known, the stamp was not (a checkout or a touch rewrote the
-		// file as it was): keep the new one, so the next run need not read it.
-		r.Cache.PutStamp(abs, in.stamp, in.key)
+	if !ok || (r.Lock != nil && !r.lockAgrees(in, e)) {
+		return false
 	}
-	return ok
+	*res = FileResult{Path: in.Path, Dialect: e.Dialect, Checksum: e.Checksum}
+	// The bytes are known, the stamp was not (a checkout or a touch rewrote the file
+	// as it was): keep the new one, so the next run need not read it.
+	r.Cache.PutStamp(abs, in.stamp, in.key)
+	return true
+}
+
+// lockAgrees says whether the checksum of in's bytes, computed now, is the one its
+// cache entry e holds and the one the lockfile records. When it is not, the cache
+// lied (a clean entry is only kept under the lockfile it matched: the lockfile's
+// bytes are in the scope) and the file is checked in full.
+func (r *run) lockAgrees(in *Input, e cache.Entry) bool {
+	if len(in.Data) > heavyFile {
+		r.heavy.Lock()
+		defer r.heavy.Unlock()
+	}
+	doc, err := source.ParseOwned(in.Path, in.Data, source.FormatOf(in.Path, in.Data))
+	if err != nil {
+		return false
+	}
+	defer doc.Release()
+	sum, err := canonical.ChecksumNode(doc.Root)
+	if err != nil || sum != e.Checksum {
+		return false
+	}
+	key, err := canonical.RelPath(r.Config.Lock, in.Path)
+	if err != nil {
+		return true // outside the lockfile's tree: the checksum stage compares nothing either
+	}
+	return r.Lock.Files[key] == sum
 }
 
 // remember records a clean result in the cache: no finding and no inline ignore (a
