@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/scenario"
 	"github.com/dwsdev/dws/sim"
 )
@@ -76,7 +77,9 @@ text { font: 12px system-ui, sans-serif; fill: #222; } .label { font-size: 11px;
 	return err
 }
 
-func esc(s string) string { return html.EscapeString(s) }
+// esc is s as the page's text or an attribute's value: printable (XML forbids most
+// control characters even as references), then HTML-escaped.
+func esc(s string) string { return html.EscapeString(printable.String(s)) }
 
 // anchor is an id for a definition's section.
 func anchor(s string) string {

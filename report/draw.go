@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dwsdev/dws/graph"
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
 )
@@ -183,25 +184,33 @@ func WriteGraph(w io.Writer, format, title string, ds []Drawing) error {
 	return err
 }
 
-// mermaidLabel escapes a label for Mermaid's quoted labels.
-func mermaidLabel(s string) string {
-	r := strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", " ", "\r", " ", "|", "#124;")
-	return r.Replace(s)
+// mermaidText is s inside a quoted Mermaid label ("…" or |"…"|): printable, and every
+// character Mermaid or the HTML it renders to would read (a quote, <, &, a backtick
+// that starts a Markdown label, #, which starts Mermaid's own entity codes) written as
+// Mermaid's entity code, so the label shows s as it is.
+func mermaidText(s string) string { return mermaidEscaper.Replace(printable.String(s)) }
+
+var mermaidEscaper = strings.NewReplacer("#", "#35;", `"`, "#quot;", "<", "#lt;", ">", "#gt;", "&", "#amp;", "|", "#124;", "`", "#96;")
+
+// mermaidTitle is the front matter's title line: a YAML double-quoted string, so that a
+// colon or a quote in a file name or workflow id is part of the title.
+func mermaidTitle(s string) string {
+	return "title: \"" + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(printable.String(s)) + "\"\n"
 }
 
 func writeMermaid(b *strings.Builder, title string, ds []Drawing) {
-	fmt.Fprintf(b, "---\ntitle: %q\n---\nflowchart TD\n", title)
+	b.WriteString("---\n" + mermaidTitle(title) + "---\nflowchart TD\n")
 	for gi, d := range ds {
 		indent := "  "
 		if d.Name != "" {
-			fmt.Fprintf(b, "  subgraph g%d[\"%s\"]\n", gi, mermaidLabel(d.Name))
+			fmt.Fprintf(b, "  subgraph g%d[\"%s\"]\n", gi, mermaidText(d.Name))
 			indent = "    "
 		}
 		ids := map[string]string{}
 		for ni, n := range d.Nodes {
 			id := fmt.Sprintf("g%dn%d", gi, ni)
 			ids[n.ID] = id
-			fmt.Fprintf(b, "%s%s[\"%s\"]%s\n", indent, id, mermaidLabel(n.ID), mermaidClass(n))
+			fmt.Fprintf(b, "%s%s[\"%s\"]%s\n", indent, id, mermaidText(n.ID), mermaidClass(n))
 		}
 		end := fmt.Sprintf("g%dend", gi)
 		hasEnd := false
@@ -215,7 +224,7 @@ func writeMermaid(b *strings.Builder, title string, ds []Drawing) {
 				if l == "" {
 					fmt.Fprintf(b, "%sg%dn%d %s %s\n", indent, gi, ni, arrow, end)
 				} else {
-					fmt.Fprintf(b, "%sg%dn%d %s|\"%s\"| %s\n", indent, gi, ni, arrow, l, end)
+					fmt.Fprintf(b, "%sg%dn%d %s|\"%s\"| %s\n", indent, gi, ni, arrow, mermaidText(l), end)
 				}
 			}
 		}
@@ -223,13 +232,13 @@ func writeMermaid(b *strings.Builder, title string, ds []Drawing) {
 			to, ok := ids[e.To]
 			if !ok {
 				to = fmt.Sprintf("g%dmissing%d", gi, ei)
-				fmt.Fprintf(b, "%s%s[\"%s (no such node)\"]:::missing\n", indent, to, mermaidLabel(e.To))
+				fmt.Fprintf(b, "%s%s[\"%s (no such node)\"]:::missing\n", indent, to, mermaidText(e.To))
 			}
 			arrow := "-->"
 			if e.Failure {
 				arrow = "-.->"
 			}
-			fmt.Fprintf(b, "%s%s %s|\"%s\"| %s\n", indent, ids[e.From], arrow, mermaidLabel(e.Label), to)
+			fmt.Fprintf(b, "%s%s %s|\"%s\"| %s\n", indent, ids[e.From], arrow, mermaidText(e.Label), to)
 		}
 		if hasEnd {
 			fmt.Fprintf(b, "%s%s((\"end\")):::endnode\n", indent, end)
@@ -265,8 +274,11 @@ func mermaidClass(n DrawNode) string {
 	return ""
 }
 
+// dotText is s inside a quoted DOT string: printable, with the backslash (which starts
+// Graphviz's \N, \l, … escapes), the quote and & (which starts an entity Graphviz
+// decodes) escaped, so the label shows s as it is.
 func dotText(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "&", "&amp;").Replace(printable.String(s))
 }
 
 func writeDOT(b *strings.Builder, title string, ds []Drawing) {
@@ -290,10 +302,10 @@ func writeDOT(b *strings.Builder, title string, ds []Drawing) {
 				hasEnd = true
 				attrs := ""
 				if l != "" {
-					attrs = fmt.Sprintf(" [label=\"%s\"]", l)
+					attrs = fmt.Sprintf(" [label=\"%s\"]", dotText(l))
 				}
 				if l == "fail" {
-					attrs = fmt.Sprintf(" [label=\"%s\", style=dashed]", l)
+					attrs = fmt.Sprintf(" [label=\"%s\", style=dashed]", dotText(l))
 				}
 				fmt.Fprintf(b, "%sg%dn%d -> g%dend%s;\n", indent, gi, ni, gi, attrs)
 			}

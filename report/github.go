@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
 )
 
@@ -30,11 +31,13 @@ func (github) Write(w io.Writer, res *lint.Result) error {
 	return bw.Flush()
 }
 
-// The escapes GitHub's runner applies when it parses workflow commands.
+// The escapes GitHub's runner applies when it parses workflow commands, applied to
+// printable text: a control character in a file name or message neither drives the
+// log's terminal emulation nor, being escaped, ends the command early.
 var (
 	ghDataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	ghPropertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 )
 
-func ghData(s string) string     { return ghDataEscaper.Replace(s) }
-func ghProperty(s string) string { return ghPropertyEscaper.Replace(s) }
+func ghData(s string) string     { return ghDataEscaper.Replace(printable.String(s)) }
+func ghProperty(s string) string { return ghPropertyEscaper.Replace(printable.String(s)) }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/sim"
 )
@@ -112,12 +113,12 @@ func pluralWord(one bool, singular, plural string) string {
 func simText(w io.Writer, res *lint.Result, opts Options) error {
 	bw := bufio.NewWriter(w)
 	for _, e := range simEntries(res) {
-		name := safe(e.file.Path)
+		name := printable.String(e.file.Path)
 		if e.def != nil && e.def.Workflow != "" {
-			name += " (workflow " + safe(e.def.Workflow) + ")"
+			name += " (workflow " + printable.String(e.def.Workflow) + ")"
 		}
 		if e.def == nil {
-			fmt.Fprintf(bw, "%s: not simulated: %s\n", name, e.why)
+			fmt.Fprintf(bw, "%s: not simulated: %s\n", name, printable.String(e.why))
 		} else {
 			r := e.def.Result
 			fmt.Fprintf(bw, "%s: %s; %s\n", name, simSummary(r), plural(len(e.findings()), "finding"))
@@ -127,7 +128,7 @@ func simText(w io.Writer, res *lint.Result, opts Options) error {
 			}
 			for _, ed := range r.Edges {
 				if !ed.Coverable {
-					fmt.Fprintf(bw, "  no path takes %s: %s\n", ed.Edge, ed.Why)
+					fmt.Fprintf(bw, "  no path takes %s: %s\n", printable.String(ed.String()), printable.String(ed.Why))
 				}
 			}
 		}
@@ -168,10 +169,10 @@ func writeTree(w io.Writer, r *sim.Result) {
 	}
 	var print func(t *trie, depth int)
 	print = func(t *trie, depth int) {
-		chain := []string{safe(t.step.Node) + "=" + t.step.Outcome}
+		chain := []string{printable.String(t.step.Node + "=" + t.step.Outcome)}
 		for len(t.ends) == 0 && len(t.children) == 1 {
 			t = t.children[0]
-			chain = append(chain, safe(t.step.Node)+"="+t.step.Outcome)
+			chain = append(chain, printable.String(t.step.Node+"="+t.step.Outcome))
 		}
 		indent := strings.Repeat("  ", depth)
 		line := indent + strings.Join(chain, ", ")
@@ -183,10 +184,10 @@ func writeTree(w io.Writer, r *sim.Result) {
 			fmt.Fprintf(w, "%s → %s  [path %d]\n", line, p.Status, n+1)
 			if p.Context != nil {
 				b, _ := json.Marshal(p.Context)
-				fmt.Fprintf(w, "%s  context %s\n", indent, b)
+				fmt.Fprintf(w, "%s  context %s\n", indent, printable.String(string(b)))
 			}
 			if p.Note != "" {
-				fmt.Fprintf(w, "%s  %s\n", indent, p.Note)
+				fmt.Fprintf(w, "%s  %s\n", indent, printable.String(p.Note))
 			}
 		}
 		if len(t.ends) == 0 {
@@ -312,7 +313,7 @@ func simMermaid(w io.Writer, res *lint.Result) error {
 		if e.def.Workflow != "" {
 			title += " " + e.def.Workflow
 		}
-		fmt.Fprintf(bw, "---\ntitle: %s\n---\nflowchart TD\n", mermaidText(title))
+		fmt.Fprintf(bw, "---\n%s---\nflowchart TD\n", mermaidTitle(title))
 		ids := map[string]string{}
 		id := func(node string) string {
 			if v, ok := ids[node]; ok {
@@ -348,10 +349,6 @@ func simMermaid(w io.Writer, res *lint.Result) error {
 		}
 	}
 	return bw.Flush()
-}
-
-func mermaidText(s string) string {
-	return strings.NewReplacer(`"`, "#quot;", "\n", " ", "\r", " ").Replace(s)
 }
 
 func mermaidID(s string) string {

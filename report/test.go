@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/scenario"
 	"github.com/dwsdev/dws/sim"
@@ -51,12 +52,12 @@ func testText(w io.Writer, s *scenario.Suite, minCoverage float64, opts Options)
 	}
 	for _, o := range s.Outcomes {
 		if o.Passed {
-			fmt.Fprintf(bw, "%s  %s (%s)\n", st.info.Render("ok  "), safe(o.Scenario.Path), ms(o.Duration))
+			fmt.Fprintf(bw, "%s  %s (%s)\n", st.info.Render("ok  "), printable.String(o.Scenario.Path), ms(o.Duration))
 		} else {
-			fmt.Fprintf(bw, "%s  %s (%s)\n", st.err.Render("FAIL"), safe(o.Scenario.Path), ms(o.Duration))
+			fmt.Fprintf(bw, "%s  %s (%s)\n", st.err.Render("FAIL"), printable.String(o.Scenario.Path), ms(o.Duration))
 		}
 		for _, f := range o.Failures {
-			fmt.Fprintf(bw, "    %s\n", safe(f))
+			fmt.Fprintf(bw, "    %s\n", printable.String(f))
 		}
 		if o.FirstDiff >= 0 {
 			sideBySide(bw, o)
@@ -70,23 +71,23 @@ func testText(w io.Writer, s *scenario.Suite, minCoverage float64, opts Options)
 			}
 		}
 		for _, wmsg := range o.Warnings {
-			fmt.Fprintf(bw, "    %s %s\n", st.warn.Render("warning:"), safe(wmsg))
+			fmt.Fprintf(bw, "    %s %s\n", st.warn.Render("warning:"), printable.String(wmsg))
 		}
 	}
 	if len(s.Definitions) > 0 {
 		fmt.Fprintln(bw, st.bold.Render("coverage"))
 		width := 0
 		for _, d := range s.Definitions {
-			width = max(width, runewidth.StringWidth(d.Name()))
+			width = max(width, runewidth.StringWidth(printable.String(d.Name())))
 		}
 		for _, d := range s.Definitions {
 			c := d.Coverage
-			fmt.Fprintf(bw, "  %-*s  %5.1f%%  %d of %d edges\n", width, safe(d.Name()), c.Percent(), c.Covered, c.Coverable)
+			fmt.Fprintf(bw, "  %-*s  %5.1f%%  %d of %d edges\n", width, printable.String(d.Name()), c.Percent(), c.Covered, c.Coverable)
 			if len(c.Uncovered) > 0 {
-				fmt.Fprintf(bw, "    uncovered: %s\n", edgeList(c.Uncovered))
+				fmt.Fprintf(bw, "    uncovered: %s\n", printable.String(edgeList(c.Uncovered)))
 			}
 			for _, e := range c.Dead {
-				fmt.Fprintf(bw, "    dead: %s (%s)\n", e.Edge, e.Why)
+				fmt.Fprintf(bw, "    dead: %s (%s)\n", printable.String(e.String()), printable.String(e.Why))
 			}
 		}
 	}
@@ -108,10 +109,10 @@ func sideBySide(w io.Writer, o *scenario.Outcome) {
 	left := []string{"expected"}
 	right := []string{"actual"}
 	for _, v := range o.Expected {
-		left = append(left, v.String())
+		left = append(left, printable.String(v.String()))
 	}
 	for _, v := range o.Actual {
-		right = append(right, v.String())
+		right = append(right, printable.String(v.String()))
 	}
 	width := 0
 	for _, l := range left {
@@ -130,7 +131,7 @@ func sideBySide(w io.Writer, o *scenario.Outcome) {
 			mark = "≠ "
 		}
 		pad := strings.Repeat(" ", width-runewidth.StringWidth(l))
-		fmt.Fprintf(w, "    %s%s%s   %s\n", mark, safe(l), pad, safe(r))
+		fmt.Fprintf(w, "    %s%s%s   %s\n", mark, l, pad, r)
 	}
 }
 

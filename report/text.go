@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
 	"github.com/mattn/go-runewidth"
 	"github.com/muesli/termenv"
@@ -91,14 +91,14 @@ func (t *text) findings(bw io.Writer, st styles, f lint.FileResult) {
 			sev = st.info
 		}
 		fmt.Fprintf(bw, "%s %s %s %s\n",
-			st.bold.Render(fmt.Sprintf("%s:%d:%d:", safe(d.File), d.Line, d.Column)),
-			sev.Render(d.Severity.String()+":"), safe(d.Message), st.rule.Render("["+d.Rule+"]"))
+			st.bold.Render(fmt.Sprintf("%s:%d:%d:", printable.String(d.File), d.Line, d.Column)),
+			sev.Render(d.Severity.String()+":"), printable.String(d.Message), st.rule.Render("["+d.Rule+"]"))
 		if f.Doc != nil {
 			t.excerpt(bw, st, f, d)
 		}
 		for _, r := range d.Related {
-			fmt.Fprintf(bw, "    %s %s %s\n", st.gutter.Render(fmt.Sprintf("%s:%d:%d:", safe(r.File), r.Line, r.Column)),
-				st.note.Render("note:"), safe(r.Message))
+			fmt.Fprintf(bw, "    %s %s %s\n", st.gutter.Render(fmt.Sprintf("%s:%d:%d:", printable.String(r.File), r.Line, r.Column)),
+				st.note.Render("note:"), printable.String(r.Message))
 		}
 	}
 }
@@ -132,14 +132,14 @@ func (t *text) excerpt(w io.Writer, st styles, f lint.FileResult, d lint.Diagnos
 	if to < len(runes) {
 		post = "…"
 	}
-	shown := strings.Map(printable, string(runes[from:to]))
+	shown := strings.Map(printable.Rune, string(runes[from:to]))
 	gutter := fmt.Sprintf("%5d | ", d.Line)
 	fmt.Fprintf(w, "%s%s%s%s\n", st.gutter.Render(gutter), pre, shown, post)
 	// Columns count characters, but a terminal gives CJK and emoji two cells: pad and
 	// underline by display width so the caret sits under the span.
 	lo, hi := min(max(startCol, from), to), min(endCol, to)
-	pad := strings.Repeat(" ", runewidth.StringWidth(pre)+runewidth.StringWidth(strings.Map(printable, string(runes[from:lo]))))
-	width := max(runewidth.StringWidth(strings.Map(printable, string(runes[lo:max(hi, lo)]))), 1)
+	pad := strings.Repeat(" ", runewidth.StringWidth(pre)+runewidth.StringWidth(strings.Map(printable.Rune, string(runes[from:lo]))))
+	width := max(runewidth.StringWidth(strings.Map(printable.Rune, string(runes[lo:max(hi, lo)]))), 1)
 	fmt.Fprintf(w, "%s%s%s\n", st.gutter.Render("      | "), pad, st.caret.Render("^"+strings.Repeat("~", width-1)))
 }
 
@@ -170,35 +170,4 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// printable keeps control characters (a NUL byte, an escape sequence) in a hostile file
-// from reaching the terminal, while keeping every character one column wide.
-func printable(r rune) rune {
-	switch {
-	case r == '\t':
-		return ' '
-	case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-		return '\uFFFD'
-	}
-	return r
-}
-
-// safe escapes the control characters of a file name or message (an escape sequence
-// that would clear the screen, a newline that would forge a line of the report) the way
-// Go quotes them, leaving every other character as it is.
-func safe(s string) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return printable(r) != r || r == '\t' }) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if printable(r) == r && r != '\t' {
-			b.WriteRune(r)
-			continue
-		}
-		q := strconv.QuoteRune(r) // '\x1b', '\n', '\u0085'
-		b.WriteString(q[1 : len(q)-1])
-	}
-	return b.String()
 }

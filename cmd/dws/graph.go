@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/report"
 	"github.com/dwsdev/dws/source"
@@ -52,19 +53,20 @@ func drawGraph(c *cli.Context) error {
 	}
 	data, err := source.ReadFile(path)
 	if err != nil {
-		fmt.Fprintf(c.App.ErrWriter, "dws: %v\n", err)
+		fmt.Fprintf(c.App.ErrWriter, "dws: %s\n", printable.String(err.Error()))
 		return exitCode(1)
 	}
 	in := l.Inspect(path, data)
+	shown := printable.String(path)
 	switch {
 	case in.Doc == nil:
-		fmt.Fprintf(c.App.ErrWriter, "dws: %s does not parse; dws validate %s says where\n", path, path)
+		fmt.Fprintf(c.App.ErrWriter, "dws: %s does not parse; dws validate %s says where\n", shown, shown)
 		return exitCode(1)
 	case in.Dialect == nil:
-		fmt.Fprintf(c.App.ErrWriter, "dws: %s is of no dialect dws knows; dws validate %s says why\n", path, path)
+		fmt.Fprintf(c.App.ErrWriter, "dws: %s is of no dialect dws knows; dws validate %s says why\n", shown, shown)
 		return exitCode(1)
 	case len(in.Graphs) == 0:
-		fmt.Fprintf(c.App.ErrWriter, "dws: %s (%s) has no graph to draw\n", path, in.Dialect.ID)
+		fmt.Fprintf(c.App.ErrWriter, "dws: %s (%s) has no graph to draw\n", shown, in.Dialect.ID)
 		return exitCode(1)
 	}
 	var buf bytes.Buffer

@@ -12,6 +12,7 @@ import (
 	"runtime/trace"
 	"strings"
 
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/urfave/cli/v2"
 )
 
@@ -148,7 +149,7 @@ func runCommands(cmds []*cli.Command, args []string, stdin io.Reader, stdout, st
 			if err, ok := r.(error); ok && strings.HasPrefix(err.Error(), "internal error") {
 				msg = err.Error()
 			}
-			fmt.Fprintf(stderr, "dws: %s (please report this with the input that caused it)\n", msg)
+			fmt.Fprintf(stderr, "dws: %s (please report this with the input that caused it)\n", printable.String(msg))
 			code = exitInternal
 		}
 	}()
@@ -195,14 +196,14 @@ func runCommands(cmds []*cli.Command, args []string, stdin io.Reader, stdout, st
 	case errors.As(err, &ec):
 		return int(ec)
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "dws: %v\n", ue.err)
+		fmt.Fprintf(stderr, "dws: %s\n", printable.String(ue.err.Error()))
 		return exitUsage
 	case errors.As(err, &f):
-		fmt.Fprintf(stderr, "dws: %v\n", f)
+		fmt.Fprintf(stderr, "dws: %s\n", printable.String(f.Error()))
 		return exitInternal
 	default:
 		// urfave/cli reports unknown commands and flags as plain errors.
-		fmt.Fprintf(stderr, "dws: %v\n", err)
+		fmt.Fprintf(stderr, "dws: %s\n", printable.String(err.Error()))
 		return exitUsage
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/report"
 	"github.com/dwsdev/dws/scenario"
@@ -148,7 +149,7 @@ func emitScenarios(c *cli.Context, res *lint.Result, dir string) error {
 			}
 			if d.Result.CoverSize > len(d.Result.Cover) {
 				fmt.Fprintf(c.App.ErrWriter, "dws: %s: only %d of the %d covering paths are listed (--max-paths); the rest get no scenario\n",
-					f.Path, len(d.Result.Cover), d.Result.CoverSize)
+					printable.String(f.Path), len(d.Result.Cover), d.Result.CoverSize)
 			}
 			files, failed := scenario.Emit(d, filepath.ToSlash(rel), stem, f.Checksum)
 			unpinned += failed
@@ -160,7 +161,7 @@ func emitScenarios(c *cli.Context, res *lint.Result, dir string) error {
 			}
 		}
 	}
-	msg := fmt.Sprintf("dws: wrote %d scenario files to %s", written, dir)
+	msg := fmt.Sprintf("dws: wrote %d scenario files to %s", written, printable.String(dir))
 	if unpinned > 0 {
 		msg += fmt.Sprintf("; %d covering paths could not be pinned: no starting context found reproduces them", unpinned)
 	}
@@ -197,9 +198,9 @@ func printPath(c *cli.Context, res *lint.Result, n *big.Int) error {
 			continue
 		}
 		for _, d := range f.Simulation.Definitions {
-			name := f.Path
+			name := printable.String(f.Path)
 			if d.Workflow != "" {
-				name += " (workflow " + d.Workflow + ")"
+				name += " (workflow " + printable.String(d.Workflow) + ")"
 			}
 			p, ok := d.Result.Path(n)
 			if !ok {
@@ -208,7 +209,7 @@ func printPath(c *cli.Context, res *lint.Result, n *big.Int) error {
 			}
 			fmt.Fprintf(w, "%s: path %s of %s\n", name, new(big.Int).Add(n, big.NewInt(1)), d.Result.Counts.Total())
 			for i, st := range p.Steps {
-				fmt.Fprintf(w, "  %d. %s: %s\n", i+1, st.Node, st.Outcome)
+				fmt.Fprintf(w, "  %d. %s: %s\n", i+1, printable.String(st.Node), printable.String(st.Outcome))
 			}
 			fmt.Fprintf(w, "  → %s\n", p.Status)
 		}

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// hostileEnsemble's phase names hold an escape sequence that clears the screen, a CR
+// and LF followed by a forged GitHub Actions command, quotes, angle brackets, Mermaid's
+// own syntax (|, #quot;, backticks) and a colon.
+const hostileEnsemble = `ensemble: "news\e]0;pwned\a"
+phases:
+  - name: "research\e[2J\r\n::error file=x.yaml,line=1::forged \"q\" <i>|#quot;` + "`x`" + `"
+    tasks:
+      - { name: dig, description: Dig }
+  - name: "write: it <b>"
+    after: ["research\e[2J\r\n::error file=x.yaml,line=1::forged \"q\" <i>|#quot;` + "`x`" + `"]
+    tasks:
+      - { name: draft, description: Draft }
+`
+
+// hostileDireClaw's one workflow has an id with a colon (which a YAML title must quote),
+// angle brackets and an escape sequence that retitles the terminal.
+const hostileDireClaw = `id: studio
+selector_agent: router
+default_workflow: "review: strict <b>\e]0;pwned\a"
+agents:
+  router: { provider: anthropic, model: sonnet, can_orchestrate_workflows: true }
+  worker: { provider: openai, model: gpt-5 }
+workflows:
+  - id: "review: strict <b>\e]0;pwned\a"
+    version: 1
+    description: Gather, then answer
+    inputs: [user_message]
+    steps:
+      - id: gather
+        type: agent_task
+        agent: worker
+        prompt: "Collect {{inputs.user_message}}"
+        outputs: [summary]
+        output_files:
+          summary: gather/summary.txt
+      - id: reply
+        type: agent_task
+        agent: worker
+        prompt: "Answer"
+        outputs: [summary]
+        output_files:
+          summary: reply/summary.txt
+`
+
+// rawControl matches what must never reach an output: C0 controls but the newline
+// that ends a line, DEL, and C1 controls.
+var rawControl = regexp.MustCompile("[\x00-\x09\x0b-\x1f\x7f\u0080-\u009f]")
+
+// Ids and names from a definition reach the terminal, a CI log, a Mermaid viewer and
+// an XHTML page escaped, in every output of every command, as dws validate's text
+// report escapes them: no control character gets through, no line is forged, the
+// Mermaid parses (a workflow id "review: strict" in the title included), the DOT renders
+// and the coverage page is well-formed XML.
+func TestHostileIDsInEveryOutput(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	hostileFile := "bad\x1b[2J\n::error file=x.yaml,line=1::forged.yaml"
+	for name, text := range map[string]string{
+		"ens.yaml":  hostileEnsemble,
+		"dc.yaml":   hostileDireClaw,
+		hostileFile: "ensemble: n\nphases:\n  - { name: a, after: [nowhere], tasks: [{ name: t, description: d }] }\n",
+	} {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"ens.yaml", "dc.yaml"} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"dws", "validate", f}, nil, &out, &errb); code != 0 {
+			t.Fatalf("%s does not validate (exit %d): %s%s", f, code, out.String(), errb.String())
+		}
+	}
+	if code := run([]string{"dws", "simulate", "--emit-scenarios", "scenarios", "ens.yaml", "dc.yaml"}, nil, io.Discard, io.Discard); code != 0 {
+		t.Fatalf("emitting scenarios: exit %d", code)
+	}
+	// A scenario that expects another path: the side-by-side report shows both.
+	wrong := "definition: ../ens.yaml\nexpect:\n  path: [\"write: it <b>\"]\n"
+	if err := os.WriteFile("scenarios/wrong.scenario.yaml", []byte(wrong), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type output struct {
+		args    []string
+		mermaid bool
+		dot     bool
+	}
+	command := regexp.MustCompile(`^::(error|warning|notice) file=[^,:]*,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=[^,:]*::`)
+	outputs := []output{
+		{args: []string{"graph", "ens.yaml"}, mermaid: true},
+		{args: []string{"graph", "dc.yaml"}, mermaid: true},
+		{args: []string{"graph", "--format", "dot", "ens.yaml"}, dot: true},
+		{args: []string{"graph", "--format", "dot", "dc.yaml"}, dot: true},
+		{args: []string{"simulate", "--format", "mermaid", "ens.yaml"}, mermaid: true},
+		{args: []string{"simulate", "--format", "mermaid", "dc.yaml"}, mermaid: true},
+		{args: []string{"simulate", "--path", "2", "ens.yaml", "dc.yaml"}},
+		{args: []string{"simulate", "ens.yaml", "dc.yaml"}},
+		{args: []string{"simulate", "--format", "json", "ens.yaml", "dc.yaml"}},
+		// Only the scenarios of one path of each: edges stay uncovered.
+		{args: []string{"test", "--run", "-1$|wrong", "--coverage-report", "coverage.html", "scenarios"}},
+		{args: []string{"validate", "--format", "github", hostileFile, "ens.yaml"}},
+		{args: []string{"validate", hostileFile}},
+		{args: []string{"graph", hostileFile + ".missing"}},
+	}
+	var mermaids []string
+	for i, o := range outputs {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"dws"}, o.args...), nil, &out, &errb)
+		if code > 1 {
+			t.Errorf("dws %s: exit %d: %s", strings.Join(o.args, " "), code, errb.String())
+		}
+		for stream, text := range map[string]string{"stdout": out.String(), "stderr": errb.String()} {
+			if loc := rawControl.FindStringIndex(text); loc != nil {
+				t.Errorf("dws %s: a raw %q reaches %s:\n%s", strings.Join(o.args, " "), text[loc[0]:loc[1]], stream, text)
+			}
+			for _, line := range strings.Split(text, "\n") {
+				if strings.HasPrefix(line, "::error file=x.yaml") {
+					t.Errorf("dws %s: a forged workflow command in %s: %q", strings.Join(o.args, " "), stream, line)
+				}
+			}
+		}
+		if o.args[0] == "validate" && o.args[1] == "--format" {
+			for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+				if !command.MatchString(line) {
+					t.Errorf("not a workflow command: %q", line)
+				}
+			}
+		}
+		if o.mermaid {
+			m := filepath.Join(dir, fmt.Sprintf("%02d.mmd", i))
+			if err := os.WriteFile(m, out.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			mermaids = append(mermaids, m)
+		}
+		if o.dot {
+			dot, err := exec.LookPath("dot")
+			if err != nil {
+				t.Fatal("Graphviz's dot is not installed: scripts/test.sh installs it (apt-get install graphviz)")
+			}
+			cmd := exec.Command(dot, "-Tsvg", "-o", os.DevNull)
+			cmd.Stdin = &out
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("dot rejects dws %s: %v\n%s", strings.Join(o.args, " "), err, msg)
+			}
+		}
+	}
+	parseMermaid(t, mermaids)
+	page, err := os.ReadFile("coverage.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(bytes.NewReader(page))
+	dec.Strict = true
+	for {
+		_, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the coverage page is not well-formed: %v", err)
+		}
+	}
+	if !strings.Contains(string(page), `research\x1b[2J\r\n::error`) {
+		t.Errorf("the coverage page does not show the phase's name escaped")
+	}
+}
+
+// parseMermaid parses each file with the mermaid package's own parser.
+func parseMermaid(t *testing.T, files []string) {
+	t.Helper()
+	modules := filepath.Join(repoRoot, ".cache/mermaid/node_modules")
+	if _, err := os.Stat(filepath.Join(modules, "mermaid")); err != nil {
+		t.Fatalf("the mermaid package is not installed in %s: scripts/test.sh installs it", modules)
+	}
+	cmd := exec.Command("node", append([]string{filepath.Join(repoRoot, "report/testdata/mermaid-parse.mjs")}, files...)...)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		var shown strings.Builder
+		for _, f := range files {
+			data, _ := os.ReadFile(f)
+			fmt.Fprintf(&shown, "--- %s\n%s", filepath.Base(f), data)
+		}
+		t.Errorf("mermaid rejects drawings: %v\n%s\n%s", err, msg, shown.String())
+	}
+}
