@@ -17,7 +17,9 @@
 //     the last answer's span, the last answer repeats.
 //   - expect.path compares with the run's visits: consecutive steps at one node are one
 //     visit (a DWS phase passes, then routes), written node=o1+o2 when shown; an expected
-//     node=outcome matches a visit to node that took outcome.
+//     node=outcome matches a visit to node that took outcome. A node id may hold '=': an
+//     entry that is a node id is that node; else it splits at the '=' that leaves the
+//     longest node id before it.
 //   - expect.context is a subset: every member given must be in the final context with an
 //     equal value (numbers compare by value: 0.910 equals 0.91).
 package scenario
@@ -90,6 +92,7 @@ type Expect struct {
 	Context  map[string]any
 	ptrs     map[string]string // pointer of each node an expectation names
 	pathPtrs []string
+	pathRaw  []string // expect.path's entries as written, for Check to split
 }
 
 // Visit is one node of a path, and the outcome taken there when one is named.
@@ -271,6 +274,7 @@ func (sc *Scenario) expect(n *source.Node) []lint.Diagnostic {
 			}
 			e.Path = append(e.Path, v)
 			e.pathPtrs = append(e.pathPtrs, source.Pointer("expect", "path", fmt.Sprint(i)))
+			e.pathRaw = append(e.pathRaw, s)
 		}
 	}
 	if v := n.Get("visits"); v != nil {
@@ -350,7 +354,11 @@ func (sc *Scenario) Check(nodes map[string]sim.Node, r *sim.Result) []lint.Diagn
 			}
 		}
 	}
-	for i, v := range sc.Expect.Path {
+	for i := range sc.Expect.Path {
+		if i < len(sc.Expect.pathRaw) {
+			sc.Expect.Path[i] = splitVisit(sc.Expect.pathRaw[i], nodes)
+		}
+		v := sc.Expect.Path[i]
 		n, ok := nodes[v.Node]
 		switch {
 		case !ok:
@@ -367,6 +375,28 @@ func (sc *Scenario) Check(nodes map[string]sim.Node, r *sim.Result) []lint.Diagn
 	}
 	sortDiags(ds)
 	return ds
+}
+
+// splitVisit reads an expect.path entry, node or node=outcome, where a node id may hold
+// '=' itself: the entry is the node when it names one, else it splits at the '=' that
+// leaves the longest node id before it; when none does, at the first '='.
+func splitVisit(s string, nodes map[string]sim.Node) Visit {
+	if _, ok := nodes[s]; ok {
+		return Visit{Node: s}
+	}
+	for i := len(s) - 1; i > 0; i-- {
+		if s[i] != '=' {
+			continue
+		}
+		if _, ok := nodes[s[:i]]; ok {
+			return Visit{Node: s[:i], Outcomes: []string{s[i+1:]}}
+		}
+	}
+	node, outcome, has := strings.Cut(s, "=")
+	if !has {
+		return Visit{Node: node}
+	}
+	return Visit{Node: node, Outcomes: []string{outcome}}
 }
 
 // fits says why an answer does not fit its node, "" when it does.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
+	"unicode/utf8"
 
 	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
@@ -79,6 +82,9 @@ func simulate(c *cli.Context) error {
 	if len(args) == 0 {
 		return usagef("simulate: want at least one FILE")
 	}
+	if err := checkEmitDir(c.String("emit-scenarios")); err != nil {
+		return err
+	}
 	s, err := loadSetup(c.String("config"))
 	if err != nil {
 		return err
@@ -118,8 +124,26 @@ func simulate(c *cli.Context) error {
 	return exitCode(code)
 }
 
+// checkEmitDir refuses an --emit-scenarios that names something other than a directory
+// (or a path under such a thing) before anything is simulated: a usage error.
+func checkEmitDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case err == nil && !st.IsDir():
+		return usagef("--emit-scenarios: %s is not a directory", dir)
+	case errors.Is(err, syscall.ENOTDIR):
+		return usagef("--emit-scenarios: %s: a part of it is not a directory", dir)
+	}
+	return nil
+}
+
 // emitScenarios writes every covering path of every simulated definition as a scenario
 // file into dir, each naming its definition relative to dir and recording its checksum.
+// File names come from scenario.Stems: inside dir, and one definition's never another's,
+// so the count said is the count on disk.
 func emitScenarios(c *cli.Context, res *lint.Result, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return failedTo("creating "+dir, err)
@@ -129,8 +153,13 @@ func emitScenarios(c *cli.Context, res *lint.Result, dir string) error {
 		return failedTo("finding "+dir, err)
 	}
 	written, unpinned := 0, 0
+	var stems scenario.Stems
 	for _, f := range res.Files {
 		if f.Simulation == nil {
+			continue
+		}
+		if !utf8.ValidString(f.Path) {
+			fmt.Fprintf(c.App.ErrWriter, "dws: %s: a scenario file cannot name a path that is not UTF-8; it gets no scenario\n", printable.String(f.Path))
 			continue
 		}
 		abs, err := filepath.Abs(f.Path)
@@ -141,12 +170,8 @@ func emitScenarios(c *cli.Context, res *lint.Result, dir string) error {
 		if err != nil {
 			rel = abs
 		}
-		base := strings.TrimSuffix(filepath.Base(f.Path), filepath.Ext(f.Path))
 		for _, d := range f.Simulation.Definitions {
-			stem := base
-			if d.Workflow != "" {
-				stem += "-" + d.Workflow
-			}
+			stem := stems.Stem(f.Path, d.Workflow)
 			if d.Result.CoverSize > len(d.Result.Cover) {
 				fmt.Fprintf(c.App.ErrWriter, "dws: %s: only %d of the %d covering paths are listed (--max-paths); the rest get no scenario\n",
 					printable.String(f.Path), len(d.Result.Cover), d.Result.CoverSize)
