@@ -13,7 +13,8 @@
 //     workflow it names) and dangling-edge (a node it names), and the scenario fails.
 //   - Answers: {ok: true}, {fail: REASON}, {decision: D}, {output: {…}} (ok with that
 //     output, or with ok/decision), {run: CMD} (a stub worker process), each optionally
-//     with times: N. Node i's k-th invocation takes the answer whose times span k; after
+//     with times: N (1 to 2^30; beyond is a schema finding at the times: value, never
+//     taken as 1). Node i's k-th invocation takes the answer whose times span k; after
 //     the last answer's span, the last answer repeats.
 //   - expect.path compares with the run's visits: consecutive steps at one node are one
 //     visit (a DWS phase passes, then routes), written node=o1+o2 when shown; an expected
@@ -235,13 +236,19 @@ func (sc *Scenario) stub(n *source.Node, ptr string) (*Stub, *lint.Diagnostic) {
 			return nil, &d
 		}
 	}
-	if t, ok := n.Get("times").Value().(interface{ String() string }); ok {
-		if k, ok := new(big.Int).SetString(t.String(), 10); ok && k.IsInt64() && k.Int64() <= 1<<30 {
-			st.Times = int(k.Int64())
+	if t := n.Get("times"); t != nil {
+		k, ok := new(big.Int).SetString(fmt.Sprint(t.Value()), 10)
+		if !ok || k.Sign() < 1 || k.Cmp(big.NewInt(maxTimes)) > 0 {
+			d := sc.diag("schema", ptr+"/times", fmt.Sprintf("times is a whole number from 1 to %d, written in digits", maxTimes))
+			return nil, &d
 		}
+		st.Times = int(k.Int64())
 	}
 	return st, nil
 }
+
+// maxTimes bounds times: and expect.visits (2^30), so that counts fit an int anywhere.
+const maxTimes = 1 << 30
 
 // argv is a run: value as an argv: an array as given, a string split on blanks.
 func argv(n *source.Node) []string {
@@ -281,7 +288,7 @@ func (sc *Scenario) expect(n *source.Node) []lint.Diagnostic {
 		e.Visits = map[string]int{}
 		for _, m := range v.Entries() {
 			k, _ := new(big.Int).SetString(fmt.Sprint(m.Value.Value()), 10)
-			if k == nil || !k.IsInt64() || k.Int64() > 1<<30 {
+			if k == nil || k.Sign() < 0 || k.Cmp(big.NewInt(maxTimes)) > 0 {
 				return []lint.Diagnostic{sc.diag("schema", source.Pointer("expect", "visits", m.Key), "a visit count is a whole number")}
 			}
 			e.Visits[m.Key] = int(k.Int64())
