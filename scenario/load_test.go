@@ -1,6 +1,7 @@
 package scenario_test
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -70,5 +71,19 @@ func TestTimesOutOfRange(t *testing.T) {
 				t.Errorf("%s: %+v", o.Scenario.Name, d)
 			}
 		}
+	}
+}
+
+// An absolute definition: is that file, wherever the scenario is.
+func TestAbsoluteDefinition(t *testing.T) {
+	defs := project(t, map[string]string{"hello.json": hello})
+	abs := filepath.Join(defs, "hello.json")
+	dir := project(t, map[string]string{
+		"abs.scenario.yaml": "definition: " + filepath.ToSlash(abs) + "\nexpect: { status: succeeded, path: [greet=ok] }\n",
+	})
+	s := runSuite(t, dir, time.Second)
+	o := s.Outcomes[0]
+	if !o.Passed || o.Scenario.Definition != abs {
+		t.Fatalf("definition %q, failures %v %+v", o.Scenario.Definition, o.Failures, o.Diagnostics)
 	}
 }

@@ -16,6 +16,7 @@
 //     with times: N (1 to 2^30; beyond is a schema finding at the times: value, never
 //     taken as 1). Node i's k-th invocation takes the answer whose times span k; after
 //     the last answer's span, the last answer repeats.
+//   - definition: is relative to the scenario file's directory, unless it is absolute.
 //   - expect.path compares with the run's visits: consecutive steps at one node are one
 //     visit (a DWS phase passes, then routes), written node=o1+o2 when shown; an expected
 //     node=outcome matches a visit to node that took outcome. A node id may hold '=': an
@@ -65,7 +66,7 @@ type Scenario struct {
 	Name string
 	Doc  *source.Document
 	// Definition is the definition's path as the scenario resolves it (relative to the
-	// scenario file's directory, then cleaned).
+	// scenario file's directory unless absolute, then cleaned).
 	Definition string
 	Workflow   string
 	Checksum   string
@@ -162,7 +163,11 @@ func Parse(path string, data []byte) (*Scenario, []lint.Diagnostic) {
 	}
 	root := doc.Root
 	def, _ := root.Get("definition").Str()
-	sc.Definition = filepath.Clean(filepath.Join(filepath.Dir(path), filepath.FromSlash(def)))
+	if def = filepath.FromSlash(def); filepath.IsAbs(def) {
+		sc.Definition = filepath.Clean(def)
+	} else {
+		sc.Definition = filepath.Clean(filepath.Join(filepath.Dir(path), def))
+	}
 	sc.Workflow, _ = root.Get("workflow").Str()
 	sc.Checksum, _ = root.Get("checksum").Str()
 	if ctx, ok := root.Get("context").Value().(map[string]any); ok {
