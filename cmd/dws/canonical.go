@@ -7,6 +7,7 @@ import (
 	"io/fs"
 
 	"github.com/dwsdev/dws/canonical"
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/source"
 	"github.com/urfave/cli/v2"
 )
@@ -148,15 +149,15 @@ func printLoadError(stderr io.Writer, err error) {
 	var le *loadError
 	var pe *source.Error
 	if errors.As(err, &le) && errors.As(err, &pe) {
-		fmt.Fprintf(stderr, "%s:%d:%d: error: %s [parse]\n", le.path, pe.Pos.Line, pe.Pos.Col, pe.Msg)
+		fmt.Fprintf(stderr, "%s:%d:%d: error: %s [parse]\n", printable.String(le.path), pe.Pos.Line, pe.Pos.Col, printable.String(pe.Msg))
 		return
 	}
-	fmt.Fprintf(stderr, "dws: %v\n", err)
+	fmt.Fprintf(stderr, "dws: %s\n", printable.String(err.Error()))
 }
 
 // failf prints one dws: line and exits 1.
 func failf(stderr io.Writer, format string, args ...any) error {
-	fmt.Fprintf(stderr, "dws: "+format+"\n", args...)
+	fmt.Fprintf(stderr, "dws: %s\n", printable.String(fmt.Sprintf(format, args...)))
 	return exitCode(exitFindings)
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dwsdev/dws/canonical"
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
 	"github.com/urfave/cli/v2"
 )
@@ -76,7 +77,7 @@ func checksum(c *cli.Context) error {
 	stderr := c.App.ErrWriter
 	failed := len(problems)
 	for _, p := range problems {
-		fmt.Fprintf(stderr, "dws: %s: %s\n", p.File, p.Message)
+		fmt.Fprintf(stderr, "dws: %s: %s\n", printable.String(p.File), printable.String(p.Message))
 	}
 	results := sumFiles(c, files, c.Int("jobs"))
 	for _, r := range results {
@@ -84,7 +85,7 @@ func checksum(c *cli.Context) error {
 			failed++
 			printLoadError(stderr, r.err)
 		} else if write == "" {
-			fmt.Fprintf(c.App.Writer, "%s  %s\n", r.sum, r.path)
+			fmt.Fprintf(c.App.Writer, "%s  %s\n", r.sum, printable.String(r.path))
 		}
 	}
 	if write == "" {
@@ -143,7 +144,7 @@ func checkLock(c *cli.Context, s *setup, lockPath string, args []string) error {
 			return err
 		}
 		for _, p := range problems {
-			fmt.Fprintf(c.App.ErrWriter, "dws: %s: %s\n", p.File, p.Message)
+			fmt.Fprintf(c.App.ErrWriter, "dws: %s: %s\n", printable.String(p.File), printable.String(p.Message))
 		}
 		if len(problems) > 0 {
 			return exitCode(exitFindings)

@@ -71,9 +71,11 @@ func TestHostileIDsInEveryOutput(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	hostileFile := "bad\x1b[2J\n::error file=x.yaml,line=1::forged.yaml"
+	broken := "broken\x1b]0;pwned\a.json"
 	for name, text := range map[string]string{
 		"ens.yaml":  hostileEnsemble,
 		"dc.yaml":   hostileDireClaw,
+		broken:      "{\"steps\": [\n",
 		hostileFile: "ensemble: n\nphases:\n  - { name: a, after: [nowhere], tasks: [{ name: t, description: d }] }\n",
 	} {
 		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
@@ -115,21 +117,23 @@ func TestHostileIDsInEveryOutput(t *testing.T) {
 		{args: []string{"validate", "--format", "github", hostileFile, "ens.yaml"}},
 		{args: []string{"validate", hostileFile}},
 		{args: []string{"graph", hostileFile + ".missing"}},
+		{args: []string{"checksum", hostileFile, broken}},
+		{args: []string{"checksum", "--write", hostileFile, broken}},
 	}
 	var mermaids []string
 	for i, o := range outputs {
 		var out, errb bytes.Buffer
 		code := run(append([]string{"dws"}, o.args...), nil, &out, &errb)
 		if code > 1 {
-			t.Errorf("dws %s: exit %d: %s", strings.Join(o.args, " "), code, errb.String())
+			t.Errorf("dws %q: exit %d: %q", o.args, code, errb.String())
 		}
 		for stream, text := range map[string]string{"stdout": out.String(), "stderr": errb.String()} {
 			if loc := rawControl.FindStringIndex(text); loc != nil {
-				t.Errorf("dws %s: a raw %q reaches %s:\n%s", strings.Join(o.args, " "), text[loc[0]:loc[1]], stream, text)
+				t.Errorf("dws %q: a raw %q reaches %s: %q", o.args, text[loc[0]:loc[1]], stream, text)
 			}
 			for _, line := range strings.Split(text, "\n") {
 				if strings.HasPrefix(line, "::error file=x.yaml") {
-					t.Errorf("dws %s: a forged workflow command in %s: %q", strings.Join(o.args, " "), stream, line)
+					t.Errorf("dws %q: a forged workflow command in %s: %q", o.args, stream, line)
 				}
 			}
 		}
@@ -155,7 +159,7 @@ func TestHostileIDsInEveryOutput(t *testing.T) {
 			cmd := exec.Command(dot, "-Tsvg", "-o", os.DevNull)
 			cmd.Stdin = &out
 			if msg, err := cmd.CombinedOutput(); err != nil {
-				t.Errorf("dot rejects dws %s: %v\n%s", strings.Join(o.args, " "), err, msg)
+				t.Errorf("dot rejects dws %q: %v\n%s", o.args, err, msg)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/dwsdev/dws/canonical"
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/source"
 )
 
@@ -17,7 +18,8 @@ import (
 
 // ambiguities prints, compiler style, the plain scalars of doc whose YAML 1.1 and 1.2
 // readings differ, and returns how many there are.
-func ambiguities(w io.Writer, doc *source.Document, shown string) int {
+func ambiguities(w io.Writer, doc *source.Document, path string) int {
+	shown := printable.String(path)
 	diffs := doc.YAML11Differences()
 	for _, d := range diffs {
 		fmt.Fprintf(w, "%s:%d:%d: error: %s is %s to a YAML 1.1 reader but %s to dws (YAML 1.2); quote it or write it so both agree\n",
@@ -28,7 +30,8 @@ func ambiguities(w io.Writer, doc *source.Document, shown string) int {
 
 // inexactNumbers prints a number-precision warning for each number of doc that a
 // double cannot hold exactly.
-func inexactNumbers(w io.Writer, doc *source.Document, shown string) {
+func inexactNumbers(w io.Writer, doc *source.Document, path string) {
+	shown := printable.String(path)
 	var walk func(n *source.Node)
 	walk = func(n *source.Node) {
 		switch n.Kind {

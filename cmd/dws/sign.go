@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/dwsdev/dws/canonical"
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/source"
 	"github.com/urfave/cli/v2"
 )
@@ -132,7 +133,7 @@ func sign(c *cli.Context) error {
 			printLoadError(c.App.ErrWriter, err)
 			continue
 		}
-		fmt.Fprintf(c.App.Writer, "%s: signed\n", path)
+		fmt.Fprintf(c.App.Writer, "%s: signed\n", printable.String(path))
 	}
 	if failed {
 		return exitCode(exitFindings)
