@@ -17,6 +17,10 @@
 //     baseline a config names) and didChangeConfiguration reload the configs and
 //     re-check every open document.
 //   - Positions are UTF-16 code units, as LSP's default position encoding says.
+//   - A message the server cannot handle never ends the session (see guard): a
+//     notification it does not know, or whose params do not decode, is ignored; an
+//     unknown request is answered MethodNotFound, params that do not decode
+//     InvalidParams, and a handler that panics (a bug) InternalError.
 package lsp
 
 import (
@@ -89,9 +93,11 @@ func New(reg *lint.Registry, version string) *Server {
 // Serve runs a session over r and w until the client exits or the stream ends.
 func Serve(ctx context.Context, s *Server, r io.Reader, w io.Writer) error {
 	stream := &ordered{Stream: jsonrpc2.NewStream(rwc{r, w}), s: s, ctx: ctx}
-	ctx, conn, client := protocol.NewServer(ctx, s, stream)
-	s.client = client
+	// As protocol.NewServer wires it, with guard in front of everything.
+	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	s.client = protocol.ClientDispatcher(conn)
 	close(s.ready)
+	conn.Go(ctx, guard(protocol.Handlers(protocol.ServerHandler(s, nil))))
 	select {
 	case <-conn.Done():
 	case <-s.exit:
@@ -127,24 +133,32 @@ func (o *ordered) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	case protocol.MethodTextDocumentDidOpen, protocol.MethodTextDocumentDidChange, protocol.MethodTextDocumentDidClose:
 		<-o.s.ready // the client to publish to is known
 	}
-	switch req.Method() {
+	o.apply(req.Method(), req.Params())
+	return m, n, nil
+}
+
+// apply applies one document-synchronisation notification. It runs on the read
+// goroutine, where a panic would end the process: a notification that makes it panic
+// (a bug) is dropped, as guard drops one that a handler panics on.
+func (o *ordered) apply(method string, params jsonrpc2.RawMessage) {
+	defer func() { _ = recover() }()
+	switch method {
 	case protocol.MethodTextDocumentDidOpen:
 		var p protocol.DidOpenTextDocumentParams
-		if protocol.Unmarshal(req.Params(), &p) == nil {
+		if protocol.Unmarshal(params, &p) == nil {
 			o.s.didOpen(o.ctx, &p)
 		}
 	case protocol.MethodTextDocumentDidChange:
 		var p protocol.DidChangeTextDocumentParams
-		if protocol.Unmarshal(req.Params(), &p) == nil {
+		if protocol.Unmarshal(params, &p) == nil {
 			o.s.didChange(o.ctx, &p)
 		}
 	case protocol.MethodTextDocumentDidClose:
 		var p protocol.DidCloseTextDocumentParams
-		if protocol.Unmarshal(req.Params(), &p) == nil {
+		if protocol.Unmarshal(params, &p) == nil {
 			o.s.didClose(o.ctx, &p)
 		}
 	}
-	return m, n, nil
 }
 
 // DidOpen does nothing: ordered applies didOpen, didChange and didClose as they are

@@ -4,6 +4,9 @@
 //   node client.cjs test  DWS DIR   every feature, on the files in DIR (expense.json, .dws.yaml, …)
 //   node client.cjs bench DWS DIR EDITS
 //                                   didChange → publishDiagnostics latency on DIR/big.json
+//   node client.cjs messages DWS DIR
+//                                   messages the server cannot handle, each followed by a
+//                                   request it must still answer (DIR/expense.json)
 // It prints one line per check ("ok NAME") and exits 1 at the first failure.
 'use strict';
 const { spawn } = require('child_process');
@@ -256,4 +259,77 @@ async function bench() {
   await stop();
 }
 
-(mode === 'bench' ? bench() : test()).catch((e) => fail(e.stack || String(e)));
+// Within a deadline, or the reason it did not come: a server that stopped answering
+// fails the check instead of hanging the test.
+function within(promise, what, ms = 20000) {
+  let timer;
+  return Promise.race([promise.finally(() => clearTimeout(timer)),
+    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer to ${what} within ${ms} ms`)), ms); })]);
+}
+// The error a request is answered with, or null when it succeeds.
+async function errorOf(promise, what) {
+  try {
+    await within(promise, what);
+    return null;
+  } catch (e) {
+    if (e instanceof rpc.ResponseError) return e;
+    throw e;
+  }
+}
+
+// Messages the server cannot handle: LSP lets a server ignore any notification it does
+// not know ("$/" ones explicitly), and a request it cannot serve gets an error response.
+// After each, the server must still answer requests, shutdown included.
+async function messages() {
+  await start();
+  const uri = uriOf('expense.json');
+  const text = fs.readFileSync(path.join(dir, 'expense.json'), 'utf8');
+  conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'json', version: 1, text } });
+  await diagnostics(uri, 1);
+  const at = positionOf(text, '"auto-approve"', 0, 2);
+  let n = 0;
+  const alive = async (after) => {
+    const hover = await within(conn.sendRequest(lsp.HoverRequest.type, { textDocument: { uri }, position: at }), `a hover after ${after}`);
+    check(`still serving after ${after}`, hover && hover.contents.value.includes('**auto-approve**'), hover);
+    // A change is still checked and published, too.
+    n++;
+    conn.sendNotification(lsp.DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 1 + n }, contentChanges: [{ text }] });
+    await within(diagnostics(uri, 1 + n), `the diagnostics of a change after ${after}`);
+  };
+  const notifications = [
+    ['$/dws.unknown', { x: 1 }],
+    ['$/cancelRequest', { id: { not: 'an id' } }],
+    ['$/cancelRequest', { id: 987654 }],
+    ['$/progress', 'not an object'],
+    ['custom/notification', {}],
+    ['textDocument/didSave', { textDocument: 5 }],
+    ['textDocument/didChange', { textDocument: { uri }, contentChanges: 'x' }],
+    ['textDocument/didOpen', []],
+    ['workspace/didChangeConfiguration', 7],
+    ['workspace/didChangeWatchedFiles', { changes: [{ uri: 5, type: 'x' }] }],
+    ['initialized', [1, 2]],
+  ];
+  for (const [method, params] of notifications) {
+    conn.sendNotification(method, params);
+    await alive(`the notification ${method} ${JSON.stringify(params)}`);
+  }
+  const requests = [
+    ['custom/request', {}, rpc.ErrorCodes.MethodNotFound],
+    ['$/dws.unknown', {}, rpc.ErrorCodes.MethodNotFound],
+    ['textDocument/formatting', { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } }, rpc.ErrorCodes.MethodNotFound],
+    ['textDocument/hover', { textDocument: 7, position: 'x' }, rpc.ErrorCodes.InvalidParams],
+    ['textDocument/codeLens', [], rpc.ErrorCodes.InvalidParams],
+    ['textDocument/rename', { textDocument: { uri }, position: { line: 'a' } }, rpc.ErrorCodes.InvalidParams],
+  ];
+  for (const [method, params, code] of requests) {
+    const err = await errorOf(conn.sendRequest(method, params), `the request ${method}`);
+    check(`${method} ${JSON.stringify(params)}: error ${code}`, err && err.code === code, err ? `${err.code} ${err.message}` : 'a result');
+    await alive(`the request ${method} ${JSON.stringify(params)}`);
+  }
+  const code = await within(stop(), 'shutdown and exit');
+  check('shutdown and exit: the server ends', code === 0, String(code));
+}
+
+const modes = { test, bench, messages };
+if (!modes[mode]) fail(`unknown mode ${mode}`);
+modes[mode]().catch((e) => fail(e.stack || String(e)));
