@@ -180,12 +180,21 @@ func abs(p string) string {
 	return p
 }
 
+// key is what a simulation of the analysed text depends on.
+func (a *analysis) key() simKey { return simKey{version: a.version, ws: a.ws, raw: a.raw} }
+
 // current is the newest checked analysis of an open document, or an error for a
 // document the server does not know.
 func (s *Server) current(u uri.URI) (*analysis, error) {
+	a, _, err := s.currentDoc(u)
+	return a, err
+}
+
+// currentDoc is current with the document.
+func (s *Server) currentDoc(u uri.URI) (*analysis, *document, error) {
 	d := s.doc(u)
 	if d == nil {
-		return nil, errUnknown(u)
+		return nil, nil, errUnknown(u)
 	}
 	d.mu.Lock()
 	a := d.last
@@ -197,7 +206,7 @@ func (s *Server) current(u uri.URI) (*analysis, error) {
 		ws := s.workspaceFor(context.Background(), path)
 		a = &analysis{path: path, version: version, raw: raw, text: newText(raw), ws: ws}
 	}
-	return a, nil
+	return a, d, nil
 }
 
 // checkScenario is what dws test says of a scenario file before running it: its shape,

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,4 +92,37 @@ func TestEndToEndMessagesItCannotHandle(t *testing.T) {
 		t.Fatal(err)
 	}
 	runClient(t, "messages", dir, 18)
+}
+
+// slowDefinition is a Cortex definition whose simulation takes seconds: the witness
+// search for its branch's true edge tries every candidate it may (two variables, each
+// over 2,500 constants, and an atom over both, which no one-variable proof settles).
+func slowDefinition(t *testing.T) string {
+	t.Helper()
+	var list strings.Builder
+	for i := range 2500 {
+		if i > 0 {
+			list.WriteString(", ")
+		}
+		fmt.Fprint(&list, i)
+	}
+	expr := fmt.Sprintf("{{x}} IN (%s) AND {{y}} IN (%s) AND {{x}} + {{y}} < 0", list.String(), list.String())
+	doc := map[string]any{"schemaVersion": "1.0", "name": "slow", "version": "v1.0", "steps": []any{
+		map[string]any{"id": "branch", "type": "branch", "params": map[string]any{"expression": expr}, "onSuccess": "yes-path", "onFailure": "no-path"},
+		map[string]any{"id": "yes-path", "type": "sleep", "params": map[string]any{"seconds": 1}, "onSuccess": nil},
+		map[string]any{"id": "no-path", "type": "sleep", "params": map[string]any{"seconds": 1}, "onSuccess": nil},
+	}}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestEndToEndCodeLensCancelled: four code lens requests on a definition that takes
+// seconds to simulate, cancelled by the client, are each answered RequestCancelled (not
+// after the simulation, with its result), and the server answers on, shutdown included.
+func TestEndToEndCodeLensCancelled(t *testing.T) {
+	dir := write(t, map[string]string{"slow.json": slowDefinition(t)})
+	runClient(t, "lens-cancel", dir, 7)
 }

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"os"
@@ -500,8 +501,10 @@ func (a *analysis) ignore(u uri.URI, f lint.Diagnostic) (string, *protocol.Works
 
 // CodeLens shows each definition's path counts from the simulator, above the
 // definition: "12 paths · 9 succeed · 3 fail". Clicking it runs dws.simulate.
-func (s *Server) CodeLens(_ context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
-	a, err := s.current(params.TextDocument.URI)
+// The simulation is shared and bounded as simulation says: one per document version,
+// one at a time per document, and a cancelled request returns at once.
+func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
+	a, d, err := s.currentDoc(params.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -510,8 +513,14 @@ func (s *Server) CodeLens(_ context.Context, params *protocol.CodeLensParams) ([
 			return []protocol.CodeLens{}, nil // a definition with errors is not simulated
 		}
 	}
+	v, err := s.simulation(ctx, d, &d.lens, a.key(), func() (any, error) {
+		return a.inspection().Simulate(sim.Options{MaxSteps: 10000, EdgesOnly: true})
+	})
+	if errors.Is(err, protocol.ErrRequestCancelled) || errors.Is(err, protocol.ErrContentModified) {
+		return nil, err
+	}
+	defs, _ := v.([]sim.Definition)
 	in := a.inspection()
-	defs, err := in.Simulate(sim.Options{MaxSteps: 10000, EdgesOnly: true})
 	if err != nil || in.Doc == nil {
 		return []protocol.CodeLens{}, nil
 	}
@@ -556,7 +565,7 @@ func jsonValue(v any) protocol.LSPAny {
 
 // ExecuteCommand runs dws.simulate [URI]: the text report of dws simulate on the
 // document as it is in the editor (its covering paths), as a string.
-func (s *Server) ExecuteCommand(_ context.Context, params *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
+func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
 	if params.Command != "dws.simulate" || len(params.Arguments) == 0 {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "dws lsp: the command is dws.simulate URI")
 	}
@@ -564,20 +573,27 @@ func (s *Server) ExecuteCommand(_ context.Context, params *protocol.ExecuteComma
 	if err := json.Unmarshal(params.Arguments[0], &u); err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "dws lsp: dws.simulate takes a document URI")
 	}
-	a, err := s.current(uri.URI(u))
+	a, d, err := s.currentDoc(uri.URI(u))
 	if err != nil {
 		return nil, err
 	}
-	l := *a.ws.linter
-	l.Overlay = s.overlay()
-	l.Overlay[a.path] = []byte(a.raw)
-	l.Simulation = &lint.SimulationOptions{Options: sim.Options{MaxSteps: 10000}, MaxPaths: 100}
-	res := l.Run([]lint.Input{{Path: a.path}})
-	var b strings.Builder
-	if err := report.WriteSimulation(&b, "text", res, report.Options{Registry: s.reg}); err != nil {
+	overlay := s.overlay()
+	v, err := s.simulation(ctx, d, &d.report, a.key(), func() (any, error) {
+		l := *a.ws.linter
+		l.Overlay = overlay
+		l.Overlay[a.path] = []byte(a.raw)
+		l.Simulation = &lint.SimulationOptions{Options: sim.Options{MaxSteps: 10000}, MaxPaths: 100}
+		res := l.Run([]lint.Input{{Path: a.path}})
+		var b strings.Builder
+		if err := report.WriteSimulation(&b, "text", res, report.Options{Registry: s.reg}); err != nil {
+			return nil, err
+		}
+		return b.String(), nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	return jsonValue(b.String()), nil
+	return jsonValue(v), nil
 }
 
 // fixMaxIterations adds the max_iterations a loop transition lacks: the workflow's

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf16"
@@ -37,13 +39,23 @@ type session struct {
 	server protocol.Server
 	rec    *recorder
 	ctx    context.Context
+	s      *Server
 }
 
 func start(t *testing.T) *session {
 	t.Helper()
+	return startWith(t, nil)
+}
+
+// startWith is start with the server set up by setup (its test hooks) first.
+func startWith(t *testing.T, setup func(*Server)) *session {
+	t.Helper()
 	a, b := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	s := New(dialect.Registry(), "test")
+	if setup != nil {
+		setup(s)
+	}
 	done := make(chan struct{})
 	go func() {
 		_ = Serve(ctx, s, a, a)
@@ -57,7 +69,7 @@ func start(t *testing.T) *session {
 		_ = b.Close()
 		<-done
 	})
-	se := &session{t: t, server: server, rec: rec, ctx: ctx}
+	se := &session{t: t, server: server, rec: rec, ctx: ctx, s: s}
 	if _, err := server.Initialize(ctx, &protocol.InitializeParams{}); err != nil {
 		t.Fatal(err)
 	}
@@ -797,5 +809,154 @@ func TestRenameDireClawStep(t *testing.T) {
 	se.change(u, 2, out)
 	if ds := se.published(u, 2); len(ds) != 0 {
 		t.Errorf("after the rename: %v", codes(ds))
+	}
+}
+
+// lensTitle is the code lens of u as the client gets it, or the error.
+func (se *session) lensTitle(u uri.URI) (string, error) {
+	lenses, err := se.server.CodeLens(se.ctx, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	if err != nil {
+		return "", err
+	}
+	if len(lenses) != 1 {
+		return "", fmt.Errorf("%d lenses", len(lenses))
+	}
+	return lenses[0].Command.Title, nil
+}
+
+// simRecorder records the simulations a server starts; the first one waits for gate
+// (when set) before it runs.
+type simRecorder struct {
+	mu       sync.Mutex
+	versions []int32
+	gate     chan struct{}
+}
+
+func (r *simRecorder) hook(_ uri.URI, version int32) {
+	r.mu.Lock()
+	r.versions = append(r.versions, version)
+	first := len(r.versions) == 1
+	r.mu.Unlock()
+	if first && r.gate != nil {
+		<-r.gate
+	}
+}
+
+func (r *simRecorder) runs() []int32 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.versions)
+}
+
+// The code lens simulates a document once per version: requests that arrive while the
+// simulation runs wait for it, later ones are answered from it, and a new version is
+// simulated anew.
+func TestCodeLensSimulatesOncePerVersion(t *testing.T) {
+	dir := expenseProject(t)
+	rec := &simRecorder{gate: make(chan struct{})}
+	se := startWith(t, func(s *Server) { s.simulating = rec.hook })
+	u := se.open(filepath.Join(dir, "expense.json"), expense)
+	se.published(u, 1)
+	const want = "8 paths · 5 succeed · 3 fail"
+	titles := make(chan string, 4)
+	for range 4 {
+		go func() {
+			title, err := se.lensTitle(u)
+			if err != nil {
+				title = err.Error()
+			}
+			titles <- title
+		}()
+	}
+	// The first simulation waits at the gate until every request is being served.
+	deadline := time.After(10 * time.Second)
+	for len(rec.runs()) == 0 {
+		select {
+		case <-deadline:
+			t.Fatal("no simulation started")
+		case <-time.After(time.Millisecond):
+		}
+	}
+	close(rec.gate)
+	for range 4 {
+		if title := <-titles; title != want {
+			t.Errorf("lens %q, want %q", title, want)
+		}
+	}
+	if title, err := se.lensTitle(u); err != nil || title != want {
+		t.Errorf("lens %q %v, want %q", title, err, want)
+	}
+	if runs := rec.runs(); !slices.Equal(runs, []int32{1}) {
+		t.Fatalf("five code lens requests on version 1 ran simulations of versions %v, want one", runs)
+	}
+	changed := strings.Replace(expense, `"retry": { "count": 2, "delaySeconds": 5 }`, `"retry": { "count": 3, "delaySeconds": 5 }`, 1)
+	se.change(u, 2, changed)
+	if title, err := se.lensTitle(u); err != nil || title != want {
+		t.Errorf("lens %q %v, want %q", title, err, want)
+	}
+	if runs := rec.runs(); !slices.Equal(runs, []int32{1, 2}) {
+		t.Fatalf("after a change: simulations of versions %v, want 1 and 2", runs)
+	}
+}
+
+// A document runs one simulation at a time: while one runs, a request for a newer
+// version waits for it, and a version superseded while waiting is never simulated (its
+// request is told ContentModified).
+func TestCodeLensOneSimulationAtATime(t *testing.T) {
+	dir := expenseProject(t)
+	rec := &simRecorder{gate: make(chan struct{})}
+	se := startWith(t, func(s *Server) { s.simulating = rec.hook })
+	u := se.open(filepath.Join(dir, "expense.json"), expense)
+	se.published(u, 1)
+	type answer struct {
+		title string
+		err   error
+	}
+	answers := map[int32]chan answer{}
+	ask := func(version int32) {
+		ch := make(chan answer, 1)
+		answers[version] = ch
+		go func() {
+			title, err := se.lensTitle(u)
+			ch <- answer{title, err}
+		}()
+		// Wait until the server has taken the request on: the document's newest
+		// simulation is for this version.
+		deadline := time.After(10 * time.Second)
+		for {
+			d := se.s.doc(u)
+			d.mu.Lock()
+			at := int32(-1)
+			if d.lens != nil {
+				at = d.lens.key.version
+			}
+			d.mu.Unlock()
+			if at == version {
+				return
+			}
+			select {
+			case <-deadline:
+				t.Fatalf("the request for version %d was not taken on", version)
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}
+	ask(1)
+	for v := int32(2); v <= 3; v++ {
+		se.change(u, v, expense+strings.Repeat("\n", int(v)))
+		ask(v)
+	}
+	close(rec.gate)
+	if a := <-answers[1]; a.err != nil {
+		t.Errorf("version 1: %v", a.err)
+	}
+	if a := <-answers[2]; !errors.Is(a.err, protocol.ErrContentModified) {
+		t.Errorf("version 2, superseded before it ran: %q %v, want ContentModified", a.title, a.err)
+	}
+	if a := <-answers[3]; a.err != nil || a.title != "8 paths · 5 succeed · 3 fail" {
+		t.Errorf("version 3: %q %v", a.title, a.err)
+	}
+	if runs := rec.runs(); !slices.Equal(runs, []int32{1, 3}) {
+		t.Errorf("simulations of versions %v, want 1 then 3", runs)
 	}
 }

@@ -17,6 +17,9 @@
 //     baseline a config names) and didChangeConfiguration reload the configs and
 //     re-check every open document.
 //   - Positions are UTF-16 code units, as LSP's default position encoding says.
+//   - The code lens's simulation (and dws.simulate's) is kept per document version,
+//     runs one at a time per document and at most GOMAXPROCS-1 at once in all, and a
+//     cancelled request is answered RequestCancelled at once (see simulate.go).
 //   - A message the server cannot handle never ends the session (see guard): a
 //     notification it does not know, or whose params do not decode, is ignored; an
 //     unknown request is answered MethodNotFound, params that do not decode
@@ -31,6 +34,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -59,6 +63,10 @@ type Server struct {
 	// checked, when set, is told the version of each document published (tests and
 	// the latency benchmark use the publications themselves).
 	checked func(u uri.URI, version int32)
+	// sims holds a token for each simulation running (see simulation).
+	sims chan struct{}
+	// simulating, when set, is called as each simulation starts (tests count them).
+	simulating func(u uri.URI, version int32)
 }
 
 // document is one open document.
@@ -75,6 +83,10 @@ type document struct {
 	// last is the newest checked state, published: its text, findings and analysis;
 	// good is the newest that parsed (completion works on half-typed text).
 	last, good *analysis
+	// lens and report are the newest simulations for the code lens and for dws.simulate;
+	// sim holds a token while one of them runs.
+	lens, report *simJob
+	sim          chan struct{}
 }
 
 // workspace is one loaded config and the linter built on it.
@@ -87,7 +99,7 @@ type workspace struct {
 // New returns a server that uses reg's dialects and rules.
 func New(reg *lint.Registry, version string) *Server {
 	return &Server{reg: reg, version: version, docs: map[uri.URI]*document{}, configs: map[string]*workspace{},
-		exit: make(chan struct{}), ready: make(chan struct{})}
+		exit: make(chan struct{}), ready: make(chan struct{}), sims: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))}
 }
 
 // Serve runs a session over r and w until the client exits or the stream ends.
@@ -251,7 +263,7 @@ func (s *Server) SetTrace(context.Context, *protocol.SetTraceParams) error { ret
 // didOpen starts tracking a document and checks it.
 func (s *Server) didOpen(ctx context.Context, params *protocol.DidOpenTextDocumentParams) {
 	td := params.TextDocument
-	d := &document{uri: td.URI, path: pathOf(td.URI), text: td.Text, version: td.Version, gen: 1}
+	d := &document{uri: td.URI, path: pathOf(td.URI), text: td.Text, version: td.Version, gen: 1, sim: make(chan struct{}, 1)}
 	s.mu.Lock()
 	if old := s.docs[td.URI]; old != nil {
 		old.mu.Lock()

@@ -7,6 +7,9 @@
 //   node client.cjs messages DWS DIR
 //                                   messages the server cannot handle, each followed by a
 //                                   request it must still answer (DIR/expense.json)
+//   node client.cjs lens-cancel DWS DIR
+//                                   code lens requests on DIR/slow.json (a definition
+//                                   slow to simulate), cancelled
 // It prints one line per check ("ok NAME") and exits 1 at the first failure.
 'use strict';
 const { spawn } = require('child_process');
@@ -330,6 +333,38 @@ async function messages() {
   check('shutdown and exit: the server ends', code === 0, String(code));
 }
 
-const modes = { test, bench, messages };
+// Code lens requests on a definition that is slow to simulate, cancelled as an editor
+// cancels them when the user scrolls or types: each is answered RequestCancelled at
+// once, and the server goes on answering.
+async function lensCancel() {
+  await start();
+  const uri = uriOf('slow.json');
+  const text = fs.readFileSync(path.join(dir, 'slow.json'), 'utf8');
+  conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'json', version: 1, text } });
+  const { diagnostics: ds } = await diagnostics(uri, 1);
+  check('the slow definition validates (so its lens simulates)', !ds.some((d) => d.severity === lsp.DiagnosticSeverity.Error), ds);
+  const sources = [];
+  const answers = [];
+  for (let i = 0; i < 4; i++) {
+    const source = new rpc.CancellationTokenSource();
+    sources.push(source);
+    answers.push(errorOf(conn.sendRequest(lsp.CodeLensRequest.type, { textDocument: { uri } }, source.token), `code lens request ${i + 1}`));
+  }
+  // A request answered after them: the server has read the four and started on them.
+  const at = positionOf(text, '"yes-path"', 0, 2);
+  await within(conn.sendRequest(lsp.HoverRequest.type, { textDocument: { uri }, position: at }), 'a hover after four code lens requests');
+  for (const source of sources) source.cancel();
+  for (let i = 0; i < answers.length; i++) {
+    const err = await answers[i];
+    check(`code lens request ${i + 1}, cancelled: RequestCancelled`, err && err.code === lsp.LSPErrorCodes.RequestCancelled,
+      err ? `${err.code} ${err.message}` : 'a result: the simulation ran to its end');
+  }
+  const hover = await within(conn.sendRequest(lsp.HoverRequest.type, { textDocument: { uri }, position: at }), 'a hover after the cancellations');
+  check('still serving after the cancellations', hover && hover.contents.value.includes('**yes-path**'), hover);
+  const code = await within(stop(), 'shutdown and exit');
+  check('shutdown and exit: the server ends', code === 0, String(code));
+}
+
+const modes = { test, bench, messages, 'lens-cancel': lensCancel };
 if (!modes[mode]) fail(`unknown mode ${mode}`);
 modes[mode]().catch((e) => fail(e.stack || String(e)));

@@ -1,0 +1,100 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.lsp.dev/protocol"
+)
+
+// Simulations (the code lens and its dws.simulate command) cost far more than a check:
+// the simulator explores every run. So they are shared and bounded:
+//   - a document's simulation is kept until its text, version or config changes: every
+//     request for the same (version, text, config) is answered from the one simulation,
+//     and requests that arrive while it runs wait for it;
+//   - a document runs one simulation at a time: a simulation for a newer version waits
+//     for the running one to end, and one that a newer request superseded while it
+//     waited never starts (its requests get ContentModified);
+//   - the server runs at most GOMAXPROCS-1 simulations at once (at least one), whatever
+//     the documents, leaving a core to check what is being typed;
+//   - a request that is cancelled ($/cancelRequest, or the session ending) returns
+//     RequestCancelled at once. The simulation itself runs on, to its end or the
+//     simulator's bounds, and is kept for the next request: the simulator takes no
+//     context to stop it early.
+
+// simKey is what a simulation ran on: one text of a document, under one config.
+type simKey struct {
+	version int32
+	ws      *workspace
+	raw     string
+}
+
+// simJob is one simulation of a document, shared by every request for its key.
+type simJob struct {
+	key  simKey
+	done chan struct{} // closed when val and err are set
+	val  any
+	err  error
+}
+
+// errSuperseded is the error of a simulation that a newer one replaced before it started.
+var errSuperseded = errors.New("superseded")
+
+// simulation is run's result for d at key, from the simulation d already has for that
+// key (done or running) or from a new one. slot is which of d's simulations this is
+// (d.lens or d.report), guarded by d.mu.
+func (s *Server) simulation(ctx context.Context, d *document, slot **simJob, key simKey, run func() (any, error)) (any, error) {
+	d.mu.Lock()
+	j := *slot
+	if j == nil || j.key != key {
+		j = &simJob{key: key, done: make(chan struct{})}
+		*slot = j
+		go s.runSimulation(d, slot, j, run)
+	}
+	d.mu.Unlock()
+	select {
+	case <-j.done:
+	case <-ctx.Done():
+		return nil, protocol.ErrRequestCancelled
+	}
+	switch {
+	case errors.Is(j.err, errSuperseded):
+		return nil, protocol.ErrContentModified
+	case j.err != nil:
+		return nil, j.err
+	}
+	return j.val, nil
+}
+
+// runSimulation runs j once d's previous simulation has ended and a server-wide slot is
+// free, unless a newer simulation has replaced it meanwhile.
+func (s *Server) runSimulation(d *document, slot **simJob, j *simJob, run func() (any, error)) {
+	defer close(j.done)
+	current := func() bool {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return *slot == j && !d.closed
+	}
+	d.sim <- struct{}{}
+	defer func() { <-d.sim }()
+	if !current() {
+		j.err = errSuperseded
+		return
+	}
+	s.sims <- struct{}{}
+	defer func() { <-s.sims }()
+	if !current() {
+		j.err = errSuperseded
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			j.val, j.err = nil, fmt.Errorf("dws lsp: the simulation failed (a bug; please report it): %v", r)
+		}
+	}()
+	if s.simulating != nil {
+		s.simulating(d.uri, j.key.version)
+	}
+	j.val, j.err = run()
+}
