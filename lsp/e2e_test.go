@@ -126,3 +126,17 @@ func TestEndToEndCodeLensCancelled(t *testing.T) {
 	dir := write(t, map[string]string{"slow.json": slowDefinition(t)})
 	runClient(t, "lens-cancel", dir, 7)
 }
+
+// TestEndToEndHugeFiles: a lockfile and a .dws.yaml that grow to 3 GiB under a running
+// server are refused through the bounded reader (a diagnostic on .dws.yaml, quick fixes
+// that would read them not offered), never read whole: the server, given 2 GB of
+// address space, lives on and exits cleanly.
+func TestEndToEndHugeFiles(t *testing.T) {
+	wrongSum := "sha256:" + strings.Repeat("0", 64)
+	dir := write(t, map[string]string{
+		".dws.yaml":    "version: 1\nlock: dws.lock\n",
+		"dws.lock":     "{\n  \"version\": 1,\n  \"files\": {\n    \"expense.json\": \"" + wrongSum + "\"\n  }\n}\n",
+		"expense.json": expense,
+	})
+	runClient(t, "huge-files", dir, 7)
+}

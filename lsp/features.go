@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -468,7 +467,7 @@ func (a *analysis) ignore(u uri.URI, f lint.Diagnostic) (string, *protocol.Works
 	if cfg == "" {
 		return "", nil
 	}
-	data, err := os.ReadFile(cfg)
+	data, err := source.ReadFile(cfg)
 	if err != nil {
 		return "", nil
 	}
@@ -648,7 +647,7 @@ func (a *analysis) fixLock() (string, *protocol.WorkspaceEdit) {
 	if lockPath == "" || a.checksum == "" {
 		return "", nil
 	}
-	data, err := os.ReadFile(lockPath)
+	data, err := source.ReadFile(lockPath)
 	if err != nil {
 		return "", nil
 	}

@@ -40,6 +40,7 @@ import (
 	"sync"
 
 	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/source"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -455,11 +456,11 @@ func (s *Server) publishConfigError(ctx context.Context, ce *lint.ConfigError) {
 	if p == "" {
 		return
 	}
-	var t *text
-	if b, err := os.ReadFile(p); err == nil {
+	// The text places the diagnostic; a config that cannot be read (too large, not a
+	// regular file: what the error says) puts it on the first line.
+	t := newText("")
+	if b, err := source.ReadFile(p); err == nil {
 		t = newText(string(b))
-	} else {
-		t = newText("")
 	}
 	r := t.rangeOf(max(ce.Line, 1), max(ce.Column, 1), 0, 0)
 	r.End = t.fromColumn(max(ce.Line, 1), 1<<20)

@@ -7,6 +7,10 @@
 //   node client.cjs messages DWS DIR
 //                                   messages the server cannot handle, each followed by a
 //                                   request it must still answer (DIR/expense.json)
+//   node client.cjs huge-files DWS DIR
+//                                   a lockfile and a .dws.yaml grown to 3 GiB (sparse)
+//                                   under an open DIR/expense.json; the server runs with
+//                                   2 GB of address space, so reading either whole kills it
 //   node client.cjs lens-cancel DWS DIR
 //                                   code lens requests on DIR/slow.json (a definition
 //                                   slow to simulate), cancelled
@@ -19,7 +23,15 @@ const rpc = require('vscode-jsonrpc/node');
 const lsp = require('vscode-languageserver-protocol/node');
 
 const [mode, dws, dir, editsArg] = process.argv.slice(2);
-const server = spawn(dws, ['lsp'], { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'] });
+const server = mode === 'huge-files'
+  ? spawn('sh', ['-c', 'ulimit -v 2000000 && exec "$0" lsp', dws], { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'] })
+  : spawn(dws, ['lsp'], { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'] });
+// Settles (rejects) only if the server ends before stop() asks it to.
+let stopping = false;
+const died = new Promise((_, reject) => server.on('exit', (code, signal) => {
+  if (!stopping) reject(new Error(`the server died (${signal || 'exit code ' + code})`));
+}));
+died.catch(() => {});
 const conn = lsp.createProtocolConnection(
   new rpc.StreamMessageReader(server.stdout), new rpc.StreamMessageWriter(server.stdin));
 
@@ -99,6 +111,7 @@ async function start() {
 
 async function stop() {
   await conn.sendRequest(lsp.ShutdownRequest.type);
+  stopping = true;
   conn.sendNotification(lsp.ExitNotification.type);
   const code = await new Promise((resolve) => {
     const t = setTimeout(() => resolve('still running'), 5000);
@@ -266,7 +279,7 @@ async function bench() {
 // fails the check instead of hanging the test.
 function within(promise, what, ms = 20000) {
   let timer;
-  return Promise.race([promise.finally(() => clearTimeout(timer)),
+  return Promise.race([promise.finally(() => clearTimeout(timer)), died,
     new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer to ${what} within ${ms} ms`)), ms); })]);
 }
 // The error a request is answered with, or null when it succeeds.
@@ -365,6 +378,52 @@ async function lensCancel() {
   check('shutdown and exit: the server ends', code === 0, String(code));
 }
 
-const modes = { test, bench, messages, 'lens-cancel': lensCancel };
+// Files dws reads grown past its 4 MiB ceiling while the server runs: each is refused
+// (a diagnostic on .dws.yaml, no quick fix that needs the lockfile), never read whole.
+async function hugeFiles() {
+  await start();
+  const uri = uriOf('expense.json');
+  const text = fs.readFileSync(path.join(dir, 'expense.json'), 'utf8');
+  conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'json', version: 1, text } });
+  const { diagnostics: ds } = await diagnostics(uri, 1);
+  const mismatch = ds.find((d) => d.code === 'checksum-mismatch');
+  check('the lockfile is read: checksum-mismatch', mismatch, ds);
+  const grow = (name) => {
+    fs.rmSync(path.join(dir, name));
+    fs.writeFileSync(path.join(dir, name), '');
+    fs.truncateSync(path.join(dir, name), 3 * 1024 ** 3);
+  };
+
+  // The lockfile grows (the server is not told): the quick fix that rewrites it reads it.
+  grow('dws.lock');
+  let actions = await within(conn.sendRequest(lsp.CodeActionRequest.type, {
+    textDocument: { uri }, range: mismatch.range, context: { diagnostics: [mismatch] } }), 'code actions with a 3 GiB lockfile');
+  check('a 3 GiB lockfile: code actions answered, without the lockfile fix', Array.isArray(actions) &&
+    !actions.some((a) => a.title.includes('dws.lock')), actions);
+
+  // The config grows, and the server is told: one diagnostic on it, and no ignore entry
+  // offered in it.
+  grow('.dws.yaml');
+  const onConfig = diagnostics(uriOf('.dws.yaml'));
+  const onDocument = diagnostics(uri);
+  conn.sendNotification(lsp.DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf('.dws.yaml'), type: lsp.FileChangeType.Changed }] });
+  const { diagnostics: cds } = await within(onConfig, 'the diagnostic of a 3 GiB .dws.yaml');
+  check('a 3 GiB .dws.yaml: one diagnostic on it, saying why', cds.length === 1 && cds[0].code === 'config' &&
+    /4 MiB/.test(cds[0].message) && cds[0].range.start.line === 0, cds);
+  const { diagnostics: ds2 } = await within(onDocument, 'the re-check under a 3 GiB .dws.yaml');
+  const any = ds2[0];
+  check('its documents are checked with the default config meanwhile', any, ds2);
+  actions = await within(conn.sendRequest(lsp.CodeActionRequest.type, {
+    textDocument: { uri }, range: any.range, context: { diagnostics: [any] } }), 'code actions with a 3 GiB .dws.yaml');
+  check('a 3 GiB .dws.yaml: code actions answered, without an ignore entry in it', Array.isArray(actions) &&
+    !actions.some((a) => a.title.includes('.dws.yaml')), actions);
+
+  const hover = await within(conn.sendRequest(lsp.HoverRequest.type, { textDocument: { uri }, position: positionOf(text, '"auto-approve"', 0, 2) }), 'a hover');
+  check('still serving', hover && hover.contents.value.includes('**auto-approve**'), hover);
+  const code = await within(stop(), 'shutdown and exit');
+  check('shutdown and exit: the server ends', code === 0, String(code));
+}
+
+const modes = { test, bench, messages, 'lens-cancel': lensCancel, 'huge-files': hugeFiles };
 if (!modes[mode]) fail(`unknown mode ${mode}`);
 modes[mode]().catch((e) => fail(e.stack || String(e)));
