@@ -140,3 +140,25 @@ func TestEndToEndHugeFiles(t *testing.T) {
 	})
 	runClient(t, "huge-files", dir, 7)
 }
+
+// TestEndToEndRenameQuoting: renaming a node to a name the file's syntax must quote or
+// escape (a quote in a single-quoted YAML id, U+0001, a name YAML reads as a boolean or
+// a number, ": " and " #", a line break, a tab) leaves a document that parses, and
+// whose outline shows the new name exactly.
+func TestEndToEndRenameQuoting(t *testing.T) {
+	flow, err := os.ReadFile("../fixtures/sim/direclaw-review.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	yaml := strings.NewReplacer("      - id: plan\n", "      - id: 'draft'\n", "on_reject: plan", "on_reject: 'draft'",
+		"steps.plan.outputs", "steps.draft.outputs", "      - id: review\n", "      - id: \"review\"\n").Replace(string(flow))
+	if !strings.Contains(yaml, "id: 'draft'") || !strings.Contains(yaml, `id: "review"`) {
+		t.Fatal("the fixture changed: no plan or review step to quote")
+	}
+	json, err := os.ReadFile("../fixtures/direclaw/ok/minimal.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := write(t, map[string]string{"flow.yaml": yaml, "flow.json": string(json)})
+	runClient(t, "rename-quoting", dir, 21)
+}

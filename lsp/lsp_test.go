@@ -960,3 +960,38 @@ func TestCodeLensOneSimulationAtATime(t *testing.T) {
 		t.Errorf("simulations of versions %v, want 1 then 3", runs)
 	}
 }
+
+// A rename writes the name as each place's syntax needs, template references inside
+// quoted strings included, and refuses what a place cannot hold: a single-quoted YAML
+// string has no escapes, so U+0001 cannot go into one.
+func TestRenameQuotesOrRefuses(t *testing.T) {
+	dir := write(t, map[string]string{})
+	b, err := os.ReadFile("../fixtures/sim/direclaw-review.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := strings.Replace(string(b), `prompt: "Approve or reject {{steps.plan.outputs.plan}}"`, `prompt: 'Approve or reject {{steps.plan.outputs.plan}}'`, 1)
+	se := start(t)
+	u := se.open(filepath.Join(dir, "orchestrator.yaml"), y)
+	se.published(u, 1)
+	rename := func(name string) (string, error) {
+		edit, err := se.server.Rename(se.ctx, &protocol.RenameParams{
+			TextDocumentPositionParams: tdp(u, pos(t, y, "on_reject: plan", 0, len("on_reject: p"))), NewName: name})
+		if err != nil {
+			return "", err
+		}
+		return apply(y, edit.Changes[u]), nil
+	}
+	out, err := rename("it's")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"- id: 'it''s'\n", "on_reject: 'it''s'\n", `'Approve or reject {{steps.it''s.outputs.plan}}'`, `"Build {{steps.it's.outputs.plan}}"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("renamed to it's: no %s in\n%s", want, out)
+		}
+	}
+	if out, err := rename("a\x01b"); !errors.Is(err, jsonrpc2.ErrInvalidParams) {
+		t.Errorf("renamed to a\\x01b, with a single-quoted template reference: %v\n%s", err, out)
+	}
+}

@@ -2,18 +2,12 @@ package lsp
 
 import (
 	"context"
-	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/dwsdev/dws/graph"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 )
 
 // Navigation works on the graphs the dialect builds for the graph rules, so it knows
@@ -139,91 +133,6 @@ func (s *Server) References(_ context.Context, params *protocol.ReferenceParams)
 		}
 	}
 	return out, nil
-}
-
-var plainName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.\-/]*$`) })
-
-// Rename renames a node: its id and every edge that names it.
-func (s *Server) Rename(_ context.Context, params *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
-	a, err := s.current(params.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	name := params.NewName
-	if name == "" || strings.ContainsAny(name, "\"\\\n\r\t") {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("dws lsp: %q cannot be a node id", name))
-	}
-	in := a.inspection()
-	h, ok := at(in, a.text.offset(params.Position))
-	if !ok || h.node < 0 {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "dws lsp: no step, phase or task id here to rename")
-	}
-	if _, taken := h.g.Lookup(name); taken && name != h.id {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("dws lsp: %q is already the id of another node", name))
-	}
-	var edits []protocol.TextEdit
-	for _, p := range append([]string{h.g.Nodes[h.node].IDPointer}, uses(h.g, h.id)...) {
-		v := in.Doc.Lookup(p)
-		if v == nil {
-			continue
-		}
-		from, to := inner(a.raw, v)
-		newText := name
-		if from == v.Span.Start.Offset && in.Doc.Format != source.JSON && !plainName().MatchString(name) {
-			newText = strconv.Quote(name) // a plain YAML scalar that must become quoted
-		}
-		edits = append(edits, protocol.TextEdit{Range: a.text.span(from, to), NewText: newText})
-	}
-	edits = append(edits, a.templateRefs(in, h.g, h.id, name)...)
-	return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{params.TextDocument.URI: edits}}, nil
-}
-
-// templateRefs are the edits that rename the step in DireClaw template references
-// ({{steps.ID.outputs.…}}) within the workflow whose graph g is: they name the step as
-// surely as an edge does.
-func (a *analysis) templateRefs(in *lint.Inspection, g *graph.Graph, old, name string) []protocol.TextEdit {
-	owner := g.Pointer()
-	if k := strings.LastIndexByte(owner, '/'); k > 0 {
-		owner = owner[:k]
-	}
-	root := in.Doc.Lookup(owner)
-	if root == nil || owner == "" {
-		return nil
-	}
-	needle := "steps." + old + "."
-	var edits []protocol.TextEdit
-	var walk func(n *source.Node)
-	walk = func(n *source.Node) {
-		switch n.Kind {
-		case source.Object:
-			for _, m := range n.Members {
-				walk(m.Value)
-			}
-		case source.Array:
-			for _, it := range n.Items {
-				walk(it)
-			}
-		case source.String:
-			for from := 0; ; {
-				k := strings.Index(n.Text[from:], needle)
-				if k < 0 {
-					return
-				}
-				at := from + k
-				open := strings.LastIndex(n.Text[:at], "{{")
-				if open >= 0 && !strings.Contains(n.Text[open:at], "}}") {
-					start := in.Doc.StringPos(n, at+len("steps.")).Offset
-					end := in.Doc.StringPos(n, at+len("steps.")+len(old)).Offset
-					if end-start == len(old) {
-						edits = append(edits, protocol.TextEdit{Range: a.text.span(start, end), NewText: name})
-					}
-				}
-				from = at + len(needle)
-			}
-		}
-	}
-	walk(root)
-	return edits
 }
 
 // DocumentSymbol is the outline: the nodes of each graph (under their workflow when a

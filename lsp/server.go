@@ -20,6 +20,10 @@
 //   - The code lens's simulation (and dws.simulate's) is kept per document version,
 //     runs one at a time per document and at most GOMAXPROCS-1 at once in all, and a
 //     cancelled request is answered RequestCancelled at once (see simulate.go).
+//   - A rename writes the new name as each place's syntax needs (JSON string; YAML
+//     plain, single- or double-quoted, keeping the style where it can hold the name),
+//     and is refused unless the edited text parses back to the new name everywhere
+//     (see rename.go).
 //   - A message the server cannot handle never ends the session (see guard): a
 //     notification it does not know, or whose params do not decode, is ignored; an
 //     unknown request is answered MethodNotFound, params that do not decode

@@ -11,6 +11,9 @@
 //                                   a lockfile and a .dws.yaml grown to 3 GiB (sparse)
 //                                   under an open DIR/expense.json; the server runs with
 //                                   2 GB of address space, so reading either whole kills it
+//   node client.cjs rename-quoting DWS DIR
+//                                   renames whose new name the file's syntax must quote or
+//                                   escape (DIR/flow.yaml, DIR/flow.json)
 //   node client.cjs lens-cancel DWS DIR
 //                                   code lens requests on DIR/slow.json (a definition
 //                                   slow to simulate), cancelled
@@ -424,6 +427,43 @@ async function hugeFiles() {
   check('shutdown and exit: the server ends', code === 0, String(code));
 }
 
-const modes = { test, bench, messages, 'lens-cancel': lensCancel, 'huge-files': hugeFiles };
+// Renames to names the file's syntax must quote or escape: the renamed document still
+// parses, and its outline shows the new name exactly.
+async function renameQuoting() {
+  await start();
+  const cases = [
+    // file, the id to rename (its first occurrence, where the cursor goes), new name
+    ['flow.yaml', "'draft'", "it's"],
+    ['flow.yaml', "'draft'", 'a\u0001b'],
+    ['flow.yaml', "'draft'", 'say "hi"\\'],
+    ['flow.yaml', "'draft'", 'true'],
+    ['flow.yaml', 'gather', '42'],
+    ['flow.yaml', 'gather', 'a: b #c'],
+    ['flow.yaml', 'gather', "it's \u0001"],
+    ['flow.yaml', '"review"', 'line\nbreak'],
+    ['flow.json', '"answer"', 'a\u0001"b\\'],
+    ['flow.json', '"answer"', 'tab\there'],
+  ];
+  let n = 0;
+  for (const [file, at, name] of cases) {
+    const uri = uriOf(`${n}-${file}`);
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: file.endsWith('.json') ? 'json' : 'yaml', version: 1, text } });
+    await diagnostics(uri, 1);
+    const rename = await conn.sendRequest(lsp.RenameRequest.type, { textDocument: { uri }, position: positionOf(text, at, 0, 1), newName: name });
+    const renamed = applyEdits(text, rename.changes[uri]);
+    conn.sendNotification(lsp.DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 2 }, contentChanges: [{ text: renamed }] });
+    const { diagnostics: ds } = await diagnostics(uri, 2);
+    check(`${file}: rename ${at} to ${JSON.stringify(name)}: the file still parses`, !ds.some((d) => d.code === 'parse'), { renamed, ds });
+    const syms = await conn.sendRequest(lsp.DocumentSymbolRequest.type, { textDocument: { uri } });
+    const names = syms.flatMap((s) => [s.name, ...(s.children || []).map((c) => c.name)]);
+    check(`${file}: rename ${at} to ${JSON.stringify(name)}: the outline shows the new name`, names.includes(name), names);
+    n++;
+  }
+  const code = await within(stop(), 'shutdown and exit');
+  check('shutdown and exit: the server ends', code === 0, String(code));
+}
+
+const modes = { test, bench, messages, 'rename-quoting': renameQuoting, 'lens-cancel': lensCancel, 'huge-files': hugeFiles };
 if (!modes[mode]) fail(`unknown mode ${mode}`);
 modes[mode]().catch((e) => fail(e.stack || String(e)));

@@ -1,0 +1,285 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/dwsdev/dws/graph"
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/source"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// A rename writes the new name in the syntax of each place it goes: a JSON string, or
+// a YAML scalar kept in its style when that style can hold the name (plain, 'single'
+// or "double"; a plain scalar the name would not stay a plain string in becomes
+// quoted, single where it can, double with escapes where it must). Inside a template
+// reference the name is escaped as its string needs. The edited text is then parsed
+// again: unless every renamed place reads back as the new name, and every string
+// holding a template reference as it should, the rename is refused with an error
+// rather than leave a document that no longer parses or means something else.
+
+// byteEdit replaces raw[from:to] with text.
+type byteEdit struct {
+	from, to int
+	text     string
+}
+
+// expect is a value the renamed document must hold: the string at pointer reads text.
+type expect struct {
+	pointer, text string
+}
+
+// plainName is a name a plain YAML scalar can hold as it is (checked again by parsing).
+var plainName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.\-/]*$`) })
+
+// Rename renames a node: its id and every edge that names it.
+func (s *Server) Rename(_ context.Context, params *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
+	a, err := s.current(params.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	name := params.NewName
+	if name == "" || !utf8.ValidString(name) {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("dws lsp: %q cannot be a node id", name))
+	}
+	in := a.inspection()
+	h, ok := at(in, a.text.offset(params.Position))
+	if !ok || h.node < 0 {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "dws lsp: no step, phase or task id here to rename")
+	}
+	if _, taken := h.g.Lookup(name); taken && name != h.id {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("dws lsp: %q is already the id of another node", name))
+	}
+	pointers := append([]string{h.g.Nodes[h.node].IDPointer}, uses(h.g, h.id)...)
+	var edits []byteEdit
+	var want []expect
+	// First with plain YAML scalars kept plain where the name looks plain, then, if the
+	// parse says otherwise (a name YAML reads as a number, a boolean or null), quoted.
+	for _, quotePlain := range []bool{false, true} {
+		edits, want = nil, nil
+		seen := map[[2]int]bool{}
+		for _, p := range pointers {
+			v := in.Doc.Lookup(p)
+			if v == nil || v.Kind != source.String {
+				continue
+			}
+			sp := [2]int{v.Span.Start.Offset, v.Span.End.Offset}
+			if !seen[sp] { // an alias names the same text twice
+				seen[sp] = true
+				edits = append(edits, byteEdit{sp[0], sp[1], a.scalar(in.Doc, v, name, quotePlain)})
+			}
+			want = append(want, expect{p, name})
+		}
+		te, tw := a.templateRefs(in, h.g, h.id, name)
+		edits, want = append(edits, te...), append(want, tw...)
+		if a.renamedAsMeant(edits, want) {
+			out := make([]protocol.TextEdit, 0, len(edits))
+			for _, e := range edits {
+				out = append(out, protocol.TextEdit{Range: a.text.span(e.from, e.to), NewText: e.text})
+			}
+			return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{params.TextDocument.URI: out}}, nil
+		}
+	}
+	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams,
+		fmt.Sprintf("dws lsp: %q cannot be written where %q is so that the document still reads as meant", name, h.id))
+}
+
+// renamedAsMeant reports whether the text with edits applied parses and holds every
+// value want says.
+func (a *analysis) renamedAsMeant(edits []byteEdit, want []expect) bool {
+	sorted := append([]byteEdit(nil), edits...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].from < sorted[j].from })
+	var b strings.Builder
+	last := 0
+	for _, e := range sorted {
+		if e.from < last || e.to > len(a.raw) {
+			return false // overlapping edits
+		}
+		b.WriteString(a.raw[last:e.from])
+		b.WriteString(e.text)
+		last = e.to
+	}
+	b.WriteString(a.raw[last:])
+	data := []byte(b.String())
+	doc, err := source.Parse(a.path, data, source.FormatOf(a.path, data))
+	if err != nil {
+		return false
+	}
+	for _, w := range want {
+		if v := doc.Lookup(w.pointer); v == nil || v.Kind != source.String || v.Text != w.text {
+			return false
+		}
+	}
+	return true
+}
+
+// scalar is name written to replace the whole string token v.
+func (a *analysis) scalar(doc *source.Document, v *source.Node, name string, quotePlain bool) string {
+	if doc.Format == source.JSON {
+		return jsonString(name)
+	}
+	switch a.raw[v.Span.Start.Offset] {
+	case '"':
+		return `"` + yamlDoubleContent(name) + `"`
+	case '\'':
+		if singleQuotable(name) {
+			return `'` + strings.ReplaceAll(name, `'`, `''`) + `'`
+		}
+		return `"` + yamlDoubleContent(name) + `"`
+	}
+	if !quotePlain && plainName().MatchString(name) {
+		return name
+	}
+	if singleQuotable(name) {
+		return `'` + strings.ReplaceAll(name, `'`, `''`) + `'`
+	}
+	return `"` + yamlDoubleContent(name) + `"`
+}
+
+// inString is name written inside the string token v, between other characters.
+func (a *analysis) inString(doc *source.Document, v *source.Node, name string) string {
+	if doc.Format == source.JSON {
+		s := jsonString(name)
+		return s[1 : len(s)-1]
+	}
+	switch a.raw[v.Span.Start.Offset] {
+	case '"':
+		return yamlDoubleContent(name)
+	case '\'':
+		return strings.ReplaceAll(name, `'`, `''`) // what cannot be single-quoted fails the parse check
+	}
+	return name // plain or block: the parse check says whether it stays the same string
+}
+
+// jsonString is s as a JSON string literal.
+func jsonString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(s) != nil {
+		return `""`
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// yamlPrintable reports whether YAML lets r stand as itself in a scalar's text (its
+// c-printable set, without the line breaks, NEL included, and the byte-order mark).
+func yamlPrintable(r rune) bool {
+	switch {
+	case r == '\t', r >= 0x20 && r <= 0x7e:
+		return true
+	case r >= 0xa0 && r <= 0xd7ff:
+		return true
+	case r >= 0xe000 && r <= 0xfffd:
+		return r != 0xfeff
+	case r >= 0x10000 && r <= 0x10ffff:
+		return true
+	}
+	return false
+}
+
+// singleQuotable reports whether a single-quoted YAML scalar holds s exactly: every
+// character printable, on one line.
+func singleQuotable(s string) bool {
+	for _, r := range s {
+		if !yamlPrintable(r) || r == '\u2028' || r == '\u2029' {
+			return false
+		}
+	}
+	return true
+}
+
+// yamlDoubleContent is s escaped for a double-quoted YAML scalar.
+func yamlDoubleContent(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '"', r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case yamlPrintable(r) && r != '\u2028' && r != '\u2029':
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, `\x%02X`, r)
+		case r < 0x10000:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08X`, r)
+		}
+	}
+	return b.String()
+}
+
+// templateRefs are the edits that rename the step in DireClaw template references
+// ({{steps.ID.outputs.…}}) within the workflow whose graph g is: they name the step as
+// surely as an edge does. Each string they change must then read as want says.
+func (a *analysis) templateRefs(in *lint.Inspection, g *graph.Graph, old, name string) ([]byteEdit, []expect) {
+	owner := g.Pointer()
+	if k := strings.LastIndexByte(owner, '/'); k > 0 {
+		owner = owner[:k]
+	}
+	root := in.Doc.Lookup(owner)
+	if root == nil || owner == "" {
+		return nil, nil
+	}
+	needle := "steps." + old + "."
+	var edits []byteEdit
+	var want []expect
+	var walk func(n *source.Node, ptr string)
+	walk = func(n *source.Node, ptr string) {
+		switch n.Kind {
+		case source.Object:
+			for _, m := range n.Members {
+				walk(m.Value, source.AppendPointer(ptr, m.Key))
+			}
+		case source.Array:
+			for i, it := range n.Items {
+				walk(it, fmt.Sprintf("%s/%d", ptr, i))
+			}
+		case source.String:
+			var text strings.Builder
+			changed, last := false, 0
+			for from := 0; ; {
+				k := strings.Index(n.Text[from:], needle)
+				if k < 0 {
+					break
+				}
+				at := from + k
+				open := strings.LastIndex(n.Text[:at], "{{")
+				if open >= 0 && !strings.Contains(n.Text[open:at], "}}") {
+					i := at + len("steps.")
+					start := in.Doc.StringPos(n, i).Offset
+					end := in.Doc.StringPos(n, i+len(old)).Offset
+					if end-start == len(old) && a.raw[start:end] == old {
+						edits = append(edits, byteEdit{start, end, a.inString(in.Doc, n, name)})
+						text.WriteString(n.Text[last:i] + name)
+						last, changed = i+len(old), true
+					}
+				}
+				from = at + len(needle)
+			}
+			if changed {
+				text.WriteString(n.Text[last:])
+				want = append(want, expect{ptr, text.String()})
+			}
+		}
+	}
+	walk(root, owner)
+	return edits, want
+}
