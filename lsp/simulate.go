@@ -45,6 +45,9 @@ var errSuperseded = errors.New("superseded")
 // key (done or running) or from a new one. slot is which of d's simulations this is
 // (d.lens or d.report), guarded by d.mu.
 func (s *Server) simulation(ctx context.Context, d *document, slot **simJob, key simKey, run func() (any, error)) (any, error) {
+	if ctx.Err() != nil {
+		return nil, protocol.ErrRequestCancelled // cancelled before it began: start nothing
+	}
 	d.mu.Lock()
 	j := *slot
 	if j == nil || j.key != key {
