@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +11,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/dwsdev/dws/sim"
 )
@@ -21,25 +22,35 @@ import (
 // with a slash is relative to the scenario file) in a fresh temporary directory, with
 // the call as JSON on stdin ({node, attempt, input, context, output_paths}); it prints
 // one JSON answer on stdout: {"ok": true}, {"fail": "reason"}, {"decision": "approve"},
-// each optionally with "output": {…}. The process, and every process it started (its
-// process group), is killed at the stub timeout; the directory is removed afterwards.
+// each optionally with "output": {…}. The process runs in a process group of its own,
+// with DWS_STUB_RUN set to a token of its own in its environment; when it exits or is
+// killed at the stub timeout, every process of its group, and (on Linux) every process
+// that inherited the token, setsid or not, is killed, and the directory is removed
+// (live.go says how a signal or a panic does the same).
+//
+// dws reads at most 1 MiB of a stub's stdout and 4 KiB of its stderr: a stub that
+// writes more is killed at once and the scenario fails, naming the cap.
 //
 // For a step with output files (DireClaw), output_paths are the precomputed paths under
-// the step's output root in that directory, and after the process exits each is checked
-// as DireClaw's runtime checks a worker's outputs: it exists, resolves inside the output
-// root, is a readable regular file and is not empty. A missing or empty output fails the
-// invocation (the step fails, as DireClaw's does); a path that resolves outside the
-// root fails the scenario. A review's decision is the decision file, trimmed and
-// lower-cased, when the step has one.
+// the step's output root in that directory, and after the process and what it started
+// are gone each is checked as DireClaw's runtime checks a worker's outputs: it exists,
+// resolves inside the output root, is a readable regular file and is not empty. A
+// missing or empty output fails the invocation (the step fails, as DireClaw's does); a
+// path that resolves outside the root fails the scenario. A review's decision is the
+// decision file, trimmed and lower-cased, when the step has one.
 
-const maxStubOutput = 1 << 20
+const (
+	maxStubStdout = 1 << 20
+	maxStubStderr = 4 << 10
+)
 
 func (s *stubs) process(st *Stub, c sim.Call) (sim.Answer, error) {
-	dir, err := os.MkdirTemp("", "dws-stub-")
+	w, err := newWorker()
 	if err != nil {
 		return sim.Answer{}, err
 	}
-	defer func() { _ = os.RemoveAll(dir) }()
+	defer w.close()
+	dir := w.dir
 	files := c.OutputPaths
 	root := ""
 	if len(files) > 0 {
@@ -73,42 +84,137 @@ func (s *stubs) process(st *Stub, c sim.Call) (sim.Answer, error) {
 			args[0] = abs
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), s.opts.StubTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Dir = dir
-	cmd.Stdin = bytes.NewReader(in)
-	var stdout, stderr limited
-	stdout.max, stderr.max = maxStubOutput, 4096
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = s.opts.StubTimeout
-	err = cmd.Run()
-	if cmd.Process != nil {
-		// Whatever the stub left running in its group goes with it.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
+	r := w.run(args, in, s.opts.StubTimeout)
+	name := st.Run[0]
 	switch {
-	case ctx.Err() != nil:
-		return sim.Answer{}, fmt.Errorf("%s did not answer within %s and was killed", st.Run[0], s.opts.StubTimeout)
-	case err != nil:
+	case r.startErr != nil:
+		return sim.Answer{}, fmt.Errorf("%s could not start: %w", name, r.startErr)
+	case r.over == "stdout":
+		return sim.Answer{}, fmt.Errorf("%s printed more than %s on stdout, the most dws reads of an answer, and was killed", name, size(maxStubStdout))
+	case r.over == "stderr":
+		return sim.Answer{}, fmt.Errorf("%s wrote more than %s to stderr, the most dws reads of a stub's messages, and was killed", name, size(maxStubStderr))
+	case r.timedOut:
+		return sim.Answer{}, fmt.Errorf("%s did not answer within %s and was killed", name, s.opts.StubTimeout)
+	case r.waitErr != nil:
 		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return sim.Answer{}, fmt.Errorf("%s exited with %s%s", st.Run[0], ee.String(), tail(stderr.String()))
+		if errors.As(r.waitErr, &ee) {
+			return sim.Answer{}, fmt.Errorf("%s exited with %s%s", name, ee.String(), tail(string(r.stderr)))
 		}
-		return sim.Answer{}, fmt.Errorf("%s could not start: %w", st.Run[0], err)
-	case stdout.over:
-		return sim.Answer{}, fmt.Errorf("%s printed more than %d bytes", st.Run[0], maxStubOutput)
+		return sim.Answer{}, fmt.Errorf("%s: %w", name, r.waitErr)
+	case r.readErr != nil:
+		return sim.Answer{}, fmt.Errorf("%s exited, but its output stayed open (a process it started holds it) until the stub timeout", name)
 	}
-	a, err := parseAnswer(stdout.Bytes())
+	a, err := parseAnswer(r.stdout)
 	if err != nil {
-		return sim.Answer{}, fmt.Errorf("%s printed %s: %w", st.Run[0], clip(stdout.String()), err)
+		return sim.Answer{}, fmt.Errorf("%s printed %s: %w", name, clip(string(r.stdout)), err)
 	}
 	if root != "" && a.Kind != "fail" {
 		return checkOutputs(root, c.OutputPaths, a)
 	}
 	return a, nil
+}
+
+// ran is how a stub process went.
+type ran struct {
+	stdout, stderr []byte
+	startErr       error
+	waitErr        error // how it exited
+	readErr        error // its output not read to the end
+	timedOut       bool
+	over           string // "stdout" or "stderr" when it wrote more than dws reads
+}
+
+// run runs the stub process with input on stdin, reading at most maxStubStdout and
+// maxStubStderr of what it writes, and ends with it and everything it started killed.
+// The process's three streams are pipes dws reads and writes itself, so that a cap
+// bounds what is read, and everything ends by the timeout.
+func (w *worker) run(args []string, input []byte, timeout time.Duration) ran {
+	var r ran
+	var pipes [3][2]*os.File // stdin, stdout, stderr: read end, write end
+	for i := range pipes {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			for _, p := range pipes[:i] {
+				_ = p[0].Close()
+				_ = p[1].Close()
+			}
+			r.startErr = err
+			return r
+		}
+		pipes[i] = [2]*os.File{pr, pw}
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = w.dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0][0], pipes[1][1], pipes[2][1]
+	err := w.start(cmd)
+	// The child has its ends; dws keeps the others.
+	_ = pipes[0][0].Close()
+	_ = pipes[1][1].Close()
+	_ = pipes[2][1].Close()
+	stdin, stdout, stderr := pipes[0][1], pipes[1][0], pipes[2][0]
+	if err != nil {
+		_ = stdin.Close()
+		_ = stdout.Close()
+		_ = stderr.Close()
+		r.startErr = err
+		return r
+	}
+	deadline := time.Now().Add(timeout)
+	kill := func() { _ = syscall.Kill(-w.pgid, syscall.SIGKILL) }
+	var mu sync.Mutex
+	timer := time.AfterFunc(timeout, func() {
+		mu.Lock()
+		r.timedOut = true
+		mu.Unlock()
+		kill()
+	})
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		_ = stdin.SetWriteDeadline(deadline)
+		_, _ = stdin.Write(input) // a stub need not read its call
+		_ = stdin.Close()
+	}()
+	read := func(f *os.File, name string, max int, into *[]byte) {
+		defer wg.Done()
+		_ = f.SetReadDeadline(deadline)
+		b, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+		_ = f.Close() // past the cap, what it writes next fails
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case len(b) > max:
+			if r.over == "" {
+				r.over = name
+			}
+			b = b[:max]
+			kill()
+		case err != nil:
+			r.readErr = err
+		}
+		*into = b
+	}
+	go read(stdout, "stdout", maxStubStdout, &r.stdout)
+	go read(stderr, "stderr", maxStubStderr, &r.stderr)
+	r.waitErr = cmd.Wait()
+	timer.Stop()
+	w.finish() // what it started goes with it, and its pipes close
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	return r
+}
+
+// size says a byte count the way the caps are known.
+func size(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // parseAnswer reads a stub process's answer: one JSON object, nothing after it.
@@ -228,22 +334,4 @@ func clip(s string) string {
 		s = s[:120] + "…"
 	}
 	return fmt.Sprintf("%q", s)
-}
-
-// limited is a buffer that keeps at most max bytes and notes that more came.
-type limited struct {
-	bytes.Buffer
-	max  int
-	over bool
-}
-
-func (l *limited) Write(p []byte) (int, error) {
-	if room := l.max - l.Len(); len(p) > room {
-		l.over = true
-		if room > 0 {
-			l.Buffer.Write(p[:room])
-		}
-		return len(p), nil
-	}
-	return l.Buffer.Write(p)
 }

@@ -107,7 +107,11 @@ func (s *Suite) Passed() int {
 // Run loads the scenario files, validates and explores each definition they name once
 // (through l, so the config's rules, lockfile and registries apply), and runs the
 // scenarios whose name matches only (nil: all), jobs at a time.
+//
+// While it runs, SIGINT, SIGTERM and SIGHUP kill every stub worker process and remove
+// its directory before dws dies of the signal (live.go).
 func Run(l *lint.Linter, files []string, only *regexp.Regexp, opts Options, jobs int) *Suite {
+	defer watch()()
 	s := &Suite{}
 	for _, f := range files {
 		if only == nil || only.MatchString(Name(f)) {
@@ -195,6 +199,10 @@ func Run(l *lint.Linter, files []string, only *regexp.Regexp, opts Options, jobs
 		j := jobsList[i]
 		*j.o = *j.o.Scenario.Execute(j.def, opts)
 	})
+	if stopping() {
+		// A signal is ending dws: the scenarios cut short are no report.
+		select {}
+	}
 	runs := map[*sim.Result][]*sim.Run{}
 	for _, j := range jobsList {
 		if j.o.Run != nil {
@@ -210,7 +218,9 @@ func Run(l *lint.Linter, files []string, only *regexp.Regexp, opts Options, jobs
 	return s
 }
 
-// parallel calls do(0..n-1), jobs at a time.
+// parallel calls do(0..n-1), jobs at a time. A panic in one of them kills every stub
+// worker process and removes its directory before it ends dws (the panic is not
+// recovered: its trace is the panic's own).
 func parallel(n, jobs int, do func(i int)) {
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -219,7 +229,16 @@ func parallel(n, jobs int, do func(i int)) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				do(i)
+				returned := false
+				func() {
+					defer func() {
+						if !returned {
+							abandon()
+						}
+					}()
+					do(i)
+					returned = true
+				}()
 			}
 		}()
 	}
