@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -33,11 +32,7 @@ import (
 //
 // For a step with output files (DireClaw), output_paths are the precomputed paths under
 // the step's output root in that directory, and after the process and what it started
-// are gone each is checked as DireClaw's runtime checks a worker's outputs: it exists,
-// resolves inside the output root, is a readable regular file and is not empty. A
-// missing or empty output fails the invocation (the step fails, as DireClaw's does); a
-// path that resolves outside the root fails the scenario. A review's decision is the
-// decision file, trimmed and lower-cased, when the step has one.
+// are gone each is checked as DireClaw's runtime checks a worker's outputs (outputs.go).
 
 const (
 	maxStubStdout = 1 << 20
@@ -109,7 +104,7 @@ func (s *stubs) process(st *Stub, c sim.Call) (sim.Answer, error) {
 		return sim.Answer{}, fmt.Errorf("%s printed %s: %w", name, clip(string(r.stdout)), err)
 	}
 	if root != "" && a.Kind != "fail" {
-		return checkOutputs(root, c.OutputPaths, a)
+		return checkOutputs(w, root, c.OutputPaths, c.Optional, a)
 	}
 	return a, nil
 }
@@ -270,44 +265,6 @@ func parseAnswer(b []byte) (sim.Answer, error) {
 		a.Kind = "ok"
 	case a.Kind == "fail" && a.Output != nil:
 		return a, errors.New("a failed invocation has no output")
-	}
-	return a, nil
-}
-
-// checkOutputs checks the files a step had to write, as DireClaw does.
-func checkOutputs(root string, paths map[string]string, a sim.Answer) (sim.Answer, error) {
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return a, err
-	}
-	names := make([]string, 0, len(paths))
-	for n := range paths {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		p := paths[name]
-		real, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			return sim.Answer{Kind: "fail", Reason: fmt.Sprintf("output %s was not written", name)}, nil
-		}
-		if !inside(realRoot, real) {
-			return a, fmt.Errorf("output %s resolves outside the step's output root, to %s", name, real)
-		}
-		info, err := os.Stat(real)
-		if err != nil || !info.Mode().IsRegular() {
-			return sim.Answer{Kind: "fail", Reason: fmt.Sprintf("output %s is not a regular file", name)}, nil
-		}
-		data, err := os.ReadFile(real)
-		switch {
-		case err != nil:
-			return sim.Answer{Kind: "fail", Reason: fmt.Sprintf("output %s is not readable", name)}, nil
-		case len(data) == 0:
-			return sim.Answer{Kind: "fail", Reason: fmt.Sprintf("output %s is empty", name)}, nil
-		}
-		if name == "decision" {
-			a.Kind, a.Decision = "decision", strings.ToLower(strings.TrimSpace(string(data)))
-		}
 	}
 	return a, nil
 }

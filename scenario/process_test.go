@@ -242,3 +242,127 @@ exec sleep 300
 	pidsGone(t, pids, "stub", "session")
 	noneLeft(t, tmp)
 }
+
+// outputsStub is a DireClaw stub that writes its outputs with the shell commands body,
+// where $decision and $summary are the output paths, then answers ok.
+func outputsStub(body string) string {
+	return "#!/bin/sh\ncall=$(cat)\np() { printf '%s' \"$call\" | sed -n \"s/.*\\\"$1\\\":\\\"\\([^\\\"]*\\)\\\".*/\\1/p\"; }\n" +
+		"decision=$(p decision)\nsummary=$(p summary)\nroot=${summary%/review/summary.txt}\n" + body + "\necho '{\"ok\": true}'\n"
+}
+
+// A review's outputs are checked as DireClaw checks them, reading a bounded part of
+// each file: a huge (sparse) output neither exhausts memory nor is read whole.
+func TestDireClawOutputsRead(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	const gib = "1073741824"
+	stubs := map[string]string{
+		// Decisions as DireClaw reads them.
+		"upper":    `printf '  APPROVE \n' > "$decision"; echo done > "$summary"`,
+		"json":     `printf '"Reject"' > "$decision"; echo done > "$summary"`,
+		"quoted":   `printf "'approve'" > "$decision"; echo done > "$summary"`,
+		"keyed":    `printf 'Decision: reject\n' > "$decision"; echo done > "$summary"`,
+		"escaped":  `printf '"appr\\u006fve"' > "$decision"; echo done > "$summary"`,
+		"object":   `printf '{"decision": "approve"}' > "$decision"; echo done > "$summary"`,
+		"sentence": `echo 'I approve' > "$decision"; echo done > "$summary"`,
+		// A huge output: its first bytes are read, and it is not empty.
+		"huge": `echo approve > "$decision"; truncate -s ` + gib + ` "$summary"`,
+		// A huge decision file is no decision.
+		"hugedecision": `truncate -s ` + gib + ` "$decision"; echo done > "$summary"`,
+		// Empty as DireClaw finds it: white space, or the JSON string "".
+		"blank":       `echo approve > "$decision"; printf ' \n\t\n' > "$summary"`,
+		"emptystring": `echo approve > "$decision"; printf '""' > "$summary"`,
+		"binary":      `echo approve > "$decision"; printf 'ok \377\376' > "$summary"`,
+		"fifo":        `echo approve > "$decision"; mkfifo "$summary"`,
+		"directory":   `echo approve > "$decision"; mkdir "$summary"`,
+	}
+	want := map[string]string{
+		"upper": "review=approve, publish", "json": "review=reject, publish", "quoted": "review=approve, publish",
+		"keyed": "review=reject, publish", "escaped": "review=approve, publish", "object": "review=invalid", "sentence": "review=invalid",
+		"huge": "review=approve, publish", "hugedecision": "review=invalid",
+		"blank": "review=invalid", "emptystring": "review=invalid", "binary": "review=invalid",
+		"fifo": "review=invalid", "directory": "review=invalid",
+	}
+	files := map[string]string{"orchestrator.yaml": newsroom}
+	expect := map[string]string{}
+	for name, body := range stubs {
+		files[name+".sh"] = outputsStub(body)
+		files[name+".scenario.yaml"] = "definition: orchestrator.yaml\nworkflow: publish\nstubs: { review: [{ run: ./" + name + ".sh }] }\nexpect: { path: [" + want[name] + "] }\n"
+		expect[name] = ""
+	}
+	dir := project(t, files)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	s := runSuite(t, dir, 10*time.Minute)
+	runtime.ReadMemStats(&after)
+	expectOutcomes(t, s, expect)
+	// Two 1 GiB files read whole would allocate 2 GiB at least.
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 256<<20 {
+		t.Errorf("the suite allocated %d MiB: the outputs were read whole", grew>>20)
+	}
+	noneLeft(t, tmp)
+}
+
+// An optional output ("name?") may be left unwritten or empty, as DireClaw allows.
+func TestDireClawOptionalOutputs(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	optional := strings.Replace(newsroom, "outputs: [decision, summary]", "outputs: [decision, \"summary?\"]", 1)
+	dir := project(t, map[string]string{
+		"orchestrator.yaml":        optional,
+		"absent.sh":                outputsStub(`echo approve > "$decision"`),
+		"blank.sh":                 outputsStub(`echo approve > "$decision"; : > "$summary"`),
+		"nodecision.sh":            outputsStub(`echo done > "$summary"`),
+		"absent.scenario.yaml":     "definition: orchestrator.yaml\nworkflow: publish\nstubs: { review: [{ run: ./absent.sh }] }\nexpect: { path: [review=approve, publish] }\n",
+		"blank.scenario.yaml":      "definition: orchestrator.yaml\nworkflow: publish\nstubs: { review: [{ run: ./blank.sh }] }\nexpect: { path: [review=approve, publish] }\n",
+		"nodecision.scenario.yaml": "definition: orchestrator.yaml\nworkflow: publish\nstubs: { review: [{ run: ./nodecision.sh }] }\nexpect: { path: [review=invalid] }\n",
+	})
+	expectOutcomes(t, runSuite(t, dir, 10*time.Minute), map[string]string{"absent": "", "blank": "", "nodecision": ""})
+	noneLeft(t, tmp)
+}
+
+// The output root, and every directory above it in the stub's directory, must still
+// be itself when the stub is done: a link there, to a place the stub filled, fails the
+// scenario, as a linked output file does.
+func TestDireClawOutputRootLinked(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	elsewhere := t.TempDir()
+	fill := func(dst string) string {
+		return `mkdir -p "` + dst + `/review" && echo approve > "` + dst + `/review/$(basename "$decision")" && echo done > "` + dst + `/review/summary.txt"`
+	}
+	stubs := map[string]string{
+		// The output root itself, moved away and replaced by a link.
+		"root": fill(elsewhere+"/root") + ` && rm -rf "$root" && ln -s "` + elsewhere + `/root" "$root"`,
+		// runs/, far above the root, replaced by a link to a copy.
+		"above": `top=${root%/runs/*}; cp -r "$top/runs" "` + elsewhere + `/above" && rm -rf "$top/runs" && ln -s "` + elsewhere + `/above" "$top/runs" && ` +
+			fill(`$top/runs/${root#$top/runs/}`),
+		// The stub's whole directory replaced by a link to a copy.
+		"dir": `top=${root%/runs/*}; cp -r "$top" "` + elsewhere + `/dir" && rm -rf "$top" && ln -s "` + elsewhere + `/dir" "$top" && ` +
+			fill(`$top/runs/${root#$top/runs/}`),
+		// A directory inside the root replaced by a link.
+		"inner": fill(elsewhere+"/inner") + ` && rm -rf "$root/review" && ln -s "` + elsewhere + `/inner/review" "$root/review"`,
+		// A link inside the root to a file inside it is fine.
+		"local": `echo approve > "$root/d.txt" && ln -s "$root/d.txt" "$decision" && echo done > "$summary"`,
+		// The root removed: nothing was written.
+		"removed": `rm -rf "$root"`,
+	}
+	want := map[string]string{
+		"root":    "the step's output root was replaced by a link: it resolves to " + elsewhere + "/root",
+		"above":   "the step's output root was replaced by a link: it resolves to " + elsewhere + "/above/",
+		"dir":     "the step's output root was replaced by a link: it resolves to " + elsewhere + "/dir/",
+		"inner":   "output decision resolves outside the step's output root",
+		"local":   "",
+		"removed": "",
+	}
+	files := map[string]string{"orchestrator.yaml": newsroom}
+	for name, body := range stubs {
+		files[name+".sh"] = outputsStub(body)
+		files[name+".scenario.yaml"] = "definition: orchestrator.yaml\nworkflow: publish\nstubs: { review: [{ run: ./" + name + ".sh }] }\n"
+	}
+	files["local.scenario.yaml"] += "expect: { path: [review=approve, publish] }\n"
+	files["removed.scenario.yaml"] += "expect: { path: [review=invalid] }\n"
+	dir := project(t, files)
+	expectOutcomes(t, runSuite(t, dir, 10*time.Minute), want)
+	noneLeft(t, tmp)
+}

@@ -35,6 +35,8 @@ type Call struct {
 	// is checked (exists, inside the root, a readable regular file, not empty).
 	OutputRoot  string            `json:"-"`
 	OutputPaths map[string]string `json:"output_paths,omitempty"`
+	// Optional are the outputs the step may leave unwritten (DireClaw's "name?").
+	Optional map[string]bool `json:"-"`
 }
 
 // Stubs answer calls. pinned is false when the scenario pins nothing for the node: the

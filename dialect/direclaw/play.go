@@ -2,6 +2,7 @@ package direclaw
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dwsdev/dws/sim"
@@ -24,8 +25,10 @@ import (
 //     DireClaw precomputes them: {{workflow.run_id}} is "run", {{workflow.step_id}} the
 //     step id and {{workflow.attempt}} the attempt, under
 //     runs/run/steps/<step>/attempts/<attempt>/outputs. A review's decision is read
-//     from its decision file as DireClaw reads it (trimmed, lower-cased); a word other
-//     than approve or reject is an invalid decision.
+//     from its decision file as DireClaw reads it (the text or the JSON string it holds,
+//     trimmed and unquoted, approve or reject in any ASCII case, also written
+//     "decision: approve"); anything else is an invalid decision. An optional output ("name?") may be
+//     left unwritten, as in DireClaw.
 //   - An output is merged into the run's context, member by member.
 
 // runID is the workflow.run_id of every scenario run.
@@ -120,12 +123,27 @@ func (p *player) outputPaths(s *step, c *sim.Call) {
 		return
 	}
 	c.OutputRoot = fmt.Sprintf("runs/%s/steps/%s/attempts/%d/outputs", runID, s.id, c.Attempt)
-	r := strings.NewReplacer("{{workflow.run_id}}", runID, "{{workflow.step_id}}", s.id,
-		"{{workflow.attempt}}", fmt.Sprint(c.Attempt))
 	c.OutputPaths = map[string]string{}
 	for _, m := range s.files.Entries() {
 		if t, ok := m.Value.Str(); ok {
-			c.OutputPaths[m.Key] = r.Replace(t)
+			c.OutputPaths[m.Key] = interpolatePath(t, runID, s.id, c.Attempt)
 		}
 	}
+	for _, o := range s.outputs {
+		if o.optional {
+			if c.Optional == nil {
+				c.Optional = map[string]bool{}
+			}
+			c.Optional[o.name] = true
+		}
+	}
+}
+
+// interpolatePath fills an output_files template as DireClaw does
+// (interpolate_output_template): each placeholder written exactly so is replaced, in
+// turn, and nothing else is.
+func interpolatePath(t, runID, stepID string, attempt int) string {
+	t = strings.ReplaceAll(t, "{{workflow.run_id}}", runID)
+	t = strings.ReplaceAll(t, "{{workflow.step_id}}", stepID)
+	return strings.ReplaceAll(t, "{{workflow.attempt}}", strconv.Itoa(attempt))
 }
