@@ -18,6 +18,11 @@
 //   - template also checks inputs.<name> against the workflow's declared inputs, and
 //     workflow.output_paths.<key> against the step's own outputs.
 //   - timeout-clamp also covers default_step_timeout_seconds above the maximum.
+//   - output-path checks each output_files path as written and again with
+//     {{workflow.step_id}} filled in as DireClaw fills it (exact placeholders only), and
+//     reports a step id that is absolute or has a "." or ".." segment (DireClaw joins it
+//     into every path of the step's files; the seed format does not restrict ids, current
+//     releases allow only ASCII letters, digits, - and _).
 //   - direclaw-compat accepts an optional "summary?" output as the summary current releases
 //     require (DireClaw compares the name without its marker).
 //   - Two workflows with one id are duplicate-id, reported at the second.
