@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -32,6 +33,7 @@ type simEntry struct {
 	file lint.FileResult
 	def  *sim.Definition
 	why  string // why the file was not simulated
+	err  error  // the simulator's failure, when that is why
 }
 
 func simEntries(res *lint.Result) []simEntry {
@@ -44,7 +46,7 @@ func simEntries(res *lint.Result) []simEntry {
 				out = append(out, simEntry{file: f, why: "it was not simulated"})
 			}
 		case sm.Err != nil:
-			out = append(out, simEntry{file: f, why: sm.Err.Error()})
+			out = append(out, simEntry{file: f, why: sm.Err.Error(), err: sm.Err})
 		case sm.Skipped != "":
 			out = append(out, simEntry{file: f, why: sm.Skipped})
 		default:
@@ -226,6 +228,7 @@ type simJSONDef struct {
 	Workflow  string            `json:"workflow"`
 	Simulated bool              `json:"simulated"`
 	Skipped   string            `json:"skipped,omitempty"`
+	Bound     string            `json:"bound,omitempty"` // the bound that stopped it
 	Paths     map[string]string `json:"paths,omitempty"`
 	Edges     *simJSONEdges     `json:"edges,omitempty"`
 	Cover     []simJSONPath     `json:"cover,omitempty"`
@@ -262,6 +265,10 @@ func simJSON(w io.Writer, res *lint.Result, opts Options) error {
 	out := simJSONReport{Tool: "dws", Version: opts.Version, Definitions: []simJSONDef{}}
 	for _, e := range simEntries(res) {
 		d := simJSONDef{Path: e.file.Path, Dialect: e.file.Dialect, Skipped: e.why, Findings: e.findings()}
+		var be *sim.BoundError
+		if errors.As(e.err, &be) {
+			d.Bound = be.Bound
+		}
 		if d.Findings == nil {
 			d.Findings = []lint.Diagnostic{}
 		}

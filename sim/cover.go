@@ -29,20 +29,18 @@ func (g *network) add(from, to int, c int64) (int, int) {
 	return from, len(g.adj[from]) - 1
 }
 
-func (r *Result) cover(maxPaths int) {
+func (r *Result) cover(maxPaths int, l *limits) error {
 	if r.Counts.Total().Sign() == 0 {
-		return
+		return nil
 	}
 	if r.oneToOne() {
 		r.Minimal = true
-		r.minFlowCover(maxPaths)
-		return
+		return r.minFlowCover(maxPaths, l)
 	}
 	if coverable := r.Coverable(); len(r.sp.moves)*coverable > greedyWork {
-		r.quickCover(maxPaths)
-		return
+		return r.quickCover(maxPaths, l)
 	}
-	r.greedyCover(maxPaths)
+	return r.greedyCover(maxPaths, l)
 }
 
 // greedyWork bounds the greedy cover, which costs a pass over every state for each path
@@ -52,7 +50,7 @@ var greedyWork = 20_000_000
 // quickCover takes, for each edge no path of the cover takes yet, a path through it:
 // the shortest way from the start to one of its moves, the move, and the shortest way
 // on to an end. Linear in the edges times the paths' length; more paths than greedy.
-func (r *Result) quickCover(maxPaths int) {
+func (r *Result) quickCover(maxPaths int, l *limits) error {
 	sp := r.sp
 	n := len(sp.moves)
 	// Shortest ways in (from the start) and out (to an end), over takeable moves.
@@ -100,6 +98,9 @@ func (r *Result) quickCover(maxPaths int) {
 		if !seen[i] {
 			continue
 		}
+		if err := l.alive(); err != nil {
+			return err
+		}
 		for k, mv := range ms {
 			if !sp.takeable(r.live, i, mv) || covered[mv.edge] || sp.edges[mv.edge] == (Edge{}) {
 				continue
@@ -121,6 +122,7 @@ func (r *Result) quickCover(maxPaths int) {
 			}
 		}
 	}
+	return nil
 }
 
 // quickPath is the path through move k of state i: the way in, the move, the way out.
@@ -156,7 +158,7 @@ func (r *Result) quickPath(i, k int, via [][2]int, out []int) Path {
 // moves ask for goes on along its first move. Then as much flow as possible is pushed
 // back from the ends to the start through the residual network (Dinic), leaving the
 // minimum.
-func (r *Result) minFlowCover(maxPaths int) {
+func (r *Result) minFlowCover(maxPaths int, l *limits) error {
 	sp := r.sp
 	n := len(sp.moves)
 	end := n
@@ -223,7 +225,10 @@ func (r *Result) minFlowCover(maxPaths int) {
 			}
 		}
 	}
-	pushed := g.preflow(end, 0)
+	pushed, err := g.preflow(end, 0, l)
+	if err != nil {
+		return err
+	}
 	r.CoverSize = int(send[0] - pushed)
 	left := make([][]int64, n)
 	for i := range sp.moves {
@@ -245,6 +250,7 @@ func (r *Result) minFlowCover(maxPaths int) {
 			return 0 // unreachable: flow is conserved
 		}))
 	}
+	return nil
 }
 
 func target(mv move, end int) int {
@@ -255,7 +261,7 @@ func target(mv move, end int) int {
 }
 
 // greedyCover repeatedly takes a path with the most edges not yet taken.
-func (r *Result) greedyCover(maxPaths int) {
+func (r *Result) greedyCover(maxPaths int, l *limits) error {
 	sp := r.sp
 	covered := make([]bool, len(sp.edges))
 	remaining := 0
@@ -271,6 +277,9 @@ func (r *Result) greedyCover(maxPaths int) {
 	gain := make([]int, len(sp.moves))
 	best := make([]int, len(sp.moves))
 	for remaining > 0 {
+		if err := l.alive(); err != nil {
+			return err
+		}
 		for _, i := range backward(sp.order) {
 			gain[i], best[i] = -1, -1
 			if !r.live[i] {
@@ -307,6 +316,7 @@ func (r *Result) greedyCover(maxPaths int) {
 			r.Cover = append(r.Cover, p)
 		}
 	}
+	return nil
 }
 
 func backward(order []int) []int {
@@ -321,7 +331,7 @@ func backward(order []int) []int {
 // relabelling (a backward breadth-first search from t, rerun after every n relabels)
 // and returns its value. Dinic's phases grow with the length of augmenting paths,
 // which in a long definition are thousands of steps; push-relabel does not care.
-func (g *network) preflow(s, t int) int64 {
+func (g *network) preflow(s, t int, l *limits) (int64, error) {
 	n := len(g.adj)
 	height := make([]int, n)
 	excess := make([]int64, n)
@@ -367,6 +377,9 @@ func (g *network) preflow(s, t int) int64 {
 	}
 	relabels := 0
 	for len(queue) > 0 {
+		if err := l.alive(); err != nil {
+			return 0, err
+		}
 		v := queue[0]
 		queue = queue[1:]
 		active[v] = false
@@ -402,5 +415,5 @@ func (g *network) preflow(s, t int) int64 {
 			current[v]++
 		}
 	}
-	return excess[t]
+	return excess[t], nil
 }

@@ -1,7 +1,10 @@
 package sim
 
 import (
+	"context"
+	"fmt"
 	"math/big"
+	"math/bits"
 	"slices"
 )
 
@@ -23,24 +26,70 @@ type move struct {
 	finding string
 }
 
+// limits are the bounds of one exploration, checked as it goes: the states, the memory
+// the exact counts take, and the context's time.
+type limits struct {
+	states    int
+	countMax  int64 // bytes
+	countUsed int64
+	ctx       context.Context
+	tick      uint
+}
+
+func newLimits(opts Options) *limits {
+	l := &limits{states: opts.MaxStates, countMax: opts.MaxCountBytes, ctx: opts.Ctx}
+	if l.states <= 0 {
+		l.states = DefaultMaxStates
+	}
+	if l.countMax <= 0 {
+		l.countMax = DefaultMaxCountBytes
+	}
+	return l
+}
+
+// alive is the time bound: checked on every call, the context is asked every 1024th.
+func (l *limits) alive() error {
+	if l.tick++; l.tick%1024 != 0 || l.ctx == nil {
+		return nil
+	}
+	return Stopped(l.ctx)
+}
+
+// keep counts the memory of a count that is kept, and stops at the count size bound.
+func (l *limits) keep(n *big.Int) error {
+	l.countUsed += int64(len(n.Bits())) * (bits.UintSize / 8)
+	if l.countUsed > l.countMax {
+		return &BoundError{Bound: "count size", Limit: bytesText(l.countMax), Err: ErrCountsTooLarge}
+	}
+	return nil
+}
+
+func (l *limits) tooManyStates() error {
+	return &BoundError{Bound: "states", Limit: fmt.Sprintf("%d states", l.states), Err: ErrTooLarge}
+}
+
+// bytesText writes a size in MiB when it is whole ones, else in bytes.
+func bytesText(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
 // explore builds the state graph of m reachable from its start, with the steps taken
 // made part of the state when MaxSteps can cut a run short.
-func explore[S comparable](m Machine[S], opts Options) (*space, error) {
-	limit := opts.MaxStates
-	if limit <= 0 {
-		limit = 1_000_000
-	}
-	sp, err := build(m, limit)
+func explore[S comparable](m Machine[S], opts Options, l *limits) (*space, error) {
+	sp, err := build(m, l)
 	if err != nil {
 		return nil, err
 	}
 	if opts.MaxSteps > 0 && longest(sp) > opts.MaxSteps {
-		return build[deep[S]](depthMachine[S]{m: m, max: opts.MaxSteps}, limit)
+		return build[deep[S]](depthMachine[S]{m: m, max: opts.MaxSteps}, l)
 	}
 	return sp, nil
 }
 
-func build[S comparable](m Machine[S], limit int) (*space, error) {
+func build[S comparable](m Machine[S], l *limits) (*space, error) {
 	sp := &space{dead: map[int]string{}}
 	edgeIndex := map[Edge]int{}
 	index := map[S]int{}
@@ -56,8 +105,11 @@ func build[S comparable](m Machine[S], limit int) (*space, error) {
 	}
 	add(m.Start())
 	for i := 0; i < len(states); i++ {
-		if len(states) > limit {
-			return nil, ErrTooLarge
+		if len(states) > l.states {
+			return nil, l.tooManyStates()
+		}
+		if err := l.alive(); err != nil {
+			return nil, err
 		}
 		for _, mv := range m.Moves(states[i]) {
 			e, ok := edgeIndex[mv.Edge]
@@ -165,32 +217,29 @@ func (dm depthMachine[S]) Moves(x deep[S]) []Move[deep[S]] {
 	return out
 }
 
-// counts are the exact numbers of paths from each state to an end, per status.
-func (sp *space) counts() []Counts {
-	c := make([]Counts, len(sp.moves))
+// totals are the exact numbers of paths from each state to an end.
+func (sp *space) totals(l *limits) ([]*big.Int, error) {
+	t := make([]*big.Int, len(sp.moves))
 	for _, i := range slices.Backward(sp.order) {
+		n := new(big.Int)
 		for _, mv := range sp.moves[i] {
 			switch {
 			case mv.dead:
 			case mv.next < 0:
-				if c[i][mv.status] == nil {
-					c[i][mv.status] = new(big.Int)
-				}
-				c[i][mv.status].Add(c[i][mv.status], one)
+				n.Add(n, one)
 			default:
-				for s, n := range c[mv.next] {
-					if n == nil {
-						continue
-					}
-					if c[i][s] == nil {
-						c[i][s] = new(big.Int)
-					}
-					c[i][s].Add(c[i][s], n)
-				}
+				n.Add(n, t[mv.next])
 			}
 		}
+		t[i] = n
+		if err := l.keep(n); err != nil {
+			return nil, err
+		}
+		if err := l.alive(); err != nil {
+			return nil, err
+		}
 	}
-	return c
+	return t, nil
 }
 
 var one = big.NewInt(1)
@@ -198,21 +247,21 @@ var one = big.NewInt(1)
 // live reports, for each state, whether some run reaches it from the start and goes on
 // to an end; a move is takeable when its state is live and it ends or leads to a live
 // state.
-func (sp *space) live(c []Counts) []bool {
+func (sp *space) live(total []*big.Int) []bool {
 	reach := make([]bool, len(sp.moves))
 	reach[0] = true
 	for _, i := range sp.order {
-		if !reach[i] || c[i].Total().Sign() == 0 {
+		if !reach[i] || total[i].Sign() == 0 {
 			continue
 		}
 		for _, mv := range sp.moves[i] {
-			if !mv.dead && mv.next >= 0 && c[mv.next].Total().Sign() > 0 {
+			if !mv.dead && mv.next >= 0 && total[mv.next].Sign() > 0 {
 				reach[mv.next] = true
 			}
 		}
 	}
 	for i := range reach {
-		reach[i] = reach[i] && c[i].Total().Sign() > 0
+		reach[i] = reach[i] && total[i].Sign() > 0
 	}
 	return reach
 }

@@ -21,9 +21,10 @@ type Result struct {
 	// otherwise it was found greedily.
 	Minimal bool
 
-	sp     *space
-	counts []Counts
-	live   []bool
+	sp *space
+	// total holds, by state, the number of paths from it to an end.
+	total []*big.Int
+	live  []bool
 }
 
 // EdgeInfo is one edge and what runs do with it.
@@ -66,53 +67,76 @@ type Definition struct {
 
 // Explore explores every run of m within opts and returns the counts, the edges and a
 // cover listing at most maxPaths paths. edges, when given, are every edge the
-// definition has, so that those no run reaches are reported too.
+// definition has, so that those no run reaches are reported too. A bound that stops it
+// is a *BoundError.
 func Explore[S comparable](m Machine[S], opts Options, maxPaths int, edges []Edge) (*Result, error) {
-	sp, err := explore(m, opts)
+	l := newLimits(opts)
+	sp, err := explore(m, opts, l)
 	if err != nil {
 		return nil, err
 	}
-	c := sp.counts()
-	r := &Result{Counts: c[0], sp: sp, counts: c}
-	for s := range r.Counts {
-		if r.Counts[s] == nil {
-			r.Counts[s] = new(big.Int)
-		}
+	total, err := sp.totals(l)
+	if err != nil {
+		return nil, err
 	}
-	r.live = sp.live(c)
-	r.edges(edges)
-	r.cover(maxPaths)
+	r := &Result{sp: sp, total: total}
+	r.live = sp.live(total)
+	if err := r.edges(edges, l); err != nil {
+		return nil, err
+	}
+	if err := r.cover(maxPaths, l); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
-// edges fills Result.Edges with the number of paths that take each edge.
-func (r *Result) edges(all []Edge) {
+// edges fills Result.Edges with the number of paths that take each edge, and
+// Result.Counts: going forward from the start, the paths that reach each state, and so
+// the paths that end at each of its moves that end the run.
+func (r *Result) edges(all []Edge, l *limits) error {
 	sp := r.sp
+	for s := range r.Counts {
+		r.Counts[s] = new(big.Int)
+	}
 	into := make([]*big.Int, len(sp.moves))
 	into[0] = big.NewInt(1)
 	paths := make([]*big.Int, len(sp.edges))
 	for i := range paths {
 		paths[i] = new(big.Int)
 	}
+	through := new(big.Int)
 	for _, i := range sp.order {
 		if into[i] == nil || !r.live[i] {
 			continue
+		}
+		if err := l.keep(into[i]); err != nil {
+			return err
+		}
+		if err := l.alive(); err != nil {
+			return err
 		}
 		for _, mv := range sp.moves[i] {
 			if !sp.takeable(r.live, i, mv) {
 				continue
 			}
-			through := new(big.Int).Set(into[i])
+			through.Set(into[i])
 			if mv.next >= 0 {
-				through.Mul(through, r.counts[mv.next].Total())
+				through.Mul(through, r.total[mv.next])
 				if into[mv.next] == nil {
 					into[mv.next] = new(big.Int)
 				}
 				into[mv.next].Add(into[mv.next], into[i])
+			} else {
+				r.Counts[mv.status].Add(r.Counts[mv.status], into[i])
 			}
 			if mv.edge >= 0 {
 				paths[mv.edge].Add(paths[mv.edge], through)
 			}
+		}
+	}
+	for _, n := range paths {
+		if err := l.keep(n); err != nil {
+			return err
 		}
 	}
 	seen := map[Edge]bool{}
@@ -136,6 +160,7 @@ func (r *Result) edges(all []Edge) {
 			r.Edges = append(r.Edges, EdgeInfo{Edge: e, Paths: new(big.Int), Why: "no run reaches it"})
 		}
 	}
+	return nil
 }
 
 // Finding is a rule a Machine asked to report at a node that some path reaches.
@@ -191,7 +216,7 @@ func (r *Result) Path(n *big.Int) (Path, bool) {
 			}
 			k := big.NewInt(1)
 			if mv.next >= 0 {
-				k = r.counts[mv.next].Total()
+				k = r.total[mv.next]
 			}
 			if rest.Cmp(k) >= 0 {
 				rest.Sub(rest, k)

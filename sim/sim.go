@@ -10,6 +10,13 @@
 // enumeration of paths. sim adds one bound of its own, Options.MaxSteps: a run that has
 // taken that many steps ends cut.
 //
+// An exploration is bounded three ways besides (SPEC §8.4, "giving up is said"): the
+// states it explores (Options.MaxStates), the memory its exact counts take
+// (Options.MaxCountBytes: a count is kept for every state, and a loop unrolled over
+// thousands of visits makes counts of thousands of digits at each of a million states)
+// and its time (Options.Ctx: a deadline, or a request that was cancelled). A bound
+// that stops it is a *BoundError naming the bound, never a partial count.
+//
 // Paths are structural. Every outcome a Machine offers is free, except one it marks
 // Dead (a branch that can never be true): dead outcomes are not taken and their edges
 // are listed as uncoverable with the proof. Correlations between choice points (two
@@ -17,6 +24,7 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -96,15 +104,79 @@ type Options struct {
 	// and costs a search, such as the contexts that make a branch raise an error.
 	EdgesOnly bool
 	// MaxStates stops the exploration of a Machine whose bounds leave more states than
-	// this (an error, never a silently partial count); 0 means 1,000,000.
+	// this (an error, never a silently partial count); 0 means DefaultMaxStates.
 	MaxStates int
+	// MaxCountBytes stops the exploration when the exact path counts it keeps (one
+	// per state, and one per state of the paths that reach it) would take more memory
+	// than this; 0 means DefaultMaxCountBytes.
+	MaxCountBytes int64
+	// Ctx, when set, stops the exploration once it is done: a deadline (dws simulate
+	// --max-time) or a cancelled request (the language server). The dialects stop
+	// their own searches (witness contexts) with it too.
+	Ctx context.Context
 }
+
+// The default bounds.
+const (
+	DefaultMaxStates     = 1_000_000
+	DefaultMaxCountBytes = 256 << 20
+)
 
 // ErrTooLarge is returned when the state graph exceeds Options.MaxStates.
 var ErrTooLarge = errors.New("sim: the definition has more states than the limit")
 
 // ErrCycle is returned when a Machine's states repeat: its bounds are not in its state.
 var ErrCycle = errors.New("sim: a run can return to a state it was in; the machine's bounds must be part of its state")
+
+// ErrCountsTooLarge is returned when the exact counts outgrow Options.MaxCountBytes.
+var ErrCountsTooLarge = errors.New("sim: the exact path counts need more memory than the limit")
+
+// BoundError is an exploration that a bound stopped before it was complete. It wraps
+// ErrTooLarge (states), ErrCountsTooLarge (count size) or the context's error (time).
+type BoundError struct {
+	// Bound names the bound: "states", "count size" or "time".
+	Bound string
+	// Limit is its value ("1000000 states", "256 MiB"); "" for a cancellation.
+	Limit string
+	Err   error
+}
+
+func (e *BoundError) Error() string {
+	what := "the " + e.Bound + " bound"
+	if e.Limit != "" {
+		what += " (" + e.Limit + ")"
+	}
+	switch {
+	case errors.Is(e.Err, context.Canceled):
+		return "stopped: the simulation was cancelled"
+	case errors.Is(e.Err, context.DeadlineExceeded):
+		return "stopped at " + what + ": the simulation took longer than that"
+	case errors.Is(e.Err, ErrTooLarge):
+		return "stopped at " + what + ": the definition has more states than that"
+	case errors.Is(e.Err, ErrCountsTooLarge):
+		return "stopped at " + what + ": its exact path counts need more memory than that"
+	}
+	return "stopped at " + what + ": " + e.Err.Error()
+}
+
+func (e *BoundError) Unwrap() error { return e.Err }
+
+// Stopped is the BoundError of a context that is done (the time bound), nil while it
+// is not or when ctx is nil. A context's cause, when it has its own, names the limit.
+func Stopped(ctx context.Context) error {
+	if ctx == nil {
+		return nil
+	}
+	err := ctx.Err()
+	if err == nil {
+		return nil
+	}
+	be := &BoundError{Bound: "time", Err: err}
+	if c := context.Cause(ctx); c != nil && !errors.Is(c, err) {
+		be.Limit = c.Error()
+	}
+	return be
+}
 
 // Counts are exact path counts per end state.
 type Counts [numStatus]*big.Int

@@ -1,12 +1,14 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 )
 
 // graphMachine is a definition written as "node outcome>next" lines; next "!ok" or
@@ -314,5 +316,80 @@ func TestQuickCover(t *testing.T) {
 	}
 	if r.Minimal || len(taken) != r.Coverable() || r.CoverSize == 0 {
 		t.Errorf("quick cover of %d paths takes %d of %d edges", r.CoverSize, len(taken), r.Coverable())
+	}
+}
+
+// ring is a loop of n nodes whose runs may make limit visits: each node completes
+// (the last one ends the run), or is blocked or fails into another node, so the number
+// of paths grows as 3^visits and the exact counts grow with the unrolling.
+type ring struct{ n, limit int }
+
+type ringState struct{ node, visits int }
+
+func (r ring) Start() ringState { return ringState{0, 1} }
+
+func (r ring) Moves(s ringState) []Move[ringState] {
+	out := make([]Move[ringState], 3)
+	for k, outcome := range []string{"complete", "blocked", "failed"} {
+		mv := Move[ringState]{Edge: Edge{fmt.Sprint("s", s.node), outcome}}
+		switch {
+		case k == 0 && s.node == r.n-1:
+			mv.End = true
+		case s.visits >= r.limit:
+			mv.End, mv.Status = true, Failed
+		default:
+			mv.Next = ringState{[]int{s.node + 1, s.node + 2, s.node + r.n - 1}[k] % r.n, s.visits + 1}
+		}
+		out[k] = mv
+	}
+	return out
+}
+
+// SPEC §8.4, giving up is said: counts that outgrow Options.MaxCountBytes stop the
+// exploration with the bound named, never a partial count; a larger bound counts it.
+func TestCountSizeBound(t *testing.T) {
+	m := ring{n: 4, limit: 3000}
+	_, err := Explore[ringState](m, Options{MaxCountBytes: 1 << 20}, 10, nil)
+	var be *BoundError
+	if !errors.As(err, &be) || be.Bound != "count size" || !errors.Is(err, ErrCountsTooLarge) ||
+		err.Error() != "stopped at the count size bound (1 MiB): its exact path counts need more memory than that" {
+		t.Fatalf("got %v, want the count size bound", err)
+	}
+	r, err := Explore[ringState](m, Options{MaxCountBytes: 64 << 20}, 10, nil)
+	if err != nil || r.Counts.Total().BitLen() < 3000 {
+		t.Fatalf("with room for its counts: %v", err)
+	}
+	if l := newLimits(Options{}); l.countMax != DefaultMaxCountBytes || l.states != DefaultMaxStates {
+		t.Errorf("the zero Options bound counts to %d bytes and %d states", l.countMax, l.states)
+	}
+}
+
+// A context that is done stops the exploration with the time bound, named by the
+// context's cause; a cancelled one says it was cancelled.
+func TestTimeBound(t *testing.T) {
+	m := ring{n: 4, limit: 3000}
+	ctx, cancel := context.WithDeadlineCause(context.Background(), time.Unix(0, 0), errors.New("--max-time 1ns"))
+	defer cancel()
+	_, err := Explore[ringState](m, Options{Ctx: ctx}, 10, nil)
+	var be *BoundError
+	if !errors.As(err, &be) || be.Bound != "time" || !errors.Is(err, context.DeadlineExceeded) ||
+		err.Error() != "stopped at the time bound (--max-time 1ns): the simulation took longer than that" {
+		t.Fatalf("got %v, want the time bound", err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	if _, err := Explore[ringState](m, Options{Ctx: ctx}, 10, nil); !errors.Is(err, context.Canceled) ||
+		err.Error() != "stopped: the simulation was cancelled" {
+		t.Fatalf("got %v, want a cancellation", err)
+	}
+}
+
+// The states bound is a BoundError too, and still ErrTooLarge.
+func TestStatesBound(t *testing.T) {
+	_, err := Explore[ringState](ring{n: 4, limit: 3000}, Options{MaxStates: 1000}, 10, nil)
+	var be *BoundError
+	if !errors.As(err, &be) || be.Bound != "states" || !errors.Is(err, ErrTooLarge) ||
+		err.Error() != "stopped at the states bound (1000 states): the definition has more states than that" {
+		t.Fatalf("got %v, want the states bound", err)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dwsdev/dws/internal/printable"
@@ -36,8 +38,12 @@ edges no path can take, and findings (the sim-* rules; dws explain RULE).
 
 --path N prints path N (1-based, in the order outcomes are listed) in full.
 
+Exploration is bounded: 1,000,000 states, 256 MiB for the exact path counts, and
+--max-time. A definition a bound stops is reported as not simulated, naming the bound,
+and fails the run unless --allow-partial.
+
 Exit status: 0 no finding at or above --fail-on; 1 findings (validation errors
-included); 2 usage or configuration error; 3 dws failed.`,
+included) or a definition a bound stopped; 2 usage or configuration error; 3 dws failed.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.SimulationFormats, ", ")},
 			&cli.IntFlag{Name: "max-paths", Value: 100, Usage: "covering paths listed per definition (counting is never cut)"},
@@ -48,6 +54,8 @@ included); 2 usage or configuration error; 3 dws failed.`,
 			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the run: error, warning, info"},
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files simulated in parallel"},
+			&cli.DurationFlag{Name: "max-time", Value: time.Minute, Usage: "stop simulating after this long (0: no limit)"},
+			&cli.BoolFlag{Name: "allow-partial", Usage: "exit 0 even when a bound stopped a definition's simulation (it is still reported)"},
 			&cli.BoolFlag{Name: "no-color", Usage: "never style the output (as --color never)"},
 			colorFlag(),
 		},
@@ -67,8 +75,8 @@ func simulate(c *cli.Context) error {
 	if err != nil || failOn == lint.Off {
 		return usagef("--fail-on: %q is not one of error, warning, info", c.String("fail-on"))
 	}
-	if c.Int("max-paths") < 0 || c.Int("max-steps") < 1 || c.Int("jobs") < 1 {
-		return usagef("--max-paths must be at least 0, --max-steps and --jobs at least 1")
+	if c.Int("max-paths") < 0 || c.Int("max-steps") < 1 || c.Int("jobs") < 1 || c.Duration("max-time") < 0 {
+		return usagef("--max-paths and --max-time must be at least 0, --max-steps and --jobs at least 1")
 	}
 	var pathN *big.Int
 	if p := c.String("path"); p != "" {
@@ -98,8 +106,14 @@ func simulate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	ctx := context.Background()
+	if d := c.Duration("max-time"); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, fmt.Errorf("--max-time %s", d))
+		defer cancel()
+	}
 	l.Simulation = &lint.SimulationOptions{
-		Options:  sim.Options{MaxSteps: c.Int("max-steps"), Context: start},
+		Options:  sim.Options{MaxSteps: c.Int("max-steps"), Context: start, Ctx: ctx},
 		MaxPaths: c.Int("max-paths"),
 	}
 	inputs, problems, err := l.Expand(args)
@@ -121,6 +135,9 @@ func simulate(c *cli.Context) error {
 		return failedTo("writing the report", err)
 	}
 	code, _ := exitStatus(res, failOn, -1)
+	if code == exitOK && !c.Bool("allow-partial") && stopped(res) {
+		code = exitFindings
+	}
 	return exitCode(code)
 }
 
@@ -138,6 +155,18 @@ func checkEmitDir(dir string) error {
 		return usagef("--emit-scenarios: %s: a part of it is not a directory", dir)
 	}
 	return nil
+}
+
+// stopped reports whether a bound stopped the simulation of some file (SPEC §8.4:
+// giving up is said, and fails the run unless --allow-partial).
+func stopped(res *lint.Result) bool {
+	for _, f := range res.Files {
+		var be *sim.BoundError
+		if f.Simulation != nil && errors.As(f.Simulation.Err, &be) {
+			return true
+		}
+	}
+	return false
 }
 
 // emitScenarios writes every covering path of every simulated definition as a scenario

@@ -87,10 +87,15 @@ func domains(steps []step, reg *Registry, fixed map[string]any) map[string]pgeva
 }
 
 // judgeBranches finds constant branches, erroring and unsupported expressions, and
-// marks the dead outcomes in the machine.
-func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, fixed map[string]any, dom map[string]pgeval.Domain, edgesOnly bool) {
+// marks the dead outcomes in the machine. Each search is bounded on its own; the time
+// bound (opts.Ctx) stops them all.
+func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, opts sim.Options, dom map[string]pgeval.Domain) error {
+	fixed := opts.Context
 	ids := slices.Sorted(maps.Keys(bs))
 	for _, id := range ids {
+		if err := sim.Stopped(opts.Ctx); err != nil {
+			return err
+		}
 		b := bs[id]
 		i := m.index[id]
 		if b.unsup != nil {
@@ -117,7 +122,7 @@ func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, fixed map[st
 				"branch %q is never %s %s: its %s edge is dead", id, never, given, outcome))
 			break
 		}
-		if edgesOnly {
+		if opts.EdgesOnly {
 			continue
 		}
 		if ctx, err, found := pgeval.ErrorWitness(b.expr, dom); found {
@@ -125,6 +130,7 @@ func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, fixed map[st
 				"branch %q raises %q when %s; the run then goes along onFailure", id, err.Error(), describe(ctx)))
 		}
 	}
+	return nil
 }
 
 // spanIn is the span of n bytes at offset off inside the expression string.
@@ -153,8 +159,12 @@ func jsonText(v any) string {
 }
 
 // witnesses gives each covering path through branches a starting context that takes it.
-func witnesses(r *sim.Result, bs map[string]*branch, fixed map[string]any, dom map[string]pgeval.Domain) {
+func witnesses(r *sim.Result, bs map[string]*branch, opts sim.Options, dom map[string]pgeval.Domain) error {
+	fixed := opts.Context
 	for k := range r.Cover {
+		if err := sim.Stopped(opts.Ctx); err != nil {
+			return err
+		}
 		p := &r.Cover[k]
 		var conds []pgeval.Condition
 		for _, st := range p.Steps {
@@ -180,4 +190,5 @@ func witnesses(r *sim.Result, bs map[string]*branch, fixed map[string]any, dom m
 			p.Note = "no context found that takes this path (a bounded search, not a proof)"
 		}
 	}
+	return nil
 }

@@ -102,12 +102,16 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 	m := newMachine(steps)
 	bs := branches(steps)
 	dom := domains(steps, settingsOf(p.Config).Registry, opts.Context)
-	judgeBranches(p, m, bs, opts.Context, dom, opts.EdgesOnly)
+	if err := judgeBranches(p, m, bs, opts, dom); err != nil {
+		return nil, err
+	}
 	r, err := sim.Explore[int](m, opts, maxPaths, m.edges())
 	if err != nil {
 		return nil, err
 	}
-	witnesses(r, bs, opts.Context, dom)
+	if err := witnesses(r, bs, opts, dom); err != nil {
+		return nil, err
+	}
 	for _, f := range r.Findings() {
 		i := m.index[f.Node]
 		p.Report(f.Rule, steps[i].ptr+"/id",

@@ -237,18 +237,13 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 	return defs, nil
 }
 
-// explore counts and covers the workflow's runs, saying why when there are too many
-// states to count.
+// explore counts and covers the workflow's runs, saying why when a bound stops it.
 func (m *machine) explore(opts sim.Options, maxPaths int) (*sim.Result, error) {
 	r, err := sim.Explore[visit](m, opts, maxPaths, m.edges())
+	var be *sim.BoundError
 	switch {
-	case errors.Is(err, sim.ErrTooLarge) && m.track:
-		states := opts.MaxStates
-		if states <= 0 {
-			states = 1_000_000
-		}
-		return nil, fmt.Errorf("workflow %q: its runs, with every loop unrolled up to max_total_iterations, "+
-			"take more than the %d states dws explores: %w", m.w.id, states, err)
+	case errors.As(err, &be) && m.track && be.Bound != "time":
+		return nil, fmt.Errorf("workflow %q, with every loop unrolled up to max_total_iterations (%d visits): %w", m.w.id, m.limit, err)
 	case err != nil:
 		return nil, fmt.Errorf("workflow %q: %w", m.w.id, err)
 	}

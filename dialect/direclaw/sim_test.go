@@ -258,7 +258,31 @@ func TestTooManyStates(t *testing.T) {
 `)
 	limit, _ := maxIterations(o, o.workflows[0])
 	_, err := newMachine(o.workflows[0], limit).explore(sim.Options{MaxStates: 1000}, 10)
-	if !errors.Is(err, sim.ErrTooLarge) || !strings.Contains(err.Error(), `workflow "w": its runs, with every loop unrolled up to max_total_iterations, take more than the 1000 states`) {
+	if !errors.Is(err, sim.ErrTooLarge) || !strings.Contains(err.Error(), `workflow "w", with every loop unrolled up to max_total_iterations (2147483647 visits): stopped at the states bound (1000 states)`) {
+		t.Errorf("got %v", err)
+	}
+}
+
+// A ring of steps routing to each other by next, on_blocked and on_failed, with a high
+// max_total_iterations, has few states but counts of thousands of digits at each of
+// them: the count size bound stops it and the error names the bound and the unrolling
+// (SPEC §8.4, giving up is said), where it once took minutes and gigabytes.
+func TestRingCountSizeBound(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("workflows:\n  - id: ring\n    limits: { max_total_iterations: 3000 }\n    steps:\n")
+	const n = 6
+	for i := range n {
+		next := fmt.Sprintf(", next: s%d", (i+1)%n)
+		if i == n-1 {
+			next = ""
+		}
+		fmt.Fprintf(&b, "      - { id: s%d, type: agent_task%s, on_blocked: s%d, on_failed: s%d }\n", i, next, (i+2)%n, (i+n-1)%n)
+	}
+	o := orch(t, b.String())
+	limit, _ := maxIterations(o, o.workflows[0])
+	_, err := newMachine(o.workflows[0], limit).explore(sim.Options{MaxCountBytes: 1 << 20}, 10)
+	if !errors.Is(err, sim.ErrCountsTooLarge) || err.Error() != `workflow "ring", with every loop unrolled up to max_total_iterations (3000 visits): `+
+		`stopped at the count size bound (1 MiB): its exact path counts need more memory than that` {
 		t.Errorf("got %v", err)
 	}
 }

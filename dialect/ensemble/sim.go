@@ -291,10 +291,6 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 func (m *machine) explore(opts sim.Options, maxPaths int) (*sim.Result, error) {
 	r, err := sim.Explore[state](m, opts, maxPaths, m.edges())
 	if errors.Is(err, sim.ErrTooLarge) {
-		limit := opts.MaxStates
-		if limit <= 0 {
-			limit = 1_000_000
-		}
 		why := ""
 		for _, p := range m.phases {
 			if p.reviewed && p.maxRetries > 0 {
@@ -302,8 +298,8 @@ func (m *machine) explore(opts sim.Options, maxPaths int) (*sim.Result, error) {
 			}
 		}
 		return nil, fmt.Errorf("too many states to count exactly: up to %d phases are waited for at once (before phase %q), "+
-			"each completed or not: 2^%d combinations%s, beyond the %d states dws explores: %w",
-			m.width, m.names[min(m.wide+1, len(m.names)-1)], m.width, why, limit, err)
+			"each completed or not: 2^%d combinations%s; %w",
+			m.width, m.names[min(m.wide+1, len(m.names)-1)], m.width, why, err)
 	}
 	return r, err
 }
