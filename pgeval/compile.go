@@ -1,6 +1,7 @@
 package pgeval
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -128,8 +129,11 @@ func (c *compiler) aconst(k *pg.A_Const) (*node, error) {
 				return constant(Value{Type: Int8, I: i}), nil
 			}
 		}
-		d, ok := ParseDecimal(lit)
-		if !ok {
+		d, err := parseNumeric(lit)
+		switch {
+		case err == errNumericOverflow: //nolint:errorlint // parseNumeric returns it as is
+			return nil, err // as parse analysis raises it, wherever the literal stands
+		case err != nil:
 			return nil, unsupported("numeric literal "+lit, k.Location)
 		}
 		return constant(Value{Type: Numeric, N: d}), nil
@@ -147,7 +151,13 @@ func (c *compiler) param(p *pg.ParamRef) (*node, error) {
 		return nil, unsupported(fmt.Sprintf("$%d", p.Number), p.Location)
 	}
 	v, err := contextValue(c.ctx[name])
-	if err != nil {
+	var se *SQLError
+	switch {
+	case errors.As(err, &se):
+		// A number PostgreSQL's numeric cannot hold: inlined as a numeric literal,
+		// the server raises this wherever it stands.
+		return nil, &SQLError{Code: se.Code, Message: fmt.Sprintf("{{%s}}: %s", name, se.Message)}
+	case err != nil:
 		return nil, &Unsupported{Construct: fmt.Sprintf("{{%s}}: %v", name, err), Offset: offset(p.Location)}
 	}
 	if c.slots != nil && !v.Null {
@@ -168,8 +178,11 @@ func contextValue(x any) (Value, error) {
 	case string:
 		return Value{Type: Text, S: v}, nil
 	case fmt.Stringer: // json.Number
-		d, ok := ParseDecimal(v.String())
-		if !ok {
+		d, err := parseNumeric(v.String())
+		switch {
+		case err == errNumericOverflow: //nolint:errorlint // parseNumeric returns it as is
+			return Value{}, err
+		case err != nil:
 			return Value{}, fmt.Errorf("%s is not a number", v)
 		}
 		return Value{Type: Numeric, N: d}, nil
@@ -605,6 +618,9 @@ func arithmetic(op string, l, r *node) (*node, error) {
 				d, err = a.N.div(b.N)
 			case "%":
 				d, err = a.N.mod(b.N)
+			}
+			if err == nil {
+				err = checkRange(d)
 			}
 			return Value{Type: Numeric, N: d}, err
 		}

@@ -405,7 +405,8 @@ func (c *compiler) funcCall(f *pg.FuncCall) (*node, error) {
 			}
 		}
 		return strict(Numeric, []*node{args[0], digits}, func(vs []Value) (Value, error) {
-			return Value{Type: Numeric, N: roundDecimal(vs[0].N, int(vs[1].I))}, nil
+			d := roundDecimal(vs[0].N, int(vs[1].I))
+			return Value{Type: Numeric, N: d}, checkRange(d)
 		}), nil
 	}
 	return nil, unsupported("function "+name, f.Location)
@@ -420,10 +421,13 @@ func argTypes(args []*node) string {
 }
 
 // roundDecimal is PostgreSQL's round(numeric, s): half away from zero; a negative s
-// rounds left of the point and leaves scale 0.
+// rounds left of the point and leaves scale 0. s is clamped as numeric_round clamps
+// it: to the most digits a numeric holds after the point, and one more than it holds
+// before.
 func roundDecimal(d Decimal, s int) Decimal {
+	s = max(min(s, maxDScale), -maxIntDigits-1)
 	if s >= 0 {
-		return d.rescale(min(s, maxDisplay))
+		return d.rescale(s)
 	}
 	q := roundDiv(d.Unscaled, pow10(d.Scale-s))
 	return Decimal{q.Mul(q, pow10(-s)), 0}
@@ -601,8 +605,11 @@ func parseInput(s string, t Type) (Value, error) {
 		case "nan", "infinity", "inf":
 			return Value{}, &Unsupported{Construct: "numeric " + trimmed}
 		}
-		d, ok := ParseDecimal(trimmed)
-		if !ok || strings.ContainsAny(trimmed, " \t") {
+		d, err := parseNumeric(trimmed)
+		switch {
+		case err == errNumericOverflow: //nolint:errorlint // parseNumeric returns it as is
+			return Value{}, err
+		case err != nil || strings.ContainsAny(trimmed, " \t"):
 			return Value{}, &SQLError{Code: "22P02", Message: fmt.Sprintf("invalid input syntax for type numeric: %q", s)}
 		}
 		return Value{Type: Numeric, N: d}, nil

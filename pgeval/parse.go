@@ -13,6 +13,12 @@
 //     is written with), a string text, a boolean boolean; an absent or null value is an
 //     untyped NULL, which takes the type the expression around it gives it, as a NULL
 //     literal does in PostgreSQL.
+//   - Numbers, in the context and in the expression, are read exactly as numeric reads
+//     them, whatever the exponent (1e-1001 has 1001 digits after the point). One that
+//     numeric cannot hold (more than 16383 digits after the point, 10^131072 or more)
+//     raises numeric's "value overflows numeric format" wherever it stands, as the
+//     server does for the literal; arithmetic keeps numeric's range and rounds a
+//     product to 16383 digits after the point, as numeric_mul does.
 //   - Text compares byte by byte and lower/upper change ASCII letters only: PostgreSQL's
 //     "C" collation and character classes. (Under another collation the server may
 //     order non-ASCII text differently.)

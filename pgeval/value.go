@@ -3,6 +3,7 @@ package pgeval
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -80,22 +81,43 @@ func (d Decimal) String() string {
 	return sign + s[:len(s)-d.Scale] + "." + s[len(s)-d.Scale:]
 }
 
-// ParseDecimal reads a numeric literal or numeric input text ("1.50", "-3e2", " 7 ").
+// ParseDecimal reads a numeric literal or numeric input text ("1.50", "-3e2", " 7 ");
+// false when it is not one, or when PostgreSQL's numeric cannot hold it (see
+// parseNumeric).
 func ParseDecimal(s string) (Decimal, bool) {
+	d, err := parseNumeric(s)
+	return d, err == nil
+}
+
+// errNumericSyntax and errNumericOverflow are why parseNumeric refused a text: it is
+// no number, or one PostgreSQL's numeric input refuses with "value overflows numeric
+// format" (SQLSTATE 22003).
+var (
+	errNumericSyntax   = &SQLError{Code: "22P02", Message: "invalid input syntax for type numeric"}
+	errNumericOverflow = &SQLError{Code: "22003", Message: "value overflows numeric format"}
+)
+
+// parseNumeric reads a number as PostgreSQL's numeric input does (numeric.c,
+// set_var_from_str and make_result), exactly, whatever its exponent: 1e-1001 is 0.000…1
+// with 1001 digits after the point. PostgreSQL refuses, with errNumericOverflow, an
+// exponent beyond ±(2^31-1)/2, more than 16383 digits after the point (the display
+// scale: digits after the point minus the exponent), and a value of 10^131072 or more
+// (the first base-10000 digit's weight beyond 32767); each is checked before any digit
+// is computed, so no text makes this costly.
+func parseNumeric(s string) (Decimal, error) {
 	s = strings.TrimSpace(s)
-	if s == "" {
-		return Decimal{}, false
-	}
-	exp := 0
+	exp := int64(0)
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		var e int
-		if _, err := fmt.Sscanf(s[i+1:], "%d", &e); err != nil || fmt.Sprint(e) != strings.TrimPrefix(s[i+1:], "+") {
-			return Decimal{}, false
+		e := s[i+1:]
+		digits := strings.TrimLeft(e, "+-")
+		if digits == "" || len(e)-len(digits) > 1 || strings.Trim(digits, "0123456789") != "" {
+			return Decimal{}, errNumericSyntax
 		}
-		if e > 1000 || e < -1000 {
-			return Decimal{}, false
+		x, err := strconv.ParseInt(e, 10, 64)
+		if err != nil || x >= maxExponent || x <= -maxExponent {
+			return Decimal{}, errNumericOverflow // beyond int64 is beyond the bound too
 		}
-		exp, s = e, s[:i]
+		exp, s = x, s[:i]
 	}
 	neg := false
 	switch {
@@ -106,22 +128,42 @@ func ParseDecimal(s string) (Decimal, bool) {
 	}
 	intPart, frac, _ := strings.Cut(s, ".")
 	if intPart == "" && frac == "" || strings.Trim(intPart+frac, "0123456789") != "" {
-		return Decimal{}, false
+		return Decimal{}, errNumericSyntax
+	}
+	scale := max(int64(len(frac))-exp, 0)
+	if scale > maxDScale {
+		return Decimal{}, errNumericOverflow
+	}
+	// The digits from the first nonzero one, and where the point is after them.
+	mantissa := strings.TrimLeft(intPart+frac, "0")
+	if mantissa != "" && int64(len(intPart))-int64(len(intPart+frac)-len(mantissa))+exp > maxIntDigits {
+		return Decimal{}, errNumericOverflow
 	}
 	u, ok := new(big.Int).SetString("0"+intPart+frac, 10)
 	if !ok {
-		return Decimal{}, false
+		return Decimal{}, errNumericSyntax
 	}
 	if neg {
 		u.Neg(u)
 	}
-	d := Decimal{Unscaled: u, Scale: len(frac) - exp}
-	if d.Scale < 0 {
-		// PostgreSQL keeps no negative display scale: 1e2 is 100.
-		d.Unscaled.Mul(d.Unscaled, pow10(-d.Scale))
-		d.Scale = 0
+	// PostgreSQL keeps no negative display scale: 1e2 is 100.
+	if shift := int64(len(frac)) - exp; shift < 0 && u.Sign() != 0 {
+		u.Mul(u, pow10(int(-shift)))
 	}
-	return d, true
+	return Decimal{Unscaled: u, Scale: int(scale)}, nil
+}
+
+// checkRange is make_result's check of a numeric result: errNumericOverflow for a value
+// of 10^131072 or more.
+func checkRange(d Decimal) error {
+	// |d| < 2^BitLen / 10^Scale, and 2^435411 < 10^131072: most values need no more.
+	if d.Unscaled.BitLen() <= 435411 {
+		return nil
+	}
+	if len(new(big.Int).Abs(d.Unscaled).String())-d.Scale > maxIntDigits {
+		return errNumericOverflow
+	}
+	return nil
 }
 
 func pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
@@ -161,8 +203,14 @@ func (d Decimal) add(e Decimal, sub bool) Decimal {
 	return Decimal{new(big.Int).Add(a, b), s}
 }
 
+// mul is the exact product, rounded to the most digits after the point a numeric
+// holds (numeric_mul).
 func (d Decimal) mul(e Decimal) Decimal {
-	return Decimal{new(big.Int).Mul(d.Unscaled, e.Unscaled), d.Scale + e.Scale}
+	p := Decimal{new(big.Int).Mul(d.Unscaled, e.Unscaled), d.Scale + e.Scale}
+	if p.Scale > maxDScale {
+		p = p.rescale(maxDScale)
+	}
+	return p
 }
 
 // numeric limits of PostgreSQL (numeric.c).
@@ -170,6 +218,12 @@ const (
 	minSigDigits = 16
 	maxDisplay   = 1000
 	decDigits    = 4 // decimal digits per NBASE digit
+	maxDScale    = 0x3FFF
+	// maxIntDigits are the most digits before the point: the weight of the first
+	// base-10000 digit is an int16.
+	maxIntDigits = 4 * (0x7FFF + 1)
+	// maxExponent bounds an input exponent (INT_MAX / 2).
+	maxExponent = (1<<31 - 1) / 2
 )
 
 // weightAndFirst are PostgreSQL's view of a nonzero decimal in base 10000 (NBASE): the
