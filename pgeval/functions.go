@@ -30,6 +30,9 @@ func (c *compiler) in(a *pg.A_Expr, op string) (*node, error) {
 		return nil, err
 	}
 	not := op == "<>"
+	if n := hashedIn(all, t, list.Items, not); n != nil {
+		return n, nil
+	}
 	return &node{typ: Bool, eval: func() (Value, error) {
 		x, err := all[0].eval()
 		if err != nil {
@@ -58,6 +61,87 @@ func (c *compiler) in(a *pg.A_Expr, op string) (*node, error) {
 		}
 		return Value{Type: Bool, B: not}, nil
 	}}, nil
+}
+
+// hashedIn is x IN (list) for a list of constants, evaluated once here and looked up
+// by value, as PostgreSQL hashes a long list of constants: the same answer as comparing
+// with each element in turn, in time that does not grow with the list (the witness
+// search evaluates an expression for every region of its constants). nil when some
+// element depends on the context, or raises an error (which must then be raised when
+// the expression is evaluated).
+func hashedIn(all []*node, t Type, items []*pg.Node, not bool) *node {
+	for _, it := range items {
+		if hasParam(it) {
+			return nil
+		}
+	}
+	set := make(map[string]bool, len(items))
+	null := false
+	for _, n := range all[1:] {
+		v, err := n.eval()
+		switch {
+		case err != nil:
+			return nil
+		case v.Null:
+			null = true
+		default:
+			set[valueKey(v, t)] = true
+		}
+	}
+	x := all[0]
+	return &node{typ: Bool, eval: func() (Value, error) {
+		v, err := x.eval()
+		switch {
+		case err != nil:
+			return Value{}, err
+		case v.Null:
+			return Value{Type: Bool, Null: true}, nil
+		case set[valueKey(v, t)]:
+			return Value{Type: Bool, B: !not}, nil
+		case null:
+			return Value{Type: Bool, Null: true}, nil
+		}
+		return Value{Type: Bool, B: not}, nil
+	}}
+}
+
+// valueKey is a non-null value of type t as a key that two values share exactly when
+// compare says they are equal: a numeric without the trailing zeros of its scale.
+func valueKey(v Value, t Type) string {
+	switch t {
+	case Bool:
+		return strconv.FormatBool(v.B)
+	case Int4, Int8:
+		return strconv.FormatInt(v.I, 10)
+	case Numeric:
+		u, scale := v.N.Unscaled, v.N.Scale
+		if u.Sign() == 0 {
+			return "0"
+		}
+		ten, r := big.NewInt(10), new(big.Int)
+		for scale > 0 {
+			q, m := new(big.Int).QuoRem(u, ten, r)
+			if m.Sign() != 0 {
+				break
+			}
+			u, scale = q, scale-1
+		}
+		return u.String() + "e-" + strconv.Itoa(scale)
+	}
+	return v.S
+}
+
+// hasParam reports whether a {{variable}} occurs in n.
+func hasParam(n *pg.Node) bool {
+	if n.GetParamRef() != nil {
+		return true
+	}
+	for _, c := range children(n) {
+		if hasParam(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // like is LIKE and ILIKE (and their negations), with % and _ and \\ as the escape.

@@ -27,6 +27,7 @@ package pgeval
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,8 +48,13 @@ type Expr struct {
 	names map[int32]string
 	vars  []string
 
+	// conjunct marks an argument of a parent's AND (see conjuncts): it is compiled
+	// as a boolean, as the AND coerces it.
+	conjunct bool
+
 	mu    sync.Mutex
 	pools map[string]*sync.Pool // compiled programs by signature (see Eval)
+	parts []*Expr               // the conjuncts, once asked for
 }
 
 // Parse parses a branch expression whose {{name}} placeholders are variables. A syntax
@@ -152,7 +158,7 @@ func (e *Expr) Eval(ctx map[string]any) (Value, error) {
 	key, vals, ok := e.signature(ctx)
 	if !ok {
 		c := &compiler{e: e, ctx: ctx}
-		n, err := c.compile(e.root)
+		n, err := c.top()
 		if err != nil {
 			return Value{}, err
 		}
@@ -163,7 +169,7 @@ func (e *Expr) Eval(ctx map[string]any) (Value, error) {
 	if p == nil {
 		p = &program{slots: make([]Value, len(e.vars))}
 		c := &compiler{e: e, ctx: ctx, slots: p.slots}
-		p.root, p.err = c.compile(e.root)
+		p.root, p.err = c.top()
 	}
 	defer pool.Put(p)
 	if p.err != nil {
@@ -171,6 +177,66 @@ func (e *Expr) Eval(ctx map[string]any) (Value, error) {
 	}
 	copy(p.slots, vals)
 	return p.root.eval()
+}
+
+// top compiles the whole expression; a conjunct is coerced to boolean as the AND it
+// stands in coerces it.
+func (c *compiler) top() (*node, error) {
+	n, err := c.compile(c.e.root)
+	if err != nil || !c.e.conjunct {
+		return n, err
+	}
+	return coerce(n, Bool)
+}
+
+// conjuncts are the arguments of the expression's top-level AND (of the ANDs among
+// them, and so on), each an expression of its own over the variables it names; the
+// expression itself when it is no AND. The expression is true exactly when every
+// conjunct is: PostgreSQL's AND is true only when every argument is true, and an
+// argument's type, value and error do not depend on its neighbours.
+func (e *Expr) conjuncts() []*Expr {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.parts == nil {
+		var split func(n *pg.Node)
+		split = func(n *pg.Node) {
+			if b := n.GetBoolExpr(); b != nil && b.Boolop == pg.BoolExprType_AND_EXPR {
+				for _, arg := range b.Args {
+					split(arg)
+				}
+				return
+			}
+			if n == e.root {
+				e.parts = append(e.parts, e)
+				return
+			}
+			part := &Expr{src: e.src, root: n, names: e.names, conjunct: true}
+			named := paramsOf(n, e.names)
+			for _, v := range e.vars {
+				if slices.Contains(named, v) {
+					part.vars = append(part.vars, v)
+				}
+			}
+			e.parts = append(e.parts, part)
+		}
+		split(e.root)
+	}
+	return e.parts
+}
+
+// paramsOf are the variables named in n.
+func paramsOf(n *pg.Node, names map[int32]string) []string {
+	if p := n.GetParamRef(); p != nil {
+		if name, ok := names[p.Number]; ok {
+			return []string{name}
+		}
+		return nil
+	}
+	var out []string
+	for _, c := range children(n) {
+		out = append(out, paramsOf(c, names)...)
+	}
+	return out
 }
 
 // program is the expression compiled for one signature of variable types; slots hold

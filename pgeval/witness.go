@@ -2,6 +2,7 @@ package pgeval
 
 import (
 	"encoding/json"
+	"math"
 	"math/big"
 	"slices"
 	"sort"
@@ -35,66 +36,195 @@ type Domain struct {
 	NotNull  bool // the value is always present
 }
 
-// MaxCandidates bounds the contexts one search tries.
+// MaxCandidates bounds the contexts ErrorWitness tries.
 const MaxCandidates = 4096
+
+// MaxWork bounds one search of Witness over a group of variables: the contexts it
+// tries times the size of what each evaluates (its parse-tree nodes, a list of constants
+// counting as one: it is looked up, not scanned). A search that would need more tries
+// as many as the bound allows, and its "none found" is no proof.
+const MaxWork = MaxCandidates * 64
 
 // Witness looks for a context, extending fixed, under which every condition holds.
 // Each variable takes values from a candidate set built from the constants the
 // expressions compare it with (each constant, the numbers just beside it, midpoints,
-// values beyond the extremes, NULL), restricted to its domain. When every atom compares
-// one variable with constants and the search was exhaustive, the candidates cover every
-// region those constants split the domain into: "none found" is then a proof (proven).
+// values beyond the extremes, NULL), restricted to its domain.
+//
+// The conditions are split into independent parts first: each condition, and each
+// argument of a wanted-true AND (true exactly when every argument is); parts that share
+// a variable form a group, and each group is searched on its own, over the combinations
+// of its own variables' candidates only. A group whose every atom compares one variable
+// with constants, searched exhaustively, has tried every region those constants split
+// its variables' domains into, and a group with no variable left (all fixed, or none) is
+// evaluated once, exactly: "none found" in such a group is a proof (proven) that no
+// context satisfies the conditions. So x IN (…2500 constants…) AND x NOT IN (…) is one
+// variable's regions, a few thousand tries, never the product of unrelated variables'.
 func Witness(conds []Condition, fixed map[string]any, domains map[string]Domain) (ctx map[string]any, found, proven bool) {
-	a := newAnalysis()
+	var parts []Condition
 	for _, c := range conds {
-		a.expr(c.Expr)
-	}
-	var vars []string
-	for _, c := range conds {
-		for _, v := range c.Expr.vars {
-			if _, ok := fixed[v]; !ok && !slices.Contains(vars, v) {
-				vars = append(vars, v)
-			}
+		if !c.Want {
+			parts = append(parts, c)
+			continue
+		}
+		for _, e := range c.Expr.conjuncts() {
+			parts = append(parts, Condition{Expr: e, Want: true})
 		}
 	}
-	sort.Strings(vars)
-	cands := make([][]any, len(vars))
+	ctx = map[string]any{}
+	for k, v := range fixed {
+		ctx[k] = v
+	}
+	missing := false
+	for _, g := range independent(parts, fixed) {
+		values, ok, exhaustive := g.search(fixed, domains)
+		switch {
+		case ok:
+			for k, v := range values {
+				ctx[k] = v
+			}
+		case exhaustive:
+			return nil, false, true
+		default:
+			missing = true
+		}
+	}
+	if missing {
+		return nil, false, false
+	}
+	// The groups' values together satisfy every part, and so every condition; checked
+	// once more on the whole conditions, as they are evaluated in a run.
+	for _, c := range conds {
+		if !c.Holds(ctx) {
+			return nil, false, false
+		}
+	}
+	return ctx, true, false
+}
+
+// group is parts of the conditions that share variables (not fixed ones), and those
+// variables, sorted.
+type group struct {
+	parts []Condition
+	vars  []string
+}
+
+// independent groups the parts: two parts that name a common variable not in fixed are
+// in one group. Groups come in the order of their first part.
+func independent(parts []Condition, fixed map[string]any) []*group {
+	var groups []*group
+	of := map[string]*group{}
+	for _, p := range parts {
+		var g *group
+		for _, v := range p.Expr.vars {
+			if _, ok := fixed[v]; ok {
+				continue
+			}
+			h := of[v]
+			switch {
+			case h == nil:
+				if g == nil {
+					g = &group{}
+					groups = append(groups, g)
+				}
+				g.vars = append(g.vars, v)
+				of[v] = g
+			case g == nil:
+				g = h
+			case h != g:
+				// Merge h into g.
+				g.parts = append(g.parts, h.parts...)
+				g.vars = append(g.vars, h.vars...)
+				for _, w := range h.vars {
+					of[w] = g
+				}
+				groups = slices.DeleteFunc(groups, func(x *group) bool { return x == h })
+			}
+		}
+		if g == nil {
+			// No variable left to choose: a group of its own, evaluated once.
+			g = &group{}
+			groups = append(groups, g)
+		}
+		g.parts = append(g.parts, p)
+	}
+	for _, g := range groups {
+		sort.Strings(g.vars)
+	}
+	return groups
+}
+
+// search tries the combinations of the group's variables' candidates, the first
+// variable fastest, and returns the values of the first that satisfies every part (nil
+// for an absent variable is left out). exhaustive says that "none found" is a proof.
+func (g *group) search(fixed map[string]any, domains map[string]Domain) (values map[string]any, found, exhaustive bool) {
+	a := newAnalysis()
+	cost := 0
+	for _, c := range g.parts {
+		a.expr(c.Expr)
+		cost += treeSize(c.Expr.root)
+	}
+	limit := max(MaxWork/max(cost, 1), 1)
+	cands := make([][]any, len(g.vars))
 	total := 1
-	for i, v := range vars {
+	for i, v := range g.vars {
 		cands[i] = a.candidates(v, domains[v])
 		total *= len(cands[i])
-		if total > MaxCandidates {
-			total = MaxCandidates + 1
+		if total > limit {
+			total = limit + 1
 		}
 	}
-	proven = a.simple && total <= MaxCandidates
-	try := func(pick []int) map[string]any {
-		ctx := map[string]any{}
-		for k, v := range fixed {
-			ctx[k] = v
-		}
-		for i, v := range vars {
+	exhaustive = total <= limit && (a.simple || len(g.vars) == 0)
+	ctx := map[string]any{}
+	for k, v := range fixed {
+		ctx[k] = v
+	}
+	pick := make([]int, len(g.vars))
+	for n := 0; n < limit; n++ {
+		for i, v := range g.vars {
 			if x := cands[i][pick[i]]; x != nil {
 				ctx[v] = x
+			} else {
+				delete(ctx, v)
 			}
 		}
-		for _, c := range conds {
-			if !c.Holds(ctx) {
-				return nil
+		if g.holds(ctx) {
+			values = map[string]any{}
+			for _, v := range g.vars {
+				if x, ok := ctx[v]; ok {
+					values[v] = x
+				}
 			}
-		}
-		return ctx
-	}
-	pick := make([]int, len(vars))
-	for n := 0; n < MaxCandidates; n++ {
-		if ctx := try(pick); ctx != nil {
-			return ctx, true, false
+			return values, true, false
 		}
 		if !next(pick, cands) {
 			break // every combination tried
 		}
 	}
-	return nil, false, proven
+	return nil, false, exhaustive
+}
+
+func (g *group) holds(ctx map[string]any) bool {
+	for _, c := range g.parts {
+		if !c.Holds(ctx) {
+			return false
+		}
+	}
+	return true
+}
+
+// treeSize is the number of nodes below and at n, a list of constants counting as one.
+func treeSize(n *pg.Node) int {
+	if n == nil {
+		return 0
+	}
+	if n.GetList() != nil && constantsOf(n) != nil {
+		return 1
+	}
+	size := 1
+	for _, c := range children(n) {
+		size += treeSize(c)
+	}
+	return size
 }
 
 // analysis gathers, per variable, the constants it is compared with and what kind of
@@ -335,9 +465,31 @@ func (a *analysis) values(v string, d Domain) []any {
 		return out
 	}
 	// Numbers: each constant, one either side, midpoints, beyond both ends.
-	nums := append([]Decimal{decimalOf(0)}, a.nums[v]...)
-	var pts []*big.Rat
-	add := func(r *big.Rat) { pts = append(pts, r) }
+	nums := []Decimal{decimalOf(0)}
+	seen := map[string]bool{"0": true}
+	for _, n := range a.nums[v] {
+		if k := valueKey(Value{N: n}, Numeric); !seen[k] {
+			seen[k] = true
+			nums = append(nums, n)
+		}
+	}
+	// Points are ordered by their float64 first (correctly rounded, so never out of
+	// order), exactly only where those are equal.
+	type point struct {
+		r *big.Rat
+		f float64
+	}
+	var pts []point
+	add := func(r *big.Rat) {
+		f, _ := r.Float64()
+		pts = append(pts, point{r, f})
+	}
+	less := func(a, b point) bool {
+		if a.f != b.f {
+			return a.f < b.f
+		}
+		return a.r.Cmp(b.r) < 0
+	}
 	for _, n := range nums {
 		r := n.rat()
 		add(r)
@@ -346,36 +498,36 @@ func (a *analysis) values(v string, d Domain) []any {
 		add(new(big.Rat).Add(r, big.NewRat(1, 2)))
 		add(new(big.Rat).Sub(r, big.NewRat(1, 2)))
 	}
-	sort.Slice(pts, func(i, j int) bool { return pts[i].Cmp(pts[j]) < 0 })
-	var uniq []*big.Rat
+	sort.Slice(pts, func(i, j int) bool { return less(pts[i], pts[j]) })
+	var uniq []point
 	for _, p := range pts {
-		if len(uniq) == 0 || uniq[len(uniq)-1].Cmp(p) != 0 {
+		if len(uniq) == 0 || uniq[len(uniq)-1].r.Cmp(p.r) != 0 {
 			uniq = append(uniq, p)
 		}
 	}
-	var mids []*big.Rat
-	for i := 1; i < len(uniq); i++ {
-		m := new(big.Rat).Add(uniq[i-1], uniq[i])
-		mids = append(mids, m.Quo(m, big.NewRat(2, 1)))
+	for i, n := 1, len(uniq); i < n; i++ {
+		m := new(big.Rat).Add(uniq[i-1].r, uniq[i].r)
+		m.Quo(m, big.NewRat(2, 1))
+		f, _ := m.Float64()
+		uniq = append(uniq, point{m, f})
 	}
 	// Every midpoint lies strictly between two neighbours, so all are distinct.
-	uniq = append(uniq, mids...)
 	// Closest to zero first, a positive before its negative.
-	type point struct{ r, abs *big.Rat }
-	ps := make([]point, len(uniq))
-	for i, r := range uniq {
-		ps[i] = point{r, new(big.Rat).Abs(r)}
+	abs := func(p point) point { return point{new(big.Rat).Abs(p.r), math.Abs(p.f)} }
+	ps := make([]struct{ p, abs point }, len(uniq))
+	for i, p := range uniq {
+		ps[i].p, ps[i].abs = p, abs(p)
 	}
 	sort.Slice(ps, func(i, j int) bool {
-		if c := ps[i].abs.Cmp(ps[j].abs); c != 0 {
-			return c < 0
+		if less(ps[i].abs, ps[j].abs) || less(ps[j].abs, ps[i].abs) {
+			return less(ps[i].abs, ps[j].abs)
 		}
-		return ps[i].r.Sign() > ps[j].r.Sign()
+		return ps[i].p.r.Sign() > ps[j].p.r.Sign()
 	})
 	lo, hasLo := new(big.Rat).SetString(d.Min)
 	hi, hasHi := new(big.Rat).SetString(d.Max)
 	for _, pt := range ps {
-		p := pt.r
+		p := pt.p.r
 		if d.Min != "" && hasLo && p.Cmp(lo) < 0 || d.Max != "" && hasHi && p.Cmp(hi) > 0 {
 			continue
 		}
@@ -398,15 +550,26 @@ func (d Decimal) rat() *big.Rat {
 }
 
 // ratText writes a rational with a terminating decimal expansion (every candidate has
-// one: sums and halves of decimals) as a decimal.
+// one: sums and halves of decimals) as a decimal: its denominator is 2^a·5^b, and
+// max(a, b) digits after the point are exact.
 func ratText(r *big.Rat) string {
-	for s := 0; s <= 40; s++ {
-		if new(big.Rat).Mul(r, new(big.Rat).SetInt(pow10(s))).IsInt() {
-			return r.FloatString(s)
+	den := new(big.Int).Set(r.Denom())
+	twos := den.TrailingZeroBits()
+	den.Rsh(den, twos)
+	fives := uint(0)
+	five, q, m := big.NewInt(5), new(big.Int), new(big.Int)
+	for den.Cmp(one) > 0 {
+		q.QuoRem(den, five, m)
+		if m.Sign() != 0 {
+			return r.FloatString(40) // not terminating: no candidate is
 		}
+		den.Set(q)
+		fives++
 	}
-	return r.FloatString(40)
+	return r.FloatString(int(max(twos, fives)))
 }
+
+var one = big.NewInt(1)
 
 // children are the nodes directly below n, whatever its type.
 func children(n *pg.Node) []*pg.Node {
