@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"context"
+	"errors"
 	"math/big"
 	"slices"
 )
@@ -70,6 +72,15 @@ type Definition struct {
 // definition has, so that those no run reaches are reported too. A bound that stops it
 // is a *BoundError.
 func Explore[S comparable](m Machine[S], opts Options, maxPaths int, edges []Edge) (*Result, error) {
+	if opts.MaxTime > 0 {
+		parent := opts.Ctx
+		if parent == nil {
+			parent = context.Background()
+		}
+		var cancel context.CancelFunc
+		opts.Ctx, cancel = context.WithTimeoutCause(parent, opts.MaxTime, errors.New(opts.MaxTime.String()))
+		defer cancel()
+	}
 	l := newLimits(opts)
 	sp, err := explore(m, opts, l)
 	if err != nil {

@@ -14,7 +14,8 @@
 // states it explores (Options.MaxStates), the memory its exact counts take
 // (Options.MaxCountBytes: a count is kept for every state, and a loop unrolled over
 // thousands of visits makes counts of thousands of digits at each of a million states)
-// and its time (Options.Ctx: a deadline, or a request that was cancelled). A bound
+// and its time (Options.MaxTime per definition, and Options.Ctx: a request that was
+// cancelled). A bound
 // that stops it is a *BoundError naming the bound, never a partial count.
 //
 // Paths are structural. Every outcome a Machine offers is free, except one it marks
@@ -28,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"time"
 )
 
 // Status is how a run ends.
@@ -110,9 +112,12 @@ type Options struct {
 	// per state, and one per state of the paths that reach it) would take more memory
 	// than this; 0 means DefaultMaxCountBytes.
 	MaxCountBytes int64
-	// Ctx, when set, stops the exploration once it is done: a deadline (dws simulate
-	// --max-time) or a cancelled request (the language server). The dialects stop
-	// their own searches (witness contexts) with it too.
+	// MaxTime stops one exploration (one definition) that takes longer than this; 0
+	// means no bound but Ctx's.
+	MaxTime time.Duration
+	// Ctx, when set, stops the exploration once it is done: a cancelled request (the
+	// language server) or a deadline of the caller's. The dialects stop their own
+	// searches (witness contexts) with it too.
 	Ctx context.Context
 }
 

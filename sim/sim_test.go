@@ -365,7 +365,7 @@ func TestCountSizeBound(t *testing.T) {
 }
 
 // A context that is done stops the exploration with the time bound, named by the
-// context's cause; a cancelled one says it was cancelled.
+// context's cause, and so does Options.MaxTime; a cancelled one says it was cancelled.
 func TestTimeBound(t *testing.T) {
 	m := ring{n: 4, limit: 3000}
 	ctx, cancel := context.WithDeadlineCause(context.Background(), time.Unix(0, 0), errors.New("--max-time 1ns"))
@@ -374,6 +374,11 @@ func TestTimeBound(t *testing.T) {
 	var be *BoundError
 	if !errors.As(err, &be) || be.Bound != "time" || !errors.Is(err, context.DeadlineExceeded) ||
 		err.Error() != "stopped at the time bound (--max-time 1ns): the simulation took longer than that" {
+		t.Fatalf("got %v, want the time bound", err)
+	}
+	_, err = Explore[ringState](m, Options{MaxTime: time.Nanosecond}, 10, nil)
+	if !errors.Is(err, context.DeadlineExceeded) ||
+		err.Error() != "stopped at the time bound (1ns): the simulation took longer than that" {
 		t.Fatalf("got %v, want the time bound", err)
 	}
 	ctx, cancel = context.WithCancel(context.Background())

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -54,7 +53,7 @@ included) or a definition a bound stopped; 2 usage or configuration error; 3 dws
 			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the run: error, warning, info"},
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files simulated in parallel"},
-			&cli.DurationFlag{Name: "max-time", Value: time.Minute, Usage: "stop simulating after this long (0: no limit)"},
+			&cli.DurationFlag{Name: "max-time", Value: time.Minute, Usage: "stop simulating a definition after this long (0: no limit)"},
 			&cli.BoolFlag{Name: "allow-partial", Usage: "exit 0 even when a bound stopped a definition's simulation (it is still reported)"},
 			&cli.BoolFlag{Name: "no-color", Usage: "never style the output (as --color never)"},
 			colorFlag(),
@@ -106,14 +105,8 @@ func simulate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
-	if d := c.Duration("max-time"); d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, d, fmt.Errorf("--max-time %s", d))
-		defer cancel()
-	}
 	l.Simulation = &lint.SimulationOptions{
-		Options:  sim.Options{MaxSteps: c.Int("max-steps"), Context: start, Ctx: ctx},
+		Options:  sim.Options{MaxSteps: c.Int("max-steps"), Context: start, MaxTime: c.Duration("max-time")},
 		MaxPaths: c.Int("max-paths"),
 	}
 	inputs, problems, err := l.Expand(args)
