@@ -101,19 +101,20 @@ func Witness(conds []Condition, fixed map[string]any, domains map[string]Domain)
 	return ctx, true, false
 }
 
-// group is parts of the conditions that share variables (not fixed ones), and those
-// variables, sorted.
+// group is parts of the conditions that share variables (not fixed ones), in the
+// order of the conditions, and those variables, sorted.
 type group struct {
 	parts []Condition
 	vars  []string
+	index []int // of each part among all
 }
 
 // independent groups the parts: two parts that name a common variable not in fixed are
-// in one group. Groups come in the order of their first part.
+// in one group.
 func independent(parts []Condition, fixed map[string]any) []*group {
 	var groups []*group
 	of := map[string]*group{}
-	for _, p := range parts {
+	for i, p := range parts {
 		var g *group
 		for _, v := range p.Expr.vars {
 			if _, ok := fixed[v]; ok {
@@ -133,6 +134,7 @@ func independent(parts []Condition, fixed map[string]any) []*group {
 			case h != g:
 				// Merge h into g.
 				g.parts = append(g.parts, h.parts...)
+				g.index = append(g.index, h.index...)
 				g.vars = append(g.vars, h.vars...)
 				for _, w := range h.vars {
 					of[w] = g
@@ -146,11 +148,23 @@ func independent(parts []Condition, fixed map[string]any) []*group {
 			groups = append(groups, g)
 		}
 		g.parts = append(g.parts, p)
+		g.index = append(g.index, i)
 	}
 	for _, g := range groups {
 		sort.Strings(g.vars)
+		// The parts in the conditions' order, as the analysis of kinds reads them.
+		sort.Sort(byIndex{g})
 	}
 	return groups
+}
+
+type byIndex struct{ g *group }
+
+func (b byIndex) Len() int           { return len(b.g.index) }
+func (b byIndex) Less(i, j int) bool { return b.g.index[i] < b.g.index[j] }
+func (b byIndex) Swap(i, j int) {
+	b.g.index[i], b.g.index[j] = b.g.index[j], b.g.index[i]
+	b.g.parts[i], b.g.parts[j] = b.g.parts[j], b.g.parts[i]
 }
 
 // search tries the combinations of the group's variables' candidates, the first
