@@ -216,7 +216,7 @@ func checkScenario(l *lint.Linter, path, raw string) []lint.Diagnostic {
 	if len(ds) > 0 {
 		return ds
 	}
-	l.Simulation = &lint.SimulationOptions{Options: sim.Options{MaxSteps: 10000, EdgesOnly: true}}
+	l.Simulation = &lint.SimulationOptions{Options: sim.Options{MaxSteps: 10000, EdgesOnly: true, MaxTime: lensTime}}
 	res := l.Run([]lint.Input{{Path: sc.Definition}})
 	for _, f := range res.Files {
 		if abs(f.Path) != abs(sc.Definition) {

@@ -512,8 +512,8 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 			return []protocol.CodeLens{}, nil // a definition with errors is not simulated
 		}
 	}
-	v, err := s.simulation(ctx, d, &d.lens, a.key(), func() (any, error) {
-		return a.inspection().Simulate(sim.Options{MaxSteps: 10000, EdgesOnly: true})
+	v, err := s.simulation(ctx, d, &d.lens, a.key(), func(ctx context.Context) (any, error) {
+		return a.inspection().Simulate(sim.Options{MaxSteps: 10000, EdgesOnly: true, MaxTime: lensTime, Ctx: ctx})
 	})
 	if errors.Is(err, protocol.ErrRequestCancelled) || errors.Is(err, protocol.ErrContentModified) {
 		return nil, err
@@ -577,11 +577,11 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		return nil, err
 	}
 	overlay := s.overlay()
-	v, err := s.simulation(ctx, d, &d.report, a.key(), func() (any, error) {
+	v, err := s.simulation(ctx, d, &d.report, a.key(), func(ctx context.Context) (any, error) {
 		l := *a.ws.linter
 		l.Overlay = overlay
 		l.Overlay[a.path] = []byte(a.raw)
-		l.Simulation = &lint.SimulationOptions{Options: sim.Options{MaxSteps: 10000}, MaxPaths: 100}
+		l.Simulation = &lint.SimulationOptions{Options: sim.Options{MaxSteps: 10000, MaxTime: lensTime, Ctx: ctx}, MaxPaths: 100}
 		res := l.Run([]lint.Input{{Path: a.path}})
 		var b strings.Builder
 		if err := report.WriteSimulation(&b, "text", res, report.Options{Registry: s.reg}); err != nil {

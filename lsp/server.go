@@ -273,6 +273,7 @@ func (s *Server) didOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	if old := s.docs[td.URI]; old != nil {
 		old.mu.Lock()
 		old.closed = true
+		old.stopSimulations()
 		old.mu.Unlock()
 	}
 	s.docs[td.URI] = d
@@ -363,6 +364,7 @@ func (s *Server) didClose(ctx context.Context, params *protocol.DidCloseTextDocu
 	}
 	d.mu.Lock()
 	d.closed = true
+	d.stopSimulations()
 	d.gen++
 	_ = s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
 	d.mu.Unlock()
