@@ -120,14 +120,19 @@ func (c *compiler) aconst(k *pg.A_Const) (*node, error) {
 	case k.GetFval() != nil:
 		lit := k.GetFval().Fval
 		// An integer too large for int4 is parsed as a "float" literal: int8 when it
-		// fits, numeric otherwise (PostgreSQL's make_const).
-		if !strings.ContainsAny(lit, ".eE") {
-			if i, err := strconv.ParseInt(lit, 10, 64); err == nil {
+		// fits, numeric otherwise (PostgreSQL's make_const). PostgreSQL 16 writes
+		// integers in hexadecimal, octal and binary too, and allows _ between digits.
+		if n, ok := integerLiteral(lit); ok {
+			if n.IsInt64() {
+				i := n.Int64()
 				if i >= math.MinInt32 && i <= math.MaxInt32 {
 					return constant(Value{Type: Int4, I: i}), nil
 				}
 				return constant(Value{Type: Int8, I: i}), nil
 			}
+			lit = n.String()
+		} else {
+			lit = strings.ReplaceAll(lit, "_", "")
 		}
 		d, err := parseNumeric(lit)
 		switch {
@@ -691,4 +696,40 @@ func textOf(v Value) string {
 		return strconv.FormatBool(v.B)
 	}
 	return v.String()
+}
+
+// integerLiteral reads an integer literal as PostgreSQL 16's scanner writes it: an
+// optional sign (a negated constant), decimal digits or 0x/0o/0b and its digits, with _
+// between digits. False for anything else (a decimal point, an exponent).
+func integerLiteral(lit string) (*big.Int, bool) {
+	s, neg := lit, false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	base := 10
+	if len(s) > 2 && s[0] == '0' {
+		switch s[1] {
+		case 'x', 'X':
+			base = 16
+		case 'o', 'O':
+			base = 8
+		case 'b', 'B':
+			base = 2
+		}
+		if base != 10 {
+			s = s[2:]
+		}
+	}
+	s = strings.ReplaceAll(s, "_", "")
+	if s == "" {
+		return nil, false
+	}
+	n, ok := new(big.Int).SetString(s, base)
+	if !ok {
+		return nil, false
+	}
+	if neg {
+		n.Neg(n)
+	}
+	return n, true
 }
