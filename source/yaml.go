@@ -7,12 +7,12 @@ import (
 	"io"
 	"math/big"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
-	yaml "go.yaml.in/yaml/v3"
+	yaml "go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v4/plugin/loaderlimits"
 )
 
 // maxNodes bounds the values a YAML document may expand to. Aliases make a
@@ -25,8 +25,8 @@ var (
 	tooManyValues  = fmt.Sprintf("too many values (a document holds at most %d)", maxNodes)
 )
 
-// yamlBuilder turns a yaml.v3 node tree into Nodes, computing the spans
-// yaml.v3 does not give (it only knows where a node starts).
+// yamlBuilder turns a yaml.v4 node tree into Nodes, computing the spans
+// yaml.v4 does not give (it only knows where a node starts).
 type yamlBuilder struct {
 	doc   *Document
 	src   string
@@ -40,6 +40,11 @@ type yamlBuilder struct {
 	// copySpan is set while an alias is expanded: the copied values have no
 	// text of their own, so they all point at the alias.
 	copySpan *Span
+
+	// indent is the indentation of the innermost block collection around the node
+	// being built, -1 outside any; inFlow is set inside a flow collection.
+	indent int
+	inFlow bool
 }
 
 // yamlFailure carries an *Error out of the recursive builder.
@@ -49,8 +54,12 @@ func parseYAML(d *Document) (root *Node, err *Error) {
 	if err := checkYAMLChars(d); err != nil {
 		return nil, err
 	}
-	b := &yamlBuilder{doc: d, src: d.src, sizes: map[*yaml.Node]int{}}
-	// yaml.v3 has been known to panic on hostile input; a linter must
+	text, err := yamlDirectives(d)
+	if err != nil {
+		return nil, err
+	}
+	b := &yamlBuilder{doc: d, src: d.src, sizes: map[*yaml.Node]int{}, indent: -1}
+	// yaml.v4 has been known to panic on hostile input; a linter must
 	// report that as a broken file, not crash.
 	defer func() {
 		if r := recover(); r != nil {
@@ -61,9 +70,43 @@ func parseYAML(d *Document) (root *Node, err *Error) {
 			root, err = nil, d.errorAt(bomLen(d.Text), fmt.Sprintf("YAML parser failed: %v", r))
 		}
 	}()
-	dec := yaml.NewDecoder(bytes.NewReader(d.Text))
+	top, err := b.load(text)
+	if err != nil {
+		return nil, err
+	}
+	if top.Kind == yaml.ScalarNode && top.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		// yaml.v4 reads a block scalar at the top, whose text may start in column 1,
+		// on through a document marker: "|\nx\n...\n" would be "x\n...\n", and a
+		// second document part of the first. YAML 1.2 ends the document there.
+		if m, ok := b.markerAfter(b.doc.PosAt(b.startOf(top)).Line); ok {
+			if docMarker(text[m:], "---") {
+				return nil, d.errorAt(m, moreThanOne)
+			}
+			if off, ok := b.afterEnd(m); ok {
+				return nil, d.errorAt(off, moreThanOne)
+			}
+			if top, err = b.load(text[:m]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	b.aliased = hasAlias(top)
+	b.size(top)
+	root = b.build(top, 0)
+	d.Comments = yamlComments(d, root)
+	return root, nil
+}
+
+// load reads text's document (the parser's view of d.Text), which must be the only one.
+func (b *yamlBuilder) load(text []byte) (*yaml.Node, *Error) {
+	d := b.doc
+	// The parser stops where dws would: deeper input is refused before it is all read.
+	loader, e := yaml.NewLoader(bytes.NewReader(text), yaml.WithPlugin(loaderlimits.New(loaderlimits.DepthValue(maxDepth))))
+	if e != nil {
+		return nil, d.errorAt(bomLen(d.Text), fmt.Sprintf("YAML parser failed: %v", e))
+	}
 	var doc yaml.Node
-	if e := dec.Decode(&doc); e != nil {
+	if e := loader.Load(&doc); e != nil {
 		if errors.Is(e, io.EOF) {
 			return nil, d.errorAt(bomLen(d.Text), "empty document")
 		}
@@ -72,28 +115,72 @@ func parseYAML(d *Document) (root *Node, err *Error) {
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil, d.errorAt(bomLen(d.Text), "empty document")
 	}
+	top := doc.Content[0]
 	var next yaml.Node
-	switch e := dec.Decode(&next); {
+	switch e := loader.Load(&next); {
 	case errors.Is(e, io.EOF):
 	case e != nil:
+		// A second document that does not parse either: the file's first fault is
+		// holding it at all.
+		if off, ok := b.markerAfter(top.Line); ok {
+			if docMarker([]byte(b.src[off:]), "...") {
+				off, ok = b.afterEnd(off)
+			}
+			if ok {
+				return nil, d.errorAt(off, moreThanOne)
+			}
+		}
 		return nil, b.yamlError(e)
 	default:
-		return nil, d.errorAt(b.lineOffset(next.Line), "more than one YAML document (a file holds exactly one)")
+		return nil, d.errorAt(b.lineOffset(next.Line), moreThanOne)
 	}
-	top := doc.Content[0]
-	b.aliased = hasAlias(top)
-	b.size(top)
-	root = b.build(top, 0)
-	d.Comments = yamlComments(d, root)
-	return root, nil
+	return top, nil
+}
+
+const moreThanOne = "more than one YAML document (a file holds exactly one)"
+
+// markerAfter finds the first document marker ("---" or "...") on a line after the
+// given one. No scalar holds a line starting with one (YAML 1.2 forbids it), so the
+// first one found is a marker.
+func (b *yamlBuilder) markerAfter(line int) (int, bool) {
+	for n := line + 1; ; n++ {
+		s, e, ok := b.doc.lineBounds(n)
+		if !ok {
+			return 0, false
+		}
+		if l := []byte(b.src[s:e]); docMarker(l, "---") || docMarker(l, "...") {
+			return s, true
+		}
+	}
+}
+
+// afterEnd finds what follows the document end marker "..." at off: the start of
+// another document, if anything but comments and more end markers follows.
+func (b *yamlBuilder) afterEnd(off int) (int, bool) {
+	for n := b.doc.PosAt(off).Line + 1; ; n++ {
+		s, e, ok := b.doc.lineBounds(n)
+		if !ok {
+			return 0, false
+		}
+		if l := []byte(b.src[s:e]); !blankOrComment(l) && !docMarker(l, "...") {
+			return s, true
+		}
+	}
 }
 
 // checkYAMLChars rejects the characters YAML forbids, with their position,
-// which yaml.v3's own message lacks.
+// which the parser's own message lacks. It also rejects NEL, LS and PS (U+0085,
+// U+2028, U+2029): line breaks to YAML 1.1 and to the parser, ordinary characters
+// to YAML 1.2, so that a file holding one raw would be read otherwise than YAML 1.2
+// reads it (a list item split in two, a comment ending early).
 func checkYAMLChars(d *Document) *Error {
 	for i, r := range d.src {
 		if r >= 0x20 && r < 0x7F || r == '\t' || r == '\n' || r == '\r' {
 			continue
+		}
+		if r == 0x85 || r == 0x2028 || r == 0x2029 {
+			esc := map[rune]string{0x85: `\N`, 0x2028: `\L`, 0x2029: `\P`}[r]
+			return d.errorAt(i, fmt.Sprintf("character %U is a line break to YAML 1.1 and a character to YAML 1.2, so readers disagree on this file; in a double-quoted string write it as %s", r, esc))
 		}
 		if r < 0x20 || r == 0x7F || r >= 0x80 && r < 0xA0 && r != 0x85 || r == 0xFFFE || r == 0xFFFF {
 			if r == 0 {
@@ -105,48 +192,30 @@ func checkYAMLChars(d *Document) *Error {
 	return nil
 }
 
-// yamlError turns a yaml.v3 error ("yaml: line 3: did not find expected
-// key") into an *Error at the start of that line.
+// yamlError turns a yaml.v4 error into an *Error at the position the parser names.
 func (b *yamlBuilder) yamlError(e error) *Error {
-	msg := strings.TrimPrefix(e.Error(), "yaml: ")
-	line := 0
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if i := strings.Index(rest, ": "); i > 0 {
-			if n, err := strconv.Atoi(rest[:i]); err == nil {
-				line, msg = n, rest[i+2:]
-			}
-		}
+	var le *yaml.LoadError
+	if !errors.As(e, &le) {
+		return b.doc.errorAt(bomLen(b.doc.Text), strings.TrimPrefix(e.Error(), "yaml: "))
 	}
+	msg := le.Message
 	if strings.HasPrefix(msg, "exceeded max depth") {
 		msg = tooDeep
 	}
-	off := bomLen(b.doc.Text)
-	if line > 0 {
-		off = b.lineOffset(line)
+	mark := le.Mark
+	switch {
+	case le.ContextMsg == "while scanning a simple key":
+		// The parser notices the missing ':' where it gave up, often the next line;
+		// the key that lacks it is what needs the change.
+		mark = le.ContextMark
+	case le.ContextMsg == "while scanning a quoted scalar" && strings.Contains(msg, "end of stream"):
+		mark, msg = le.ContextMark, "this quoted string is never closed"
 	}
-	if strings.Contains(msg, "tab character") {
-		// yaml.v3 names the line where the enclosing construct began; the user needs the
-		// tab itself: the first tab in leading white space from that line on.
-		off = firstIndentTab(b.doc.Text, off)
+	off := bomLen(b.doc.Text)
+	if mark.Line > 0 {
+		off = b.offsetOf(mark.Line, mark.Column)
 	}
 	return b.doc.errorAt(off, msg)
-}
-
-// firstIndentTab returns the offset of the first tab in a line's leading white space at
-// or after from, or from when there is none.
-func firstIndentTab(text []byte, from int) int {
-	lineStart := true
-	for i := from; i < len(text); i++ {
-		switch c := text[i]; {
-		case c == '\n':
-			lineStart = true
-		case c == '\t' && lineStart:
-			return i
-		case c != ' ':
-			lineStart = false
-		}
-	}
-	return from
 }
 
 // lineOffset is the offset of the first non-blank character of a line.
@@ -161,7 +230,7 @@ func (b *yamlBuilder) lineOffset(line int) int {
 	return s
 }
 
-// offsetOf converts yaml.v3's 1-based line and column (in characters) to a
+// offsetOf converts yaml.v4's 1-based line and column (in characters) to a
 // byte offset, clamped to the line.
 func (b *yamlBuilder) offsetOf(line, col int) int {
 	s, e, ok := b.doc.lineBounds(line)
@@ -340,17 +409,30 @@ func (b *yamlBuilder) scalar(y *yaml.Node) *Node {
 	start := b.startOf(y)
 	end, st := b.scalarEnd(start, y)
 	span := b.span(start, end)
+	if b.copySpan == nil {
+		switch st {
+		case stylePlain:
+			if !b.inFlow {
+				b.flowLines(start, end, flowPlain)
+			}
+		case styleSingle, styleDouble:
+			b.flowLines(start, end, flowQuoted)
+		case styleLiteral, styleFolded:
+			b.checkBlockLeading(start, b.indent)
+		}
+	}
 	tag := y.ShortTag()
-	plain := y.Style&(yaml.TaggedStyle|yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
+	// The non-specific tag ! makes a scalar a string (spec 6.9.1): "! 12" is "12".
+	plain := y.Style&(yaml.TaggedStyle|yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && y.Tag != "!"
 	switch {
 	case y.Style&yaml.TaggedStyle != 0:
 		b.checkTag(start, y.Tag)
 	case (tag == "!!int" || tag == "!!float") && !core12Number(y.Value):
-		// yaml.v3 still resolves some YAML 1.1 forms (1_000, 0b101, 1:30) as numbers;
+		// yaml.v4 still resolves some YAML 1.1 forms (1_000, 0b101, 1:30) as numbers;
 		// under the YAML 1.2 core schema a plain scalar like that is a string.
 		tag = "!!str"
 	case tag == "!!str" && plain && core12Number(y.Value):
-		// yaml.v3 makes a number it cannot hold (1e400, a hundred thousand digits) a
+		// yaml.v4 makes a number it cannot hold (1e400, a hundred thousand digits) a
 		// string; under the YAML 1.2 core schema it is a number, and out of range, as
 		// its JSON twin is.
 		tag = "!!float"
@@ -492,12 +574,15 @@ func (b *yamlBuilder) sequence(y *yaml.Node, depth int) *Node {
 	start := b.startOf(y)
 	items := make([]*Node, len(y.Content))
 	end := start
+	outer := b.enter(y)
 	for i, c := range y.Content {
 		items[i] = b.build(c, depth)
 		end = max(end, items[i].Span.End.Offset)
 	}
+	b.leave(outer)
 	if y.Style&yaml.FlowStyle != 0 {
 		end = b.closeBracket(max(end, start+1), ']')
+		b.flowLines(start, end, flowCollection)
 	}
 	n := b.newNode(Array, b.span(start, end), stylePlain)
 	n.Items = items
@@ -535,6 +620,7 @@ func (b *yamlBuilder) mapping(y *yaml.Node, depth int) *Node {
 	if pairs > 16 {
 		seen = make(map[string]Span, pairs)
 	}
+	outer := b.enter(y)
 	for k := 0; k+1 < len(y.Content); k += 2 {
 		ky, vy := y.Content[k], y.Content[k+1]
 		if ky.Kind == yaml.ScalarNode && ky.ShortTag() == "!!merge" {
@@ -562,7 +648,7 @@ func (b *yamlBuilder) mapping(y *yaml.Node, depth int) *Node {
 		}
 		v := b.build(vy, depth)
 		if b.copySpan == nil && vy.Kind == yaml.ScalarNode && vy.Value == "" && v.Kind == Null && vy.Anchor == "" && vy.Style == 0 {
-			// "key:" with nothing after it: yaml.v3 places the null
+			// "key:" with nothing after it: yaml.v4 places the null
 			// wherever the next token is; the colon is a better place.
 			off := b.skipSpace(key.Span.End.Offset, false)
 			if off < len(b.src) && b.src[off] == ':' {
@@ -573,11 +659,13 @@ func (b *yamlBuilder) mapping(y *yaml.Node, depth int) *Node {
 		members = append(members, Member{Key: key.Text, KeySpan: key.Span, Value: v})
 		end = max(end, v.Span.End.Offset, key.Span.End.Offset)
 	}
+	b.leave(outer)
 	if merges != nil {
 		members = b.merge(members, merges, merged)
 	}
 	if y.Style&yaml.FlowStyle != 0 {
 		end = b.closeBracket(max(end, start+1), '}')
+		b.flowLines(start, end, flowCollection)
 	}
 	n := b.newNode(Object, b.span(start, end), stylePlain)
 	n.Members = members
@@ -586,7 +674,7 @@ func (b *yamlBuilder) mapping(y *yaml.Node, depth int) *Node {
 
 // merge applies merge keys: keys written in the mapping win over merged
 // ones, and among merged mappings the earlier wins, as in YAML 1.1's
-// merge type that yaml.v3 follows.
+// merge type that yaml.v4 follows.
 func (b *yamlBuilder) merge(own []Member, at []int, merged []*Node) []Member {
 	have := make(map[string]bool, len(own))
 	for _, m := range own {
@@ -628,7 +716,7 @@ func keyNotString(key *Node, y *yaml.Node) string {
 	return fmt.Sprintf("keys must be strings (%s is a %s here; quote it)", y.Value, key.Kind)
 }
 
-// yamlInt converts what yaml.v3 reads as an integer (decimal, 0x, 0o, 0b,
+// yamlInt converts what yaml.v4 reads as an integer (decimal, 0x, 0o, 0b,
 // 1.1-style 0777 octal, underscores) to a decimal literal, exactly, however
 // large.
 // The YAML 1.2 core schema's number forms (spec 10.3.2), besides .inf and .nan.

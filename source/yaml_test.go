@@ -105,7 +105,7 @@ func TestYAMLErrors(t *testing.T) {
 		{"# just a comment\n\n", Pos{0, 1, 1}, "empty document"},
 		{"\xEF\xBB\xBF", Pos{3, 1, 1}, "empty document"},
 		{"a: 1\n---\nb: 2\n", Pos{5, 2, 1}, "more than one YAML document (a file holds exactly one)"},
-		{"a: 1\nb: 2\n  a: 3\n", Pos{12, 3, 3}, "mapping values are not allowed in this context"},
+		{"a: 1\nb: 2\n  a: 3\n", Pos{13, 3, 4}, "mapping values are not allowed in this context"},
 		{"x:\n  a: 1\n  b: 2\n  a: 3\n", Pos{19, 4, 3}, `duplicate key "a" (first defined at line 2)`},
 		{"{a: 1, 'a': 2}", Pos{7, 1, 8}, `duplicate key "a" (first defined at line 1)`},
 		{"1: a\n", Pos{0, 1, 1}, "keys must be strings (1 is a number here; quote it)"},
@@ -121,7 +121,7 @@ func TestYAMLErrors(t *testing.T) {
 		{"a: !!set {x}\n", Pos{9, 1, 10}, "tag !!set is not supported"},
 		{"a: !!int x\n", Pos{9, 1, 10}, `cannot read "x" as a number`},
 		{"a: &a [*a]\n", Pos{7, 1, 8}, "alias *a refers to a value that contains it"},
-		{"a: *nope\n", Pos{0, 1, 1}, "unknown anchor 'nope' referenced"},
+		{"a: *nope\n", Pos{3, 1, 4}, "unknown anchor 'nope' referenced"},
 		{"a: 1\nb: 2\n\tc: 3\n", Pos{10, 3, 1}, "found a tab character that violates indentation"},
 		{"a: 1e-99999\n", Pos{3, 1, 4}, "number 1e-99999 has an exponent beyond ±10000"},
 		{"<<: 1\n", Pos{4, 1, 5}, "a merge key (<<) needs a mapping or a list of mappings"},
@@ -130,8 +130,8 @@ func TestYAMLErrors(t *testing.T) {
 		{"a: é\xff\n", Pos{5, 1, 5}, "invalid UTF-8"},
 		{bomb, Pos{247, 7, 11}, "too many aliases (alias expansion exceeds 1000000 values)"},
 		{strings.Repeat("[", 1001) + strings.Repeat("]", 1001), Pos{1000, 1, 1001}, "nesting deeper than 1000 levels"},
-		{strings.Repeat("[", 200000), Pos{0, 1, 1}, "nesting deeper than 1000 levels"},
-		{strings.Repeat("- ", 200000), Pos{0, 1, 1}, "nesting deeper than 1000 levels"},
+		{strings.Repeat("[", 200000), Pos{1000, 1, 1001}, "nesting deeper than 1000 levels"},
+		{strings.Repeat("- ", 200000), Pos{2000, 1, 2001}, "nesting deeper than 1000 levels"},
 		{"a: &x " + strings.Repeat("[", 600) + strings.Repeat("]", 600) + "\nb: " + strings.Repeat("[", 600) + "*x" + strings.Repeat("]", 600), Pos{1810, 2, 604}, "nesting deeper than 1000 levels"},
 	}
 	for _, tt := range tests {
@@ -282,5 +282,61 @@ func TestYAMLNumbersAndSizeAgreeWithJSON(t *testing.T) {
 	many := "[" + strings.Repeat("0,", maxNodes) + "0]\n"
 	if _, err := Parse("a.yaml", []byte(many), YAML); err == nil || !strings.Contains(err.Error(), "too many values") {
 		t.Errorf("a long list without aliases: %v", err)
+	}
+}
+
+// YAML read as YAML 1.2 reads it where the YAML library underneath does not on its
+// own (the whole official test suite is TestYAMLTestSuite; these need no download).
+func TestYAML12(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"%YAML 1.2\n---\na: 1\n", `{"a":1}`},
+		{"%YAML 1.3 # a later 1.x is read as 1.2\n---\na: 1\n", `{"a":1}`},
+		{"%FOO bar baz # reserved: ignored\n--- a\n", `"a"`},
+		{"a: \"\\/\"\n", `{"a":"/"}`},
+		{"outputs: [plan?draft]\n", `{"outputs":["plan?draft"]}`},
+		{"outputs: [required_key, optional_key?]\n", `{"outputs":["required_key","optional_key?"]}`},
+		{"{foo\n: bar}\n", `{"foo":"bar"}`},
+		{"a: &x:y 1\nb: *x:y\n", `{"a":1,"b":1}`},
+		{"a:\tb\nc: [1,\td]\n", `{"a":"b","c":[1,"d"]}`},
+		{"-\t-1\n", `[-1]`},
+		{"k: [\n  a,\n  b\n]\n", `{"k":["a","b"]}`},
+		{"- ! 12\n- !!str 13\n", `["12","13"]`},
+		{"|\nx\n...\n# end\n", `"x\n"`},
+		{"--- >\n a\n b\n", `"a b\n"`},
+	} {
+		d, err := Parse("t.yaml", []byte(tt.in), YAML)
+		if err != nil {
+			t.Errorf("%q: %v", tt.in, err)
+			continue
+		}
+		if got := jsonOf(t, d.Root.Value()); got != tt.want {
+			t.Errorf("%q:\n got %s\nwant %s", tt.in, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		in  string
+		pos Pos
+		msg string
+	}{
+		{"%YAML 2.0\n---\na\n", Pos{6, 1, 7}, "YAML 2.0 is not supported (dws reads YAML 1.2)"},
+		{"%YAML 1.2\n", Pos{0, 1, 1}, "a directive must be followed by a document start marker (---), and none follows"},
+		{"%FOO\na: 1\n", Pos{5, 2, 1}, "a directive must be followed by a document start marker (---)"},
+		{"a: [ b, c, ]#glued\n", Pos{12, 1, 13}, "found a comment without preceding whitespace"},
+		{"[-]\n", Pos{1, 1, 2}, "found character that cannot start any token"},
+		{"flow: [a,\nb]\n", Pos{10, 2, 1}, "this line continues a flow collection inside a block at indentation 0, so it must be indented by at least 1 space"},
+		{"- a:\n    - [x,\n    y]\n", Pos{19, 3, 5}, "this line continues a flow collection inside a block at indentation 4, so it must be indented by at least 5 spaces"},
+		{"q: \"a\n\tb\"\n", Pos{6, 2, 1}, "this line continues a quoted string inside a block at indentation 0, so it must be indented by at least 1 space (a tab does not indent)"},
+		{"a: >\n \n  \n b\n", Pos{11, 4, 2}, "did not find expected key"},
+		{"a: >\n   \n # comment\n", Pos{10, 3, 2}, "a block scalar whose leading empty lines hold more spaces than its first line of text needs an indentation indicator (such as |2)"},
+		{"|\nx\n---\ny\n", Pos{4, 3, 1}, "more than one YAML document (a file holds exactly one)"},
+		{"|\nx\n...\ny\n", Pos{8, 4, 1}, "more than one YAML document (a file holds exactly one)"},
+		{"a: 1\n---\nb: [\n", Pos{5, 2, 1}, "more than one YAML document (a file holds exactly one)"},
+		{"foo:\n  bar\ninvalid\n", Pos{11, 3, 1}, "could not find expected ':'"},
+		{"a: 1\nkey: \"never closed\n", Pos{10, 2, 6}, "this quoted string is never closed"},
+		{"- a\u2028- b\n", Pos{3, 1, 4}, `character U+2028 is a line break to YAML 1.1 and a character to YAML 1.2, so readers disagree on this file; in a double-quoted string write it as \L`},
+		{"a: &😁 x\n", Pos{4, 1, 5}, "did not find expected alphabetic or numeric character"},
+	} {
+		_, err := Parse("t.yaml", []byte(tt.in), YAML)
+		wantError(t, tt.in, err, tt.pos, tt.msg)
 	}
 }
