@@ -2,6 +2,8 @@ package cortex
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -175,5 +177,36 @@ func TestIsIdempotencyKey(t *testing.T) {
 	}
 	if !isIdempotencyKey("Idempotency-Key") || isIdempotencyKey("Idempotency-Keys") {
 		t.Error("the common spellings are judged wrongly")
+	}
+}
+
+// A registry schema may leave out required (it then requires nothing, as JSON Schema
+// says): the registry loads and its properties are optional. A required that is not a
+// list of names is a positioned configuration error, never a crash.
+func TestRegistryRequired(t *testing.T) {
+	dir := t.TempDir()
+	write := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "reg.yaml"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc := parse(t, "c.yaml", "cortex:\n  prompt_templates: reg.yaml\n")
+	write("templates:\n  t: { purpose: score, schema: s }\nschemas:\n  s:\n    type: object\n    properties:\n      score: { type: number, minimum: 0 }\n")
+	s, err := parseSettings(doc.Root.Get("cortex"), dir)
+	if err != nil {
+		t.Fatalf("a schema without required: %v", err)
+	}
+	props := s.(*Settings).Registry.Properties["s"]
+	if len(props) != 1 || props[0].Name != "score" || props[0].Required || props[0].Minimum != "0" {
+		t.Errorf("properties = %+v", props)
+	}
+	for _, bad := range []string{"required: score", "required: [1]"} {
+		write("schemas:\n  s:\n    type: object\n    " + bad + "\n    properties:\n      score: { type: number }\n")
+		_, err := parseSettings(doc.Root.Get("cortex"), dir)
+		var ce *lint.ConfigError
+		if !errors.As(err, &ce) || !strings.Contains(ce.Msg, `reg.yaml:4: schema "s": required must be a list of property names`) {
+			t.Errorf("%s: got %v", bad, err)
+		}
 	}
 }

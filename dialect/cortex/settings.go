@@ -142,8 +142,16 @@ func LoadRegistry(path string) (*Registry, error) {
 		}
 		props := []string{}
 		required := map[string]bool{}
-		for _, r := range m.Value.Get("required").Items {
-			if name, ok := r.Str(); ok {
+		// A schema without required requires nothing (JSON Schema's default).
+		if r := m.Value.Get("required"); r != nil {
+			if r.Kind != source.Array {
+				return nil, bad(ptr+"/required", "schema %q: required must be a list of property names", m.Key)
+			}
+			for _, it := range r.Items {
+				name, ok := it.Str()
+				if !ok {
+					return nil, bad(ptr+"/required", "schema %q: required must be a list of property names", m.Key)
+				}
 				required[name] = true
 			}
 		}
