@@ -53,6 +53,8 @@ func TestEval(t *testing.T) {
 		{"lower('ÉA')", nil, "Éa"},
 		{"'abc' LIKE 'a%'", nil, "t"},
 		{"'ABC' ILIKE 'a_c'", nil, "t"},
+		{`'a' NOT LIKE 'a\'`, nil, "t"},
+		{`'ab' LIKE 'a\'`, nil, "error: LIKE pattern must not end with escape character"},
 		{"5 BETWEEN 10 AND 1", nil, "f"},
 		{"5 BETWEEN SYMMETRIC 10 AND 1", nil, "t"},
 		{"3 IN (1, NULL)", nil, "NULL"},

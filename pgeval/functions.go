@@ -178,38 +178,103 @@ func (c *compiler) like(a *pg.A_Expr, op string) (*node, error) {
 	}), nil
 }
 
-// likeMatch matches s against a LIKE pattern, character by character.
+// The results of matchText: LIKE_FALSE, LIKE_TRUE and LIKE_ABORT of PostgreSQL's
+// like_match.c (abort: no match, and no later start in the text can match either).
+const (
+	likeFalse = iota
+	likeTrue
+	likeAbort
+)
+
+var errLikeEscape = &SQLError{Code: "22025", Message: "LIKE pattern must not end with escape character"}
+
+// likeMatch matches s against a LIKE pattern (\ escapes the next character) as
+// PostgreSQL's MatchText does for UTF-8, step for step: a pattern ending in \ raises
+// an error only when matching reaches that \ ('a' LIKE 'a\' is false, as 'b' LIKE
+// 'a\' is; 'ab' LIKE 'a\' raises it), so the order in which the text is tried is
+// PostgreSQL's, not any order that gives the same matches.
 func likeMatch(s, p string) (bool, error) {
-	if strings.HasSuffix(p, "\\") && !strings.HasSuffix(p, "\\\\") {
-		return false, &SQLError{Code: "22025", Message: "LIKE pattern must not end with escape character"}
+	r, err := matchText(s, p)
+	return r == likeTrue, err
+}
+
+// matchText is like_match.c's MatchText: bytes are compared one by one, and a wildcard
+// consumes a whole UTF-8 character. Its recursion is as deep as the pattern has %, and
+// a call that gets past its first literal run decides the answer (true or abort), so
+// it takes time proportional to the text times the pattern.
+func matchText(t, p string) (int, error) {
+	if p == "%" {
+		return likeTrue, nil
 	}
-	sr, pr := []rune(s), []rune(p)
-	var match func(i, j int) bool
-	memo := map[[2]int]bool{}
-	match = func(i, j int) bool {
-		key := [2]int{i, j}
-		if v, ok := memo[key]; ok {
-			return v
-		}
-		var r bool
-		switch {
-		case j == len(pr):
-			r = i == len(sr)
-		case pr[j] == '%':
-			r = match(i, j+1) || (i < len(sr) && match(i+1, j))
-		case i == len(sr):
-			r = false
-		case pr[j] == '_':
-			r = match(i+1, j+1)
-		case pr[j] == '\\' && j+1 < len(pr):
-			r = sr[i] == pr[j+1] && match(i+1, j+2)
+	for len(t) > 0 && len(p) > 0 {
+		switch p[0] {
+		case '\\':
+			p = p[1:]
+			if p == "" {
+				return 0, errLikeEscape
+			}
+			if p[0] != t[0] {
+				return likeFalse, nil
+			}
+		case '%':
+			// Skip the wildcards after the %: N _ and any % match at least N characters.
+			p = p[1:]
+			for p != "" && (p[0] == '%' || p[0] == '_') {
+				if p[0] == '_' {
+					if t == "" {
+						return likeAbort, nil
+					}
+					t = nextChar(t)
+				}
+				p = p[1:]
+			}
+			if p == "" {
+				return likeTrue, nil
+			}
+			first := p[0]
+			if first == '\\' {
+				if len(p) < 2 {
+					return 0, errLikeEscape
+				}
+				first = p[1]
+			}
+			for t != "" {
+				if t[0] == first {
+					if r, err := matchText(t, p); err != nil || r != likeFalse {
+						return r, err
+					}
+				}
+				t = nextChar(t)
+			}
+			return likeAbort, nil
+		case '_':
+			t, p = nextChar(t), p[1:]
+			continue
 		default:
-			r = sr[i] == pr[j] && match(i+1, j+1)
+			if p[0] != t[0] {
+				return likeFalse, nil
+			}
 		}
-		memo[key] = r
-		return r
+		t, p = t[1:], p[1:]
 	}
-	return match(0, 0), nil
+	if t != "" {
+		return likeFalse, nil
+	}
+	p = strings.TrimLeft(p, "%")
+	if p == "" {
+		return likeTrue, nil
+	}
+	return likeAbort, nil
+}
+
+// nextChar is t after its first UTF-8 character: one byte and the continuation bytes
+// after it (like.c's NextChar for UTF-8).
+func nextChar(t string) string {
+	i := 1
+	for i < len(t) && t[i]&0xC0 == 0x80 {
+		i++
+	}
+	return t[i:]
 }
 
 func asciiLower(s string) string {

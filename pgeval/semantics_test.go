@@ -1,0 +1,114 @@
+package pgeval
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Tests of single constructs against the server, over every value of a small alphabet
+// or a list of edge cases (the differential test mixes constructs at random).
+
+// serverEval evaluates each expression with ev() in one query and returns its answers,
+// an error's SQLSTATE left out ("E:").
+func serverEval(t *testing.T, exprs []string) []string {
+	t.Helper()
+	c := server.Get(t)
+	var q strings.Builder
+	q.WriteString("SELECT ev(e) FROM (VALUES ")
+	for i, e := range exprs {
+		if i > 0 {
+			q.WriteString(",\n")
+		}
+		fmt.Fprintf(&q, "(%d, '%s')", i, strings.ReplaceAll(e, "'", "''"))
+	}
+	q.WriteString(") v(i, e) ORDER BY i;\n")
+	out, stderr, err := c.Psql("dws", q.String())
+	if err != nil || len(stderr) > 0 {
+		t.Fatalf("psql: %v %s", err, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != len(exprs) {
+		t.Fatalf("%d answers for %d expressions", len(lines), len(exprs))
+	}
+	for i, l := range lines {
+		if strings.HasPrefix(l, "E:") {
+			lines[i] = "E:"
+		}
+	}
+	return lines
+}
+
+// words are every string of at most n characters from alphabet.
+func words(alphabet []string, n int) []string {
+	out := []string{""}
+	last := []string{""}
+	for range n {
+		var next []string
+		for _, w := range last {
+			for _, a := range alphabet {
+				next = append(next, w+a)
+			}
+		}
+		out = append(out, next...)
+		last = next
+	}
+	return out
+}
+
+// compareWithServer evaluates expr over each context in pgeval and on the server and
+// reports every difference (the first 20 in full).
+func compareWithServer(t *testing.T, expr string, ctxs []map[string]any) {
+	t.Helper()
+	e, err := Parse(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := make([]string, len(ctxs))
+	for i, ctx := range ctxs {
+		sent[i] = inline(expr, ctx)
+	}
+	got := serverEval(t, sent)
+	differ := 0
+	for i, ctx := range ctxs {
+		want, ok := ours(e, ctx)
+		if !ok {
+			want = "unsupported"
+		}
+		if want != got[i] {
+			differ++
+			if differ <= 20 {
+				js, _ := json.Marshal(ctx)
+				t.Errorf("%s with %s: server %s, pgeval %s", expr, js, got[i], want)
+			}
+		}
+	}
+	if differ > 0 {
+		t.Errorf("%d of %d evaluations of %s differ", differ, len(ctxs), expr)
+	}
+}
+
+// LIKE and ILIKE agree with the server on every text and pattern of a small alphabet
+// that holds each wildcard, the escape and a two-byte character: matches, non-matches
+// and the error of a pattern ending in \, which PostgreSQL raises only when matching
+// reaches the \ ('a' NOT LIKE 'a\' is true).
+func TestLikeAgainstServer(t *testing.T) {
+	texts := words([]string{"a", "b", "é"}, 3)
+	patterns := words([]string{"a", "é", "%", "_", `\`}, 4)
+	var ctxs []map[string]any
+	for _, p := range patterns {
+		for _, s := range texts {
+			ctxs = append(ctxs, map[string]any{"s": s, "p": p})
+		}
+	}
+	compareWithServer(t, "{{s}} LIKE {{p}}", ctxs)
+	ctxs = ctxs[:0]
+	for _, p := range words([]string{"A", "b", "%", `\`}, 3) {
+		for _, s := range words([]string{"a", "B", "b"}, 2) {
+			ctxs = append(ctxs, map[string]any{"s": s, "p": p})
+		}
+	}
+	compareWithServer(t, "{{s}} NOT ILIKE {{p}}", ctxs)
+	t.Logf("%d texts × %d patterns compared", len(texts), len(patterns))
+}
