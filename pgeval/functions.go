@@ -11,7 +11,14 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 )
 
-// in is x IN (list): x = a OR x = b …, with NULL semantics; NOT IN is its negation.
+// in is x IN (list) and x NOT IN (list), as PostgreSQL's transformAExprIn builds them.
+// With more than one item, when x and the items have a common type, they are one
+// comparison with an array: every item is evaluated, then compared with x in that
+// type (NULL semantics: no match and a NULL item is NULL). Otherwise, and for a single
+// item, the list is x = a OR x = b … (x <> a AND x <> b … for NOT IN), each comparison
+// typed on its own and evaluated left to right until one decides: an IN list whose
+// items share no type compares item by item, and raises an error only for an item x
+// cannot be compared with (COALESCE(NULL IN (1, 'a'::text), true) is true).
 func (c *compiler) in(a *pg.A_Expr, op string) (*node, error) {
 	l, err := c.compile(a.Lexpr)
 	if err != nil {
@@ -25,11 +32,20 @@ func (c *compiler) in(a *pg.A_Expr, op string) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
+	not := op == "<>"
+	if _, err := commonType(append([]*node{l}, items...)); err != nil || len(items) == 1 {
+		cmps := make([]*node, len(items))
+		for i, it := range items {
+			if cmps[i], err = comparison(op, l, it); err != nil {
+				return nil, err
+			}
+		}
+		return logical(!not, cmps...), nil
+	}
 	all, t, err := unify(append([]*node{l}, items...))
 	if err != nil {
 		return nil, err
 	}
-	not := op == "<>"
 	if n := hashedIn(all, t, list.Items, not); n != nil {
 		return n, nil
 	}

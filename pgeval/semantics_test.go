@@ -112,3 +112,50 @@ func TestLikeAgainstServer(t *testing.T) {
 	compareWithServer(t, "{{s}} NOT ILIKE {{p}}", ctxs)
 	t.Logf("%d texts × %d patterns compared", len(texts), len(patterns))
 }
+
+// values are context values of every JSON type, for the variables of a test.
+var values = []any{nil, json.Number("1"), json.Number("2"), json.Number("1.0"), json.Number("-1.5"), "1", "a", "", true, false}
+
+// contexts are every assignment of values to the variables.
+func contexts(vars ...string) []map[string]any {
+	out := []map[string]any{{}}
+	for _, v := range vars {
+		var next []map[string]any
+		for _, ctx := range out {
+			for _, x := range values {
+				c := map[string]any{}
+				for k, y := range ctx {
+					c[k] = y
+				}
+				if x != nil {
+					c[v] = x
+				}
+				next = append(next, c)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// An IN list is PostgreSQL's: one array comparison when x and the items share a type,
+// else item by item, left to right (COALESCE({{x}} IN (1, {{z}}), true) is true when x
+// is absent and z a string).
+func TestInAgainstServer(t *testing.T) {
+	for _, expr := range []string{
+		"COALESCE({{x}} IN (1, {{z}}), true)",
+		"{{x}} IN ({{z}}, 1, 'a')",
+		"{{x}} NOT IN ({{z}}, 2.5)",
+		"{{x}} NOT IN ({{z}}, NULL, true)",
+		"{{x}} IN ({{z}})",
+		"{{x}} IN ('1', {{z}}, '2')",
+		"1 IN ({{x}}, 1 / 0)",
+		"2 IN ({{x}}, 1 / 0, {{z}})",
+	} {
+		compareWithServer(t, expr, contexts("x", "z"))
+	}
+	v, err := eval(t, "COALESCE({{x}} IN (1, {{z}}), true)", map[string]any{"z": "a"})
+	if err != nil || v.Null || !v.B {
+		t.Errorf("COALESCE({{x}} IN (1, {{z}}), true) with z \"a\" = %v, %v; want true", v, err)
+	}
+}
