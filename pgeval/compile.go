@@ -118,36 +118,44 @@ func (c *compiler) aconst(k *pg.A_Const) (*node, error) {
 		v := int64(k.GetIval().Ival)
 		return constant(Value{Type: Int4, I: v}), nil
 	case k.GetFval() != nil:
-		lit := k.GetFval().Fval
-		// An integer too large for int4 is parsed as a "float" literal: int8 when it
-		// fits, numeric otherwise (PostgreSQL's make_const). PostgreSQL 16 writes
-		// integers in hexadecimal, octal and binary too, and allows _ between digits.
-		if n, ok := integerLiteral(lit); ok {
-			if n.IsInt64() {
-				i := n.Int64()
-				if i >= math.MinInt32 && i <= math.MaxInt32 {
-					return constant(Value{Type: Int4, I: i}), nil
-				}
-				return constant(Value{Type: Int8, I: i}), nil
-			}
-			lit = n.String()
-		} else {
-			lit = strings.ReplaceAll(lit, "_", "")
+		v, err := numericLiteral(k)
+		if err != nil {
+			return nil, err
 		}
-		d, err := parseNumeric(lit)
-		switch {
-		case err == errNumericOverflow: //nolint:errorlint // parseNumeric returns it as is
-			return nil, err // as parse analysis raises it, wherever the literal stands
-		case err != nil:
-			return nil, unsupported("numeric literal "+lit, k.Location)
-		}
-		return constant(Value{Type: Numeric, N: d}), nil
+		return constant(v), nil
 	case k.GetSval() != nil:
 		return constant(Value{Type: Unknown, S: k.GetSval().Sval}), nil
 	case k.GetBoolval() != nil:
 		return constant(Value{Type: Bool, B: k.GetBoolval().Boolval}), nil
 	}
 	return nil, unsupported("constant", k.Location)
+}
+
+// numericLiteral is the value of a "float" literal: an integer too large for int4
+// is int8 when it fits, numeric otherwise (PostgreSQL's make_const). PostgreSQL 16
+// writes integers in hexadecimal, octal and binary too, and allows _ between digits.
+func numericLiteral(k *pg.A_Const) (Value, error) {
+	lit := k.GetFval().Fval
+	if n, ok := integerLiteral(lit); ok {
+		if n.IsInt64() {
+			i := n.Int64()
+			if i >= math.MinInt32 && i <= math.MaxInt32 {
+				return Value{Type: Int4, I: i}, nil
+			}
+			return Value{Type: Int8, I: i}, nil
+		}
+		lit = n.String()
+	} else {
+		lit = strings.ReplaceAll(lit, "_", "")
+	}
+	d, err := parseNumeric(lit)
+	switch {
+	case err == errNumericOverflow: //nolint:errorlint // parseNumeric returns it as is
+		return Value{}, err // as parse analysis raises it, wherever the literal stands
+	case err != nil:
+		return Value{}, unsupported("numeric literal "+lit, k.Location)
+	}
+	return Value{Type: Numeric, N: d}, nil
 }
 
 func (c *compiler) param(p *pg.ParamRef) (*node, error) {
@@ -222,8 +230,7 @@ func coerce(n *node, t Type) (*node, error) {
 		}
 		return &node{typ: t, eval: func() (Value, error) { return v, nil }}, nil
 	}
-	switch {
-	case n.typ == Int4 && t == Int8, (n.typ == Int4 || n.typ == Int8) && t == Numeric:
+	if numericRank(n.typ) > 0 && numericRank(n.typ) < numericRank(t) {
 		return &node{typ: t, eval: func() (Value, error) {
 			v, err := n.eval()
 			if err != nil || v.Null {
@@ -244,12 +251,15 @@ func numericRank(t Type) int {
 		return 2
 	case Numeric:
 		return 3
+	case Float8:
+		return 4
 	}
 	return 0
 }
 
 // commonType is the type several values resolve to (CASE, COALESCE, IN, GREATEST):
-// unknowns take the others' type, or text when all are unknown; numeric types widen.
+// unknowns take the others' type, or text when all are unknown; numeric types widen
+// (to double precision when one is).
 func commonType(ns []*node) (Type, error) {
 	t := Unknown
 	for _, n := range ns {
@@ -575,6 +585,14 @@ func compare(a, b Value, t Type) int {
 		return 0
 	case Numeric:
 		return a.N.cmp(b.N)
+	case Float8:
+		switch {
+		case a.F < b.F:
+			return -1
+		case a.F > b.F:
+			return 1
+		}
+		return 0
 	}
 	return strings.Compare(a.S, b.S)
 }
@@ -604,11 +622,14 @@ func arithmetic(op string, l, r *node) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if numericRank(t) == 0 {
+	if numericRank(t) == 0 || t == Float8 && op == "%" {
 		return nil, &SQLError{Code: "42883", Message: fmt.Sprintf("operator does not exist: %s %s %s", t, op, t)}
 	}
 	return strict(t, []*node{l, r}, func(vs []Value) (Value, error) {
 		a, b := vs[0], vs[1]
+		if t == Float8 {
+			return float8Arith(op, a.F, b.F)
+		}
 		if t == Numeric {
 			var d Decimal
 			var err error
@@ -659,8 +680,11 @@ func negate(r *node) (*node, error) {
 	}
 	t := r.typ
 	return strict(t, []*node{r}, func(vs []Value) (Value, error) {
-		if t == Numeric {
+		switch t {
+		case Numeric:
 			return Value{Type: Numeric, N: Decimal{new(big.Int).Neg(vs[0].N.Unscaled), vs[0].N.Scale}}, nil
+		case Float8:
+			return Value{Type: Float8, F: -vs[0].F}, nil
 		}
 		return intResult(t, new(big.Int).Neg(big.NewInt(vs[0].I)))
 	}), nil

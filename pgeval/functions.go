@@ -129,6 +129,11 @@ func valueKey(v Value, t Type) string {
 		return strconv.FormatBool(v.B)
 	case Int4, Int8:
 		return strconv.FormatInt(v.I, 10)
+	case Float8:
+		if v.F == 0 {
+			return "0" // -0 = 0
+		}
+		return strconv.FormatFloat(v.F, 'g', -1, 64)
 	case Numeric:
 		u, scale := v.N.Unscaled, v.N.Scale
 		if u.Sign() == 0 {
@@ -495,36 +500,22 @@ func (c *compiler) minMax(m *pg.MinMaxExpr) (*node, error) {
 	}}, nil
 }
 
+// funcCall compiles a call funcSupported admits: the function exists and takes as
+// many arguments as the call passes.
 func (c *compiler) funcCall(f *pg.FuncCall) (*node, error) {
 	name := opName(f.Funcname)
-	if f.AggStar || f.AggDistinct || f.Over != nil || len(f.AggOrder) > 0 || f.AggFilter != nil || f.FuncVariadic {
-		return nil, unsupported("function "+name, f.Location)
-	}
-	if len(f.Funcname) == 2 && f.Funcname[0].GetString_().GetSval() != "pg_catalog" {
-		return nil, unsupported("function "+name, f.Location)
+	if u := funcSupported(f); u != nil {
+		return nil, u
 	}
 	args, err := c.all(f.Args)
 	if err != nil {
 		return nil, err
 	}
-	one := func(t Type) (*node, error) {
-		if len(args) != 1 {
-			return nil, &SQLError{Code: "42883", Message: fmt.Sprintf("function %s does not take %d arguments", name, len(args))}
-		}
-		a, err := coerce(args[0], t)
-		if err != nil {
-			return nil, &SQLError{Code: "42883", Message: fmt.Sprintf("function %s(%s) does not exist", name, args[0].typ)}
-		}
-		return a, nil
-	}
 	switch name {
 	case "lower", "upper", "length", "btrim", "ltrim", "rtrim":
-		if len(args) != 1 {
-			return nil, unsupported(fmt.Sprintf("%s with %d arguments", name, len(args)), f.Location)
-		}
-		a, err := one(Text)
+		a, err := coerce(args[0], Text)
 		if err != nil {
-			return nil, err
+			return nil, &SQLError{Code: "42883", Message: fmt.Sprintf("function %s(%s) does not exist", name, args[0].typ)}
 		}
 		if name == "length" {
 			return strict(Int4, []*node{a}, func(vs []Value) (Value, error) {
@@ -547,34 +538,61 @@ func (c *compiler) funcCall(f *pg.FuncCall) (*node, error) {
 			}
 			return Value{Type: Text, S: s}, nil
 		}), nil
-	case "abs":
-		if len(args) != 1 || numericRank(args[0].typ) == 0 {
-			return nil, unsupported("abs of "+argTypes(args), f.Location)
+	case "abs", "round":
+		return absRound(name, args)
+	}
+	return nil, unsupported("function "+name, f.Location)
+}
+
+// absRound is abs(x), round(x) and round(x, digits) as PostgreSQL resolves them: abs
+// of an integer or a numeric keeps its type, round of a numeric stays numeric (half
+// away from zero), and abs or round of an unknown (a quoted literal, an absent
+// variable) is their double precision form, as is round of an integer (half to even);
+// round(x, digits) is round(numeric, integer). Text and boolean have neither.
+func absRound(name string, args []*node) (*node, error) {
+	x := args[0]
+	missing := &SQLError{Code: "42883", Message: fmt.Sprintf("function %s(%s) does not exist", name, argTypes(args))}
+	if x.typ == Text || x.typ == Bool {
+		return nil, missing
+	}
+	var err error
+	if len(args) == 2 {
+		if x.typ == Float8 || args[1].typ != Int4 && args[1].typ != Unknown {
+			return nil, missing
 		}
-		t := args[0].typ
-		return strict(t, args, func(vs []Value) (Value, error) {
-			if t == Numeric {
-				return Value{Type: Numeric, N: Decimal{new(big.Int).Abs(vs[0].N.Unscaled), vs[0].N.Scale}}, nil
-			}
-			return intResult(t, new(big.Int).Abs(big.NewInt(vs[0].I)))
-		}), nil
-	case "round":
-		// round(integer) is round(double precision) in PostgreSQL; only numerics here.
-		if len(args) < 1 || len(args) > 2 || args[0].typ != Numeric {
-			return nil, unsupported("round of "+argTypes(args), f.Location)
+		if x, err = coerce(x, Numeric); err != nil {
+			return nil, err
 		}
-		digits := constant(Value{Type: Int4, I: 0})
-		if len(args) == 2 {
-			if digits, err = coerce(args[1], Int4); err != nil {
-				return nil, err
-			}
+		digits, err := coerce(args[1], Int4)
+		if err != nil {
+			return nil, err
 		}
-		return strict(Numeric, []*node{args[0], digits}, func(vs []Value) (Value, error) {
+		return strict(Numeric, []*node{x, digits}, func(vs []Value) (Value, error) {
 			d := roundDecimal(vs[0].N, int(vs[1].I))
 			return Value{Type: Numeric, N: d}, checkRange(d)
 		}), nil
 	}
-	return nil, unsupported("function "+name, f.Location)
+	if x.typ == Unknown || name == "round" && (x.typ == Int4 || x.typ == Int8) {
+		if x, err = coerce(x, Float8); err != nil {
+			return nil, err
+		}
+	}
+	t := x.typ
+	return strict(t, []*node{x}, func(vs []Value) (Value, error) {
+		v := vs[0]
+		switch {
+		case t == Float8 && name == "abs":
+			return Value{Type: Float8, F: math.Abs(v.F)}, nil
+		case t == Float8:
+			return Value{Type: Float8, F: math.RoundToEven(v.F)}, nil
+		case t == Numeric && name == "abs":
+			return Value{Type: Numeric, N: Decimal{new(big.Int).Abs(v.N.Unscaled), v.N.Scale}}, nil
+		case t == Numeric:
+			d := roundDecimal(v.N, 0)
+			return Value{Type: Numeric, N: d}, checkRange(d)
+		}
+		return intResult(t, new(big.Int).Abs(big.NewInt(v.I)))
+	}), nil
 }
 
 func argTypes(args []*node) string {
@@ -729,6 +747,8 @@ func castValue(v Value, t Type) (Value, error) {
 			return intResult(t, big.NewInt(v.I))
 		case Numeric:
 			return intResult(t, roundDiv(v.N.Unscaled, pow10(v.N.Scale)))
+		case Float8:
+			return float8ToInt(v.F, t)
 		case Bool:
 			if t == Int4 {
 				if v.B {
@@ -738,8 +758,15 @@ func castValue(v Value, t Type) (Value, error) {
 			}
 		}
 	case Numeric:
-		if v.Type == Int4 || v.Type == Int8 {
+		switch v.Type {
+		case Int4, Int8:
 			return Value{Type: Numeric, N: decimalOf(v.I)}, nil
+		case Float8:
+			return float8ToNumeric(v.F)
+		}
+	case Float8:
+		if numericRank(v.Type) > 0 {
+			return toFloat8(v)
 		}
 	}
 	return Value{}, &SQLError{Code: "42846", Message: fmt.Sprintf("cannot cast type %s to %s", v.Type, t)}
@@ -778,6 +805,8 @@ func parseInput(s string, t Type) (Value, error) {
 			return Value{}, &SQLError{Code: "22P02", Message: fmt.Sprintf("invalid input syntax for type numeric: %q", s)}
 		}
 		return Value{Type: Numeric, N: d}, nil
+	case Float8:
+		return float8Input(s)
 	case Bool:
 		b, ok := parseBool(s)
 		if !ok {

@@ -22,7 +22,21 @@
 //   - Text compares byte by byte and lower/upper change ASCII letters only: PostgreSQL's
 //     "C" collation and character classes. (Under another collation the server may
 //     order non-ASCII text differently.)
-//   - Anything outside the supported subset is Unsupported, with its offset.
+//   - abs and round are resolved as PostgreSQL resolves them: abs or round of an
+//     unknown (an absent variable, a quoted literal) and round of an integer are their
+//     double precision forms, evaluated as IEEE doubles with PostgreSQL's overflow and
+//     underflow errors and its text output (round('2.5') is 2: half to even).
+//     double precision is no cast target, and a double never holds NaN or an infinity:
+//     text that would give one (NaN, Infinity, hexadecimal) is an unsupported value.
+//   - An IN list is one comparison with an array when the left side and the items have
+//     a common type (and there is more than one item), else an OR of comparisons typed
+//     one by one, as PostgreSQL's transformAExprIn builds it.
+//   - LIKE follows PostgreSQL's like_match.c step for step, so a pattern ending in \
+//     raises its error exactly when the server's matching reaches the \.
+//   - Whether an expression is supported is decided from its constructs
+//     (Expr.Unsupported), never by evaluating it once. Anything outside the subset is
+//     Unsupported, with its offset; a supported expression still returns Unsupported
+//     for a context value it has no SQL value for (an array, an object, numeric NaN).
 package pgeval
 
 import (

@@ -3,6 +3,7 @@ package pgeval
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -158,4 +159,58 @@ func TestInAgainstServer(t *testing.T) {
 	if err != nil || v.Null || !v.B {
 		t.Errorf("COALESCE({{x}} IN (1, {{z}}), true) with z \"a\" = %v, %v; want true", v, err)
 	}
+}
+
+// abs and round of a variable are evaluated for every type the variable takes, as
+// PostgreSQL resolves them: abs and round of an absent variable (an unknown NULL) are
+// their double precision forms, round of an integer too; abs and round of text or a
+// boolean raise an error.
+func TestAbsRoundAgainstServer(t *testing.T) {
+	for _, expr := range []string{
+		"abs({{x}}) > 5", "abs({{x}})", "round({{x}})", "round({{x}}) IS NULL", "round({{x}}, 1)", "round({{x}}, {{z}})",
+		"abs({{x}}::int)", "round({{x}}::int)", "round({{x}}::bigint) / 3", "round({{x}}::int) = {{z}}",
+		"COALESCE(round({{x}}), 0.70)", "CASE WHEN {{z}} THEN round({{x}}::int) ELSE 1.50 END",
+		"(round({{x}}::int) + 0.1)::numeric", "(abs({{x}}::int) + 0.5)::int", "-round({{x}}::bigint)",
+		"round({{x}}::int) || 'a'", "GREATEST(round({{x}}::int), 1.5, {{z}})", "round({{x}}::int) IN (1, 2.0, {{z}})",
+		"round({{x}}::int) % 2", "round({{x}}::int)::boolean", "round(round({{x}}::int), 1)", "abs('-1.5') + {{x}}",
+		"round('2.5') = {{x}}", "round({{x}}::int) BETWEEN {{z}} AND 2", "lower(round({{x}}::int))",
+	} {
+		compareWithServer(t, expr, contexts("x", "z"))
+	}
+	// A quoted literal is read as double precision's input reads it.
+	for _, lit := range []string{"-0", " -0 ", "-0.4", "2.5", "-2.5", "1e", "", "  1.5e3 ", "1e-400", "1e400", "3e-324",
+		"2e-324", ".5", "5.", "+5", "- 5", "1.2.3", "1_000", "1e+5", "1E5", "00012", "1e-5", "e5", "."} {
+		compareWithServer(t, "round('"+lit+"') + abs('"+lit+"') * {{x}}", contexts("x"))
+	}
+}
+
+// double precision values print as the server prints them (shortest exact text, fixed
+// from 1e-4 to 1e15) and compute as it does, overflow and underflow included.
+func TestFloat8AgainstServer(t *testing.T) {
+	nums := []string{"0", "1", "-1", "3", "7", "10", "0.1", "0.0001", "0.00001", "123456789.123456789", "1e14", "1e15",
+		"-1e15", "2.5", "-2.5", "0.5", "1e300", "1e-300", "9007199254740993", "9223372036854775807", "1e308", "4.9e-324",
+		"2e-324", "1e309", "0.3", "1e-5", "123e-7", "2147483647.5", "-2147483648.5"}
+	var ctxs []map[string]any
+	for _, n := range nums {
+		for _, m := range nums {
+			ctxs = append(ctxs, map[string]any{"n": json.Number(n), "m": json.Number(m)})
+		}
+	}
+	for _, expr := range []string{
+		"(round(1) * {{n}}) / {{m}}", "round(0) + {{n}} - {{m}}", "round(1) * {{n}} * {{m}}",
+		"(round(1) * {{n}})::int", "(round(1) * {{n}})::bigint", "(round(1) * {{n}})::numeric",
+		"round(1) * {{n}} < {{m}}", "round(round(1) * {{n}})",
+	} {
+		compareWithServer(t, expr, ctxs)
+	}
+	// Quotients and products of random numbers: doubles of every exponent, printed.
+	r := rand.New(rand.NewPCG(16, 14))
+	ctxs = ctxs[:0]
+	for range 3000 {
+		n := fmt.Sprintf("%de%d", r.IntN(2000000)-1000000, r.IntN(40)-20)
+		m := fmt.Sprintf("%de%d", r.IntN(2000)+1, r.IntN(20)-10)
+		ctxs = append(ctxs, map[string]any{"n": json.Number(n), "m": json.Number(m)})
+	}
+	compareWithServer(t, "(round(1) * {{n}}) / {{m}}", ctxs)
+	compareWithServer(t, "round(1) * {{n}} * {{m}}", ctxs)
 }

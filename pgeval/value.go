@@ -11,7 +11,9 @@ import (
 type Type uint8
 
 // The types of values. Unknown is a quoted literal (or an untyped NULL) whose type the
-// expression around it decides, as PostgreSQL's "unknown" pseudo-type.
+// expression around it decides, as PostgreSQL's "unknown" pseudo-type. Float8 (double
+// precision) is what PostgreSQL's function resolution gives abs and round of an
+// unknown, and round of an integer; no context value or cast is one.
 const (
 	Unknown Type = iota
 	Bool
@@ -19,9 +21,10 @@ const (
 	Int8
 	Numeric
 	Text
+	Float8
 )
 
-var typeNames = [...]string{"unknown", "boolean", "integer", "bigint", "numeric", "text"}
+var typeNames = [...]string{"unknown", "boolean", "integer", "bigint", "numeric", "text", "double precision"}
 
 func (t Type) String() string { return typeNames[t] }
 
@@ -33,6 +36,7 @@ type Value struct {
 	I    int64   // Int4, Int8
 	N    Decimal // Numeric
 	S    string  // Text, Unknown
+	F    float64 // Float8: never NaN or infinite
 }
 
 // String is PostgreSQL's text output of the value ("" for NULL): t and f for booleans,
@@ -51,6 +55,8 @@ func (v Value) String() string {
 		return fmt.Sprint(v.I)
 	case Numeric:
 		return v.N.String()
+	case Float8:
+		return float8Text(v.F)
 	}
 	return v.S
 }
