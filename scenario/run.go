@@ -89,6 +89,18 @@ func (sc *Scenario) Execute(def sim.Definition, opts Options) *Outcome {
 	o.Actual = Visits(run.Steps)
 	sc.compare(o, run)
 	o.Warnings = st.unused()
+	// What the run met on its way (a branch that raised an error, a value the evaluator
+	// cannot evaluate) is a warning at the context that led to it; the scenario still
+	// passes when its run did what it expects.
+	for _, f := range run.Findings {
+		ptr := ""
+		if sc.Doc != nil && sc.Doc.Root.Get("context") != nil {
+			ptr = "/context"
+		}
+		d := sc.diag(f.Rule, ptr, f.Message)
+		d.Severity = lint.Warning
+		o.Diagnostics = append(o.Diagnostics, d)
+	}
 	return o
 }
 

@@ -88,9 +88,12 @@ type Run struct {
 	// Visits counts how many times the run came to each node (retries of one visit
 	// are one visit).
 	Visits map[string]int
-	// Notes are what the run noticed on the way (a branch expression that raised an
-	// error, an evaluator that could not decide), in order.
+	// Notes are what the run noticed on the way, in order.
 	Notes []string
+	// Findings are sim-* findings the run met on its way without stopping (a branch
+	// expression that raised an error, or that the evaluator could not evaluate), in
+	// order: a scenario reports them and still passes.
+	Findings []RuleError
 }
 
 // Player decides, at each state of a run, which move is taken. It is the dialect's:

@@ -1,7 +1,6 @@
 package cortex
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -23,8 +22,9 @@ import (
 //     search that found nothing leaves the choice free.
 //   - A context that makes the expression raise an error is sim-branch-error (the
 //     branch then goes along onFailure, as false).
-//   - An expression the evaluator does not support is sim-unsupported at the construct;
-//     the choice stays free.
+//   - An expression with a construct the evaluator does not support is sim-unsupported
+//     at the construct; the choice stays free. Which constructs are supported is read
+//     from the expression (pgeval's Expr.Unsupported), not from evaluating it once.
 //   - Each covering path through branches gets a witness: one starting context under
 //     which every branch on it goes the way the path goes, or a note that none exists
 //     (proven) or that none was found (not a proof).
@@ -52,13 +52,9 @@ func branches(steps []step) map[string]*branch {
 		if err != nil {
 			continue // the sql stage has reported it; the choice stays free
 		}
-		b := &branch{expr: e, node: n, ptr: s.ptr + "/params/expression"}
-		_, err = e.Eval(nil)
-		var u *pgeval.Unsupported
-		if errors.As(err, &u) {
-			b.unsup = u
-		}
-		out[s.id] = b
+		// Whether the evaluator reads the expression is a property of its constructs,
+		// never of one context's values (abs({{x}}) is read whatever x holds).
+		out[s.id] = &branch{expr: e, node: n, ptr: s.ptr + "/params/expression", unsup: e.Unsupported()}
 	}
 	return out
 }

@@ -23,8 +23,10 @@ import (
 //     required property, a value of the wrong type, outside minimum/maximum or not in
 //     the enum is sim-stub-output, and fails the scenario.
 //   - A branch is never stubbed: its expression is evaluated over the context. NULL and
-//     an error count as false (the error is noted); an expression the evaluator does not
-//     support takes true, the first outcome, and is noted.
+//     an error count as false (sim-branch-error); so does a value the evaluator cannot
+//     evaluate (sim-unsupported, e.g. {{s}}::numeric with s "NaN"). An expression with a
+//     construct the evaluator does not support takes true, the first outcome
+//     (sim-unsupported). The findings are the run's, and the scenario reports them.
 //   - A sleep step is ok.
 
 // nodes are what a scenario may pin at each step.
@@ -112,21 +114,31 @@ func (p *player) Decide(i int, moves []sim.Move[int], run *sim.Run) (int, error)
 	return sim.Pick(moves, "fail"), nil
 }
 
-// branch evaluates the step's expression over the run's context.
+// branch evaluates the step's expression over the run's context. An expression the
+// evaluator cannot read takes true (a free choice takes the first outcome); one that it
+// reads but cannot evaluate for this context's values (a numeric "NaN") counts as
+// false, as an error does (SPEC §8.1). Each is a finding of the run.
 func (p *player) branch(s step, moves []sim.Move[int], run *sim.Run) int {
+	finding := func(rule, format string, args ...any) {
+		run.Findings = append(run.Findings, sim.RuleError{Rule: rule, Node: s.id, Message: fmt.Sprintf(format, args...)})
+	}
 	b := p.bs[s.id]
-	if b == nil || b.unsup != nil {
-		run.Notes = append(run.Notes, fmt.Sprintf("branch %q cannot be evaluated; it takes true", s.id))
+	switch {
+	case b == nil:
+		finding("sim-unsupported", "branch %q: its expression does not parse; it takes true", s.id)
+		return sim.Pick(moves, "true")
+	case b.unsup != nil:
+		finding("sim-unsupported", "branch %q: %v; it takes true", s.id, b.unsup)
 		return sim.Pick(moves, "true")
 	}
 	v, err := b.expr.Eval(run.Context)
 	var u *pgeval.Unsupported
 	switch {
 	case errors.As(err, &u):
-		run.Notes = append(run.Notes, fmt.Sprintf("branch %q: %v; it takes true", s.id, err))
-		return sim.Pick(moves, "true")
+		finding("sim-unsupported", "branch %q: %v for this run's context, which counts as false, as an error does", s.id, err)
+		return sim.Pick(moves, "false")
 	case err != nil:
-		run.Notes = append(run.Notes, fmt.Sprintf("branch %q raised an error (%v): it counts as false", s.id, err))
+		finding("sim-branch-error", "branch %q raised %q, which counts as false", s.id, err.Error())
 		return sim.Pick(moves, "false")
 	case v.Type == pgeval.Bool && !v.Null && v.B:
 		return sim.Pick(moves, "true")
