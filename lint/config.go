@@ -46,6 +46,9 @@ type Config struct {
 	InlineSecurityWaivers bool
 
 	sections map[string]any
+	// defaults are the rule severities the sections set (RuleDefaults); a severity
+	// under rules: wins over them.
+	defaults map[string]Severity
 }
 
 // DialectGlob maps files matching Glob to a dialect; the first matching entry wins.
@@ -72,6 +75,14 @@ type Ignore struct {
 
 // Section returns the parsed value of a dialect-owned config section, or nil.
 func (c *Config) Section(name string) any { return c.sections[name] }
+
+// RuleDefaults is implemented by a parsed section that changes the default severity of
+// rules of its dialect: DireClaw's release, which decides whether direclaw-compat is an
+// error, a warning or off. A severity set under rules: still wins; rules the section
+// does not name keep their registered default.
+type RuleDefaults interface {
+	RuleDefaults() map[string]Severity
+}
 
 // Files returns the config file and every file it names whose bytes a result can
 // depend on (the lockfile, and what a section reads: a DDL, a registry), sorted.
@@ -310,6 +321,17 @@ func ParseConfig(path string, data []byte, reg *Registry) (cfg *Config, err erro
 		}
 		if section[i] {
 			c.cfg.sections[m.Key] = vals[i]
+			if rd, ok := vals[i].(RuleDefaults); ok {
+				for id, sev := range rd.RuleDefaults() {
+					if _, known := reg.Lookup(id); !known {
+						panic(fmt.Sprintf("lint: section %s sets the severity of rule %q, which is not registered", m.Key, id))
+					}
+					if c.cfg.defaults == nil {
+						c.cfg.defaults = map[string]Severity{}
+					}
+					c.cfg.defaults[id] = sev
+				}
+			}
 		}
 	}
 	return c.cfg, nil

@@ -97,3 +97,50 @@ func TestConfigSectionPanic(t *testing.T) {
 	_, _ = lint.ParseConfig(filepath.Join(t.TempDir(), "c.yaml"), []byte("toy: {}\n"), reg)
 	t.Fatal("ParseConfig returned")
 }
+
+// toyLevel is a parsed toy section: it sets the default severity of toy-rule.
+type toyLevel struct{ sev lint.Severity }
+
+func (l toyLevel) RuleDefaults() map[string]lint.Severity {
+	return map[string]lint.Severity{"toy-rule": l.sev}
+}
+
+// TestConfigSectionRuleDefaults: a dialect section may change the default severity of
+// its rules (DireClaw's release makes direclaw-compat an error or turns it off); a
+// severity under rules: still wins, and without the section the registered one holds.
+func TestConfigSectionRuleDefaults(t *testing.T) {
+	rule := &lint.Rule{ID: "toy-rule", Severity: lint.Warning, Dialect: "toy", Summary: "a toy",
+		Check: func(p *lint.Pass) { p.Report("toy-rule", "", "toy finding") }}
+	reg := lint.NewRegistry(&lint.Dialect{
+		ID:     "toy",
+		Detect: func(doc *source.Document) bool { return doc.Root.Has("toy") },
+		Rules:  []*lint.Rule{rule},
+		Config: map[string]lint.SectionParser{"toy": func(n *source.Node, _ string) (any, error) {
+			sev, err := lint.ParseSeverity(n.Get("level").Text)
+			return toyLevel{sev}, err
+		}},
+	})
+	for _, tc := range []struct{ config, want string }{
+		{"", "warning"},
+		{"toy: { level: error }\n", "error"},
+		{"toy: { level: off }\n", ""},
+		{"toy: { level: error }\nrules: { toy-rule: info }\n", "info"},
+		{"rules: { toy-rule: error }\ntoy: { level: off }\n", "error"},
+	} {
+		cfg, err := lint.ParseConfig(filepath.Join(t.TempDir(), ".dws.yaml"), []byte("version: 1\n"+tc.config), reg)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.config, err)
+		}
+		l := &lint.Linter{Registry: reg, Config: cfg, Jobs: 1}
+		res := l.Run([]lint.Input{{Path: "toy.json", Data: []byte(`{"toy": 1}`), Stdin: true}})
+		got := ""
+		for _, d := range res.Diagnostics() {
+			if d.Rule == "toy-rule" {
+				got = d.Severity.String()
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%q: toy-rule reported as %q, want %q", tc.config, got, tc.want)
+		}
+	}
+}

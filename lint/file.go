@@ -76,6 +76,9 @@ func (f *File) severity(rule string) Severity {
 		if s, ok := f.Config.Rules[rule]; ok {
 			return s
 		}
+		if s, ok := f.Config.defaults[rule]; ok {
+			return s
+		}
 	}
 	r, ok := f.reg.Lookup(rule)
 	if !ok {
