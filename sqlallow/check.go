@@ -328,6 +328,7 @@ func (pp *Prepared) Statement(stmt string, args int) Result {
 		if !c.pol.statements[kind] {
 			loc := skipSpace(src, int(raw.StmtLocation))
 			c.add(Statement, loc, wordLen(src, loc), fmt.Sprintf("%s statements are not allowed (allowed: %s)", strings.ToUpper(kind), strings.Join(sortedKeys(c.pol.statements), ", ")))
+			c.refusedCall = raw.Stmt.GetCallStmt()
 		}
 		c.top = raw.Stmt
 		c.visit(raw.Stmt, nil)

@@ -137,6 +137,9 @@ func TestCheckStatement(t *testing.T) {
 		{"for update of alias", "SELECT e.id FROM expense e FOR UPDATE OF e", -1, nil, ""},
 		{"function in from", "SELECT u FROM unnest(ARRAY[1]) u", -1, nil, ""},
 		{"rows from", "SELECT * FROM ROWS FROM (generate_series(1, 2), pg_sleep(1)) r", -1, nil, "sql-function@48+8: function pg_sleep is denied: it acts on the server, other sessions, locks or files\n"},
+		{"call refused", "CALL do_stuff()", -1, nil, "sql-statement@0+4: CALL statements are not allowed (allowed: delete, insert, select, update)\n"},
+		{"call refused checks its arguments", "CALL do_stuff(secret_fn(1), (SELECT id FROM payroll))", -1, nil, "sql-statement@0+4: CALL statements are not allowed (allowed: delete, insert, select, update)\nsql-function@14+9: function secret_fn is not a PostgreSQL built-in and is not on the allow-list (sql.functions)\nsql-table@44+7: table \"payroll\" is not on the allow-list\n"},
+		{"call allowed checks its procedure", "CALL do_stuff()", -1, &Policy{Statements: []string{"call"}}, "sql-function@5+8: function do_stuff is not a PostgreSQL built-in and is not on the allow-list (sql.functions)\n"},
 		{"explain", "EXPLAIN SELECT * FROM payroll", -1, nil, "sql-statement@0+7: EXPLAIN statements are not allowed (allowed: delete, insert, select, update)\nsql-table@22+7: table \"payroll\" is not on the allow-list\n"},
 	}
 	for _, tc := range tests {

@@ -35,6 +35,10 @@
 //     never a Table finding: whether a step may create relations at all is the
 //     statement kind's, one fact with one finding. Everything such a statement
 //     reads (its query, INHERITS parents) is checked as usual.
+//   - Likewise the procedure a CALL names is the statement: when the policy
+//     refuses CALL, that is the one finding, and the procedure is not also a
+//     Function finding (its arguments are checked as usual). When CALL is
+//     allowed, the procedure gets every function rule.
 //   - System columns (ctid, xmin, …) are columns like any other: granted by
 //     "*" or by name.
 //   - A function's body is not inspected: a user-defined function that reads a

@@ -38,6 +38,10 @@ type checker struct {
 	via []string
 	// noUses: the check makes no Relations (Prepared.FindingsOnly).
 	noUses bool
+	// refusedCall is a CALL whose statement kind the policy refuses: the procedure it
+	// names is that finding's, not a function finding of its own (its arguments are
+	// still checked).
+	refusedCall *pg.CallStmt
 }
 
 // relRef is one reference to a real relation.
@@ -249,6 +253,13 @@ func (c *checker) visitMessage(m proto.Message, s *scope) {
 	case *pg.ExecuteStmt:
 		c.execute(x)
 		rest(c, x, s, 0)
+	case *pg.CallStmt:
+		if x != c.refusedCall || x.Funccall == nil {
+			c.children(x, s)
+			return
+		}
+		rest(c, x.Funccall, s, 0) // the arguments, not the procedure's name
+		rest(c, x, s, fCallStmt_Funccall)
 	case *pg.RangeSubselect, *pg.RangeFunction, *pg.JoinExpr, *pg.RangeTableSample, *pg.RangeTableFunc:
 		if s == nil {
 			s = &scope{}
