@@ -26,6 +26,17 @@
 //   - direclaw-compat accepts an optional "summary?" output as the summary current releases
 //     require (DireClaw compares the name without its marker).
 //   - Two workflows with one id are duplicate-id, reported at the second.
+//   - null is absent for every key DireClaw reads as a serde Option (what direclaw setup
+//     writes as null: next, on_approve, on_reject, limits and their fields,
+//     workflow_orchestration and its fields, outputs, output_files,
+//     final_output_priority) and for the seed-only keys (on_blocked, on_failed, needs,
+//     write_state, a step's timeout_seconds, private_workspace, shared_access). Elsewhere
+//     null stays a schema error: current releases fail to load selector_timeout_seconds,
+//     selection_max_retries, can_orchestrate_workflows, prompt_type, workspace_mode, tags
+//     or description given as null (the last they would even read as the text "null").
+//   - Timeouts may be 0 (run, step, default and maximum); selector_timeout_seconds and
+//     max_total_iterations stay at least 1 (current releases refuse a selector timeout of
+//     0; 0 iterations fails every run).
 //
 // Simulation (SPEC §8.1; dws simulate): each workflow of the file is one definition,
 // simulated on its own from its first step (the selector and default_workflow are not
@@ -110,6 +121,13 @@ type workflow struct {
 	steps  []*step
 	byID   map[string]*step // first definitions
 }
+
+// isNull reports whether n is absent or null: DireClaw reads a null optional key as
+// absent (serde Option), in both revisions.
+func isNull(n *source.Node) bool { return n == nil || n.Kind == source.Null }
+
+// present reports whether n has key with a value other than null.
+func present(n *source.Node, key string) bool { return !isNull(n.Get(key)) }
 
 type step struct {
 	index  int

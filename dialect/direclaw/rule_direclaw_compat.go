@@ -66,7 +66,7 @@ func checkCompat(f *lint.File, o *orchestrator) {
 				f.Report("direclaw-compat", s.ptr+"/workspace_mode", fmt.Sprintf(
 					"step %s uses workspace_mode: agent_workspace, which current DireClaw releases no longer have", s.label()))
 			}
-			if s.node.Member("write_state") != nil {
+			if present(s.node, "write_state") {
 				f.ReportKey("direclaw-compat", s.ptr+"/write_state", fmt.Sprintf(
 					"step %s sets write_state, which current DireClaw releases ignore: the state is never written", s.label()))
 			}

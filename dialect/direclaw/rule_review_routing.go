@@ -43,16 +43,16 @@ func checkReviewRouting(f *lint.File, o *orchestrator) {
 	for _, w := range o.workflows {
 		for _, s := range w.steps {
 			for _, k := range []string{"on_approve", "on_reject"} {
-				present := s.node.Member(k) != nil
+				has := present(s.node, k) // null is absent, as DireClaw reads it
 				switch {
-				case s.review && !present:
+				case s.review && !has:
 					decision := "an approved"
 					if k == "on_reject" {
 						decision = "a rejected"
 					}
 					f.Report("review-routing", s.ptr, fmt.Sprintf(
 						"agent_review step %s has no %s: %s review has nowhere to go", s.label(), k, decision))
-				case s.typ == "agent_task" && present:
+				case s.typ == "agent_task" && has:
 					f.ReportKey("review-routing", s.ptr+"/"+k, fmt.Sprintf(
 						"%s on agent_task step %s is never followed: only an agent_review decides; use next", k, s.label()))
 				}
