@@ -181,7 +181,7 @@ nowhere in DireClaw). A node that can reach a forbidden cycle, or whose edge nam
 not also a dead end: the cycle or dangling-edge finding says why.`,
 		Fail: Example{Name: "orchestrator.yaml", Text: strings.NewReplacer(
 			"on_blocked: give-up", "next: check", "on_approve: publish", "on_approve: draft").Replace(iterationExample("draft"))},
-		Pass: Example{Name: "orchestrator.yaml", Text: iterationExample("give-up")},
+		Pass: Example{Name: "orchestrator.yaml", Text: iterationExample("give-up"), Config: seedRelease},
 	},
 	{
 		ID: "number-precision", Severity: Warning,
@@ -304,11 +304,15 @@ reported: check that the limit leaves room for the rejections you expect, or sen
 repeated rejection somewhere that ends the run on purpose. (The passing example turns
 sim-unhandled-failure off: without it, every DireClaw step that can fail without a route
 would be reported too.)`,
-		Fail: Example{Name: "orchestrator.yaml", Text: iterationExample("draft")},
+		Fail: Example{Name: "orchestrator.yaml", Text: iterationExample("draft"), Config: seedRelease},
 		Pass: Example{Name: "orchestrator.yaml", Text: iterationExample("give-up"),
-			Config: "rules: { sim-unhandled-failure: off }\n"},
+			Config: "rules: { sim-unhandled-failure: off }\n" + seedRelease},
 	},
 }
+
+// seedRelease checks a DireClaw example as the seed format, whose on_blocked route
+// iterationExample takes (current releases ignore it, and direclaw-compat says so).
+const seedRelease = "direclaw: { release: seed }\n"
 
 // iterationExample is a DireClaw orchestrator whose review sends a rejection to the
 // given step: back to the draft (a loop that max_total_iterations ends) or onward.

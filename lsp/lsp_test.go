@@ -785,9 +785,10 @@ func TestScenarioFile(t *testing.T) {
 }
 
 // Renaming a DireClaw step rewrites its id, the routes that name it and the template
-// references to its outputs ({{steps.plan.outputs.plan}}) in its workflow.
+// references to its outputs ({{steps.plan.outputs.plan}}) in its workflow. The fixture
+// takes an on_blocked route, so it is checked as the seed format.
 func TestRenameDireClawStep(t *testing.T) {
-	dir := write(t, map[string]string{})
+	dir := write(t, map[string]string{".dws.yaml": "version: 1\ndireclaw: { release: seed }\n"})
 	b, err := os.ReadFile("../fixtures/sim/direclaw-review.yaml")
 	if err != nil {
 		t.Fatal(err)

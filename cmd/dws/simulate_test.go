@@ -60,7 +60,9 @@ func TestSimulateFixtures(t *testing.T) {
 }
 
 // Every dialect's bundled ok fixtures simulate: each definition gets a count, a cover
-// and no failure of the simulator (a job spec is simulated on its manifest).
+// and no failure of the simulator (a job spec is simulated on its manifest). A fixture
+// is simulated with NAME.dws.yaml beside it when there is one, as the fixture test
+// validates it.
 func TestSimulateOkFixtures(t *testing.T) {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -74,8 +76,15 @@ func TestSimulateOkFixtures(t *testing.T) {
 	}
 	dialects := map[string]bool{}
 	for _, f := range files {
+		if strings.HasSuffix(f, ".dws.yaml") {
+			continue // a fixture's config
+		}
 		var stdout, stderr bytes.Buffer
-		code := run([]string{"dws", "simulate", "--format", "json", f}, nil, &stdout, &stderr)
+		args := []string{"dws", "simulate", "--format", "json"}
+		if cfg := strings.TrimSuffix(f, filepath.Ext(f)) + ".dws.yaml"; exists(cfg) {
+			args = append(args, "--config", cfg)
+		}
+		code := run(append(args, f), nil, &stdout, &stderr)
 		var rep struct {
 			Definitions []struct {
 				Dialect   string            `json:"dialect"`

@@ -69,7 +69,7 @@ func BenchmarkSimulate(b *testing.B) {
 			o := orch(b, text)
 			b.Run(fmt.Sprintf("%s/steps=%d", tc.name, n), func(b *testing.B) {
 				for b.Loop() {
-					m := newMachine(o.workflows[0], limit)
+					m := newMachine(o.workflows[0], limit, Both)
 					r, err := m.explore(sim.Options{}, 100)
 					if err != nil || r.Counts.Total().Sign() == 0 || m.track != tc.track {
 						b.Fatal(err, m.track)

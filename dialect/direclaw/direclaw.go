@@ -1,11 +1,52 @@
 // Package direclaw is the DireClaw dialect: an orchestrator.yaml with inline workflows, in
-// both the seed format and the stricter current release (SPEC §2.2, §4.6, §15).
+// both the seed format and the current release (SPEC §2.2, §4.6, §15).
+//
+// Releases (.dws.yaml direclaw.release, Settings): both (the default) checks the seed
+// format's rules as errors and the current release's further rules as direclaw-compat
+// warnings; current makes direclaw-compat an error, drops what only the seed format asks
+// for and reads the file as current DireClaw does; seed turns direclaw-compat off. The
+// current release is DireClaw v0.1.10 (github.com/dmuso/direclaw, its config structs and
+// validate). Decisions where its behaviour is not a rule of the format:
+//   - null is absent for every key DireClaw reads as a serde Option (what direclaw setup
+//     writes as null: next, on_approve, on_reject, limits and their fields,
+//     workflow_orchestration and its fields, outputs, output_files,
+//     final_output_priority), for inputs (current releases read null as no inputs) and
+//     for the seed-only keys (on_blocked, on_failed, needs, write_state, a step's
+//     timeout_seconds; private_workspace and shared_access too, though current releases
+//     refuse those keys whatever their value, so direclaw-compat still reports them
+//     when null). Elsewhere null stays a schema
+//     error: current releases fail to load selector_timeout_seconds, selection_max_retries,
+//     can_orchestrate_workflows, prompt_type, workspace_mode, tags or description given as
+//     null (the last they would even read as the text "null").
+//   - Timeouts may be 0 (run, step, default and maximum); selector_timeout_seconds and
+//     max_total_iterations stay at least 1 (current releases refuse a selector timeout of
+//     0; 0 iterations fails every run).
+//   - The embedded schema accepts both releases' shapes (inputs optional, a list, a
+//     mapping, one string or null); that the seed format requires inputs as a list or a
+//     mapping is reported by this dialect as schema, under seed and both.
+//   - Under current, on_blocked and on_failed are no edges and no simulated outcomes (there
+//     is no blocked status, and a failed step fails the run), needs is not checked by ref,
+//     a step's timeout_seconds is not checked by timeout-clamp and write_state is not
+//     template-checked: current releases read past all of them, and direclaw-compat
+//     reports each key instead. Under both they are followed and also reported as
+//     direclaw-compat warnings, so a file with none runs the same on either release.
+//   - The inputs the current selector puts into every run it starts (user_message,
+//     channel_profile_id, selector_id, message_id, conversation_id) count as declared only
+//     under current; an absent or null inputs is then no declared input. Under seed and
+//     both an undeclared one stays a template finding, with a hint at the release setting.
+//     The same holds for workflow.runtime_context_json and workflow.memory_context_*.
+//   - A step id with a "." or ".." segment is output-path's, not also direclaw-compat's.
+//     Tags are compared as current releases compare them: trimmed and lower-cased.
+//   - {{inputs.memory_bulletin}} and {{inputs.memory_bulletin_citations}} are checked in
+//     prompts and reported by direclaw-compat; under current, template leaves them to it.
+//   - selection_max_retries, which current releases require, is not checked (not a rule
+//     this dialect was asked to know; current DireClaw fails to load a file without it).
 //
 // Graph: one graph per workflow (at /workflows/N/steps). The first step is the entry.
-// Edges are next, on_approve, on_reject, on_blocked and on_failed; an agent_task without a
-// usable next continues with the next step in list order (a sequential edge), and the last
-// step without one is an exit. DireClaw bounds every run by max_total_iterations, so loops
-// are legal and only dead-end applies.
+// Edges are next, on_approve, on_reject, on_blocked and on_failed (the last two not under
+// release: current); an agent_task without a usable next continues with the next step in
+// list order (a sequential edge), and the last step without one is an exit. DireClaw
+// bounds every run by max_total_iterations, so loops are legal and only dead-end applies.
 //
 // Decisions where SPEC is silent:
 //   - A review that lacks on_approve or on_reject ends the run on that decision: it is an
@@ -26,17 +67,6 @@
 //   - direclaw-compat accepts an optional "summary?" output as the summary current releases
 //     require (DireClaw compares the name without its marker).
 //   - Two workflows with one id are duplicate-id, reported at the second.
-//   - null is absent for every key DireClaw reads as a serde Option (what direclaw setup
-//     writes as null: next, on_approve, on_reject, limits and their fields,
-//     workflow_orchestration and its fields, outputs, output_files,
-//     final_output_priority) and for the seed-only keys (on_blocked, on_failed, needs,
-//     write_state, a step's timeout_seconds, private_workspace, shared_access). Elsewhere
-//     null stays a schema error: current releases fail to load selector_timeout_seconds,
-//     selection_max_retries, can_orchestrate_workflows, prompt_type, workspace_mode, tags
-//     or description given as null (the last they would even read as the text "null").
-//   - Timeouts may be 0 (run, step, default and maximum); selector_timeout_seconds and
-//     max_total_iterations stay at least 1 (current releases refuse a selector timeout of
-//     0; 0 iterations fails every run).
 //
 // Simulation (SPEC §8.1; dws simulate): each workflow of the file is one definition,
 // simulated on its own from its first step (the selector and default_workflow are not
@@ -49,6 +79,8 @@
 //   - blocked with no on_blocked ends the run failed, as failed with no on_failed does,
 //     and both are sim-unhandled-failure (one finding per step, naming the missing
 //     routes). invalid is not: no route can handle it.
+//   - Under release: current an agent_task answers complete or failed, and failed ends
+//     the run with no sim-unhandled-failure: no route could handle it.
 //   - A review missing on_approve ends the run succeeded on approve; one missing on_reject
 //     ends it failed on reject (sim-unhandled-failure). This is the exit the graph sees
 //     there; such a file only gets simulated with review-routing turned off. (DireClaw's
@@ -70,6 +102,7 @@
 package direclaw
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -90,8 +123,13 @@ func Dialect() *lint.Dialect {
 		Graphs: graphs,
 		Rules: []*lint.Rule{&defaultWorkflow, &selectorAgent, &outputFiles, &outputPath, &template,
 			&reviewRouting, &timeoutClamp, &compat},
-		Checks:   []lint.Check{{Rules: []string{"ref"}, Run: func(p *lint.Pass) { checkRefs(p.File, model(p)) }}},
-		Simulate: simulate,
+		Checks: []lint.Check{
+			{Rules: []string{"ref"}, Run: func(p *lint.Pass) { checkRefs(p.File, model(p), releaseOf(p.File)) }},
+			{Rules: []string{"schema"}, Run: func(p *lint.Pass) { checkSeedSchema(p.File, model(p), releaseOf(p.File)) }},
+		},
+		Config:    map[string]lint.SectionParser{ID: parseSettings},
+		ConfigDoc: configDoc,
+		Simulate:  simulate,
 	}
 }
 
@@ -116,10 +154,38 @@ type workflow struct {
 	node  *source.Node
 	id    string
 	hasID bool
-	// inputs are the declared input names; nil when inputs is absent or malformed.
+	// inputs are the declared input names (a list's items, a mapping's keys or the one
+	// string, trimmed as current releases trim them); nil when inputs is absent, null or
+	// malformed.
 	inputs map[string]bool
 	steps  []*step
 	byID   map[string]*step // first definitions
+}
+
+// injected are the inputs current releases put into every run the selector starts
+// (selector_start_inputs), declared or not.
+var injected = []string{"user_message", "channel_profile_id", "selector_id", "message_id", "conversation_id"}
+
+// declared returns the input names a template may read under rel, or nil when they are
+// unknown (inputs malformed, or absent where the seed format requires them: the schema
+// stage reports that). Current releases read an absent or null inputs as none, and add
+// the injected ones.
+func (w *workflow) declared(rel Release) map[string]bool {
+	if !rel.current() {
+		return w.inputs
+	}
+	in := w.node.Get("inputs")
+	if w.inputs == nil && !isNull(in) {
+		return nil
+	}
+	out := map[string]bool{}
+	for k := range w.inputs {
+		out[k] = true
+	}
+	for _, k := range injected {
+		out[k] = true
+	}
+	return out
 }
 
 // isNull reports whether n is absent or null: DireClaw reads a null optional key as
@@ -159,6 +225,24 @@ type route struct {
 
 var routeFields = []string{"next", "on_approve", "on_reject", "on_blocked", "on_failed"}
 
+// seedRoutes are the routing fields only the seed format follows: current releases have
+// no blocked or failed status and ignore both keys (direclaw-compat reports them).
+var seedRoutes = []string{"on_blocked", "on_failed"}
+
+// routesFor returns the step's routes that rel follows.
+func (s *step) routesFor(rel Release) map[string]route {
+	if !rel.current() {
+		return s.routes
+	}
+	out := make(map[string]route, len(s.routes))
+	for k, r := range s.routes {
+		if !slices.Contains(seedRoutes, k) {
+			out[k] = r
+		}
+	}
+	return out
+}
+
 func decode(doc *source.Document) *orchestrator {
 	o := &orchestrator{root: doc.Root}
 	if a := doc.Root.Get("agents"); a != nil && a.Kind == source.Object {
@@ -177,7 +261,7 @@ func decode(doc *source.Document) *orchestrator {
 			w.inputs = map[string]bool{}
 			for _, it := range in.Items {
 				if s, ok := it.Str(); ok {
-					w.inputs[s] = true
+					w.inputs[strings.TrimSpace(s)] = true
 				}
 			}
 		case in.Kind == source.Object:
@@ -185,6 +269,8 @@ func decode(doc *source.Document) *orchestrator {
 			for _, m := range in.Members {
 				w.inputs[m.Key] = true
 			}
+		case in.Kind == source.String:
+			w.inputs = map[string]bool{strings.TrimSpace(in.Text): true}
 		}
 		if steps := n.Get("steps"); steps != nil && steps.Kind == source.Array {
 			for j, sn := range steps.Items {

@@ -12,7 +12,8 @@ import (
 // choice open:
 //   - An agent_task answers ok (complete, along next or the next step in list order),
 //     fail: blocked (blocked, along on_blocked) or fail with any other reason (failed,
-//     along on_failed).
+//     along on_failed). Under release: current, which has no blocked status, fail:
+//     blocked is a failed attempt like any other.
 //   - An agent_review answers a decision: approve or reject. A fail answer is a review
 //     that produced no valid decision.
 //   - Attempts: a failed attempt (fail other than blocked, a review without a valid
@@ -103,7 +104,7 @@ func (p *player) Decide(v visit, moves []sim.Move[visit], run *sim.Run) (int, er
 			return 0, &sim.StubError{Node: s.id, Err: fmt.Errorf("an agent_review answers a decision, not %s", ans.Kind)}
 		case ans.Kind == "ok":
 			return sim.Pick(moves, "complete"), nil
-		case ans.Kind == "fail" && ans.Reason == "blocked":
+		case ans.Kind == "fail" && ans.Reason == "blocked" && sim.Pick(moves, "blocked") >= 0:
 			return sim.Pick(moves, "blocked"), nil
 		case ans.Kind == "fail":
 			continue

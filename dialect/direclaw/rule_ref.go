@@ -9,15 +9,15 @@ import (
 )
 
 // checkRefs reports ref, the core rule, for DireClaw's references: a step's agent
-// and the steps it needs.
-func checkRefs(f *lint.File, o *orchestrator) {
+// and (in the seed format; current releases ignore needs) the steps it needs.
+func checkRefs(f *lint.File, o *orchestrator, rel Release) {
 	for _, w := range o.workflows {
 		for _, s := range w.steps {
 			if name, ok := s.node.Get("agent").Str(); ok && name != "" && o.agent(name) == nil {
 				f.Report("ref", s.ptr+"/agent", fmt.Sprintf("step %s names agent %q, which is not in agents", s.label(), name))
 			}
 			needs := s.node.Get("needs")
-			if needs == nil || needs.Kind != source.Array {
+			if needs == nil || needs.Kind != source.Array || rel.current() {
 				continue
 			}
 			for i, it := range needs.Items {

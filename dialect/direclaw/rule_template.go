@@ -17,15 +17,20 @@ var template = lint.Rule{
 	Doc: `DireClaw fills {{…}} in prompts from inputs.<name>, steps.<step_id>.outputs.<key>, the run
 state (state.<key>) and the runtime context: workflow.run_id, step_id, attempt,
 run_workspace, output_schema_json, output_paths_json, output_paths.<key>, channel,
-channel_profile_id, conversation_id, sender_id and selector_id. A write_state value may also
-read the step's own outputs.<key>. output_files paths may use only workflow.run_id,
-workflow.step_id and workflow.attempt. dws checks every placeholder: an unclosed or empty
-one, another root, an input the workflow does not declare, a step that is not in the
-workflow, or an output that step (or, for output_paths, this step) does not declare is
-reported where it is written.`,
+channel_profile_id, conversation_id, sender_id and selector_id; current releases add
+workflow.runtime_context_json, memory_context_bulletin, memory_context_citations and
+memory_context_json, and put the inputs user_message, channel_profile_id, selector_id,
+message_id and conversation_id into every run the selector starts, declared or not. A
+write_state value may also read the step's own outputs.<key>. output_files paths may use
+only workflow.run_id, workflow.step_id and workflow.attempt. dws checks every
+placeholder: an unclosed or empty one, another root, an input the workflow does not
+declare, a step that is not in the workflow, or an output that step (or, for
+output_paths, this step) does not declare is reported where it is written. What only
+current releases provide is accepted under direclaw.release: current; under both or seed
+it is reported, since the seed format does not provide it.`,
 	Fail:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep, "{{inputs.user_message}}", "{{input.user_message}}")},
 	Pass:  lint.Example{Name: "orchestrator.yaml", Text: example(replyStep)},
-	Check: func(p *lint.Pass) { checkTemplates(p.File, model(p)) },
+	Check: func(p *lint.Pass) { checkTemplates(p.File, model(p), releaseOf(p.File)) },
 }
 
 // where a template is written decides what it may name.
@@ -37,34 +42,67 @@ const (
 	inOutputPath
 )
 
-var workflowKeys = []string{"run_id", "step_id", "attempt", "run_workspace", "output_schema_json",
-	"output_paths_json", "channel", "channel_profile_id", "conversation_id", "sender_id", "selector_id"}
+// seedWorkflowKeys are the workflow.* values of the seed format; current releases add
+// currentWorkflowKeys (prompt_render.rs).
+var (
+	seedWorkflowKeys = []string{"run_id", "step_id", "attempt", "run_workspace", "output_schema_json",
+		"output_paths_json", "channel", "channel_profile_id", "conversation_id", "sender_id", "selector_id"}
+	currentWorkflowKeys = []string{"runtime_context_json", "memory_context_bulletin", "memory_context_citations",
+		"memory_context_json"}
+)
+
+// legacyInputs are the memory placeholders current releases refuse (direclaw-compat):
+// the bulletin moved to workflow.memory_context_*.
+var legacyInputs = []string{"memory_bulletin", "memory_bulletin_citations"}
+
+// onlyCurrent is the hint for a value only current releases provide (what they do with
+// it), for a file checked for rel.
+func onlyCurrent(rel Release, what string) string {
+	hint := " (only current DireClaw releases " + what
+	if rel != Seed {
+		hint += ": set direclaw: { release: current } in .dws.yaml if the files run only there"
+	}
+	return hint + ")"
+}
 
 var pathKeys = []string{"run_id", "step_id", "attempt"}
 
 var dotted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`) })
 
-func checkTemplates(f *lint.File, o *orchestrator) {
+func checkTemplates(f *lint.File, o *orchestrator, rel Release) {
 	for _, w := range o.workflows {
+		c := &templates{f: f, w: w, rel: rel, inputs: w.declared(rel)}
 		for _, s := range w.steps {
 			if p := s.node.Get("prompt"); p != nil && p.Kind == source.String {
-				checkTemplate(f, w, s, p, s.ptr+"/prompt", inPrompt)
+				c.check(s, p, s.ptr+"/prompt", inPrompt)
 			}
 			for _, m := range s.files.Entries() {
 				if m.Value.Kind == source.String {
-					checkTemplate(f, w, s, m.Value, s.ptr+"/output_files/"+escape(m.Key), inOutputPath)
+					c.check(s, m.Value, s.ptr+"/output_files/"+escape(m.Key), inOutputPath)
 				}
+			}
+			if rel.current() {
+				continue // current releases ignore write_state (direclaw-compat says so)
 			}
 			for _, m := range s.node.Get("write_state").Entries() {
 				if m.Value.Kind == source.String {
-					checkTemplate(f, w, s, m.Value, s.ptr+"/write_state/"+escape(m.Key), inWriteState)
+					c.check(s, m.Value, s.ptr+"/write_state/"+escape(m.Key), inWriteState)
 				}
 			}
 		}
 	}
 }
 
-func checkTemplate(f *lint.File, w *workflow, s *step, n *source.Node, ptr string, at where) {
+// templates checks the templates of one workflow for one release.
+type templates struct {
+	f      *lint.File
+	w      *workflow
+	rel    Release
+	inputs map[string]bool // w.declared(rel)
+}
+
+func (c *templates) check(s *step, n *source.Node, ptr string, at where) {
+	f := c.f
 	text := n.Text
 	report := func(from, to int, msg string) {
 		span := source.Span{Start: f.Doc.StringPos(n, from), End: f.Doc.StringPos(n, to)}
@@ -87,7 +125,7 @@ func checkTemplate(f *lint.File, w *workflow, s *step, n *source.Node, ptr strin
 			continue
 		}
 		closeAt := open + 2 + end + 2
-		if msg := judge(w, s, strings.TrimSpace(rest[:end]), at); msg != "" {
+		if msg := c.judge(s, strings.TrimSpace(rest[:end]), at); msg != "" {
 			report(open, closeAt, msg)
 		}
 		i = closeAt
@@ -95,7 +133,8 @@ func checkTemplate(f *lint.File, w *workflow, s *step, n *source.Node, ptr strin
 }
 
 // judge returns what is wrong with the expression inside one {{…}}, or "".
-func judge(w *workflow, s *step, expr string, at where) string {
+func (c *templates) judge(s *step, expr string, at where) string {
+	w := c.w
 	shown := "{{" + expr + "}}"
 	if expr == "" {
 		return "{{}} is empty: name a value such as inputs.<name>"
@@ -115,8 +154,15 @@ func judge(w *workflow, s *step, expr string, at where) string {
 		if len(seg) != 2 {
 			return shown + " is not inputs.<name>"
 		}
-		if w.inputs != nil && !w.inputs[seg[1]] {
-			return fmt.Sprintf("%s names input %q, which workflow %q does not declare", shown, seg[1], w.id)
+		if c.rel.current() && slices.Contains(legacyInputs, seg[1]) {
+			return "" // direclaw-compat reports the legacy placeholder
+		}
+		if c.inputs != nil && !c.inputs[seg[1]] {
+			msg := fmt.Sprintf("%s names input %q, which workflow %q does not declare", shown, seg[1], w.id)
+			if slices.Contains(injected, seg[1]) {
+				msg += onlyCurrent(c.rel, "fill it in every run the selector starts")
+			}
+			return msg
 		}
 	case "steps":
 		if len(seg) != 4 || seg[2] != "outputs" {
@@ -133,13 +179,21 @@ func judge(w *workflow, s *step, expr string, at where) string {
 		// Run state is free-form: any key may have been written by an earlier step.
 	case "workflow":
 		switch {
-		case len(seg) == 2 && slices.Contains(workflowKeys, seg[1]):
+		case len(seg) == 2 && slices.Contains(seedWorkflowKeys, seg[1]):
+		case len(seg) == 2 && slices.Contains(currentWorkflowKeys, seg[1]):
+			if !c.rel.current() {
+				return shown + " is not a workflow.* value of the seed format" + onlyCurrent(c.rel, "provide it")
+			}
 		case len(seg) == 3 && seg[1] == "output_paths":
 			if !s.hasOutput(seg[2]) {
 				return fmt.Sprintf("%s names output %q, which step %s does not declare", shown, seg[2], s.label())
 			}
 		default:
-			return shown + " is not a workflow.* value DireClaw provides (run_id, step_id, attempt, run_workspace, output_schema_json, output_paths_json, output_paths.<key>, channel, channel_profile_id, conversation_id, sender_id, selector_id)"
+			keys := slices.Concat(seedWorkflowKeys[:6], []string{"output_paths.<key>"}, seedWorkflowKeys[6:])
+			if c.rel.current() {
+				keys = append(keys, currentWorkflowKeys...)
+			}
+			return shown + " is not a workflow.* value DireClaw provides (" + strings.Join(keys, ", ") + ")"
 		}
 	case "outputs":
 		if at != inWriteState {

@@ -49,7 +49,7 @@ type machine struct {
 
 type visit struct{ step, visits int }
 
-func newMachine(w *workflow, limit int) *machine {
+func newMachine(w *workflow, limit int, rel Release) *machine {
 	m := &machine{w: w, outcomes: make([][]outcome, len(w.steps)), limit: max(limit, 1)}
 	// A route naming no step is dropped after its dangling-edge finding, as in the graph.
 	target := func(id string) int {
@@ -62,8 +62,9 @@ func newMachine(w *workflow, limit int) *machine {
 		if w.byID[s.id] != s {
 			continue // a later definition of an id takes no part, as in the graph
 		}
+		routes := s.routesFor(rel)
 		route := func(field string) int {
-			if r, ok := s.routes[field]; ok {
+			if r, ok := routes[field]; ok {
 				return target(r.target)
 			}
 			return -1
@@ -75,7 +76,7 @@ func newMachine(w *workflow, limit int) *machine {
 				{name: "reject", field: "on_reject", target: route("on_reject"), status: sim.Failed},
 				{name: "invalid", target: -1, status: sim.Failed},
 			}
-			if _, ok := s.routes["next"]; ok {
+			if _, ok := routes["next"]; ok {
 				os = append(os, outcome{name: "next", field: "next", target: -1, dead: true,
 					why: "an agent_review routes by its decision (on_approve, on_reject); DireClaw never follows its next"})
 			}
@@ -84,10 +85,14 @@ func newMachine(w *workflow, limit int) *machine {
 			if next < 0 && i+1 < len(w.steps) {
 				next = target(w.steps[i+1].id) // the next step in list order
 			}
-			os = []outcome{
-				{name: "complete", field: "next", target: next, status: sim.Succeeded},
-				{name: "blocked", field: "on_blocked", target: route("on_blocked"), status: sim.Failed},
-				{name: "failed", field: "on_failed", target: route("on_failed"), status: sim.Failed},
+			os = []outcome{{name: "complete", field: "next", target: next, status: sim.Succeeded}}
+			if rel.current() {
+				// No blocked status, and nothing routes a failure: the run fails.
+				os = append(os, outcome{name: "failed", target: -1, status: sim.Failed})
+			} else {
+				os = append(os,
+					outcome{name: "blocked", field: "on_blocked", target: route("on_blocked"), status: sim.Failed},
+					outcome{name: "failed", field: "on_failed", target: route("on_failed"), status: sim.Failed})
 			}
 		}
 		m.outcomes[i] = os
@@ -218,6 +223,7 @@ func maxIterations(o *orchestrator, w *workflow) (int, string) {
 // simulate is the dialect's simulation part: each workflow on its own, first step first.
 func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, error) {
 	o := model(p)
+	rel := releaseOf(p.File)
 	var defs []sim.Definition
 	seen := map[string]bool{}
 	for _, w := range o.workflows {
@@ -226,7 +232,7 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 		}
 		seen[w.id] = true
 		limit, at := maxIterations(o, w)
-		m := newMachine(w, limit)
+		m := newMachine(w, limit, rel)
 		r, err := m.explore(opts, maxPaths)
 		if err != nil {
 			return nil, err

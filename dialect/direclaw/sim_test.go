@@ -28,7 +28,7 @@ func orch(t testing.TB, text string) *orchestrator {
 func explore(t testing.TB, o *orchestrator, i int) (*sim.Result, *machine) {
 	t.Helper()
 	limit, _ := maxIterations(o, o.workflows[i])
-	m := newMachine(o.workflows[i], limit)
+	m := newMachine(o.workflows[i], limit, Both)
 	r, err := m.explore(sim.Options{}, 100)
 	if err != nil {
 		t.Fatal(err)
@@ -257,7 +257,7 @@ func TestTooManyStates(t *testing.T) {
       - { id: a, type: agent_task, on_failed: a }
 `)
 	limit, _ := maxIterations(o, o.workflows[0])
-	_, err := newMachine(o.workflows[0], limit).explore(sim.Options{MaxStates: 1000}, 10)
+	_, err := newMachine(o.workflows[0], limit, Both).explore(sim.Options{MaxStates: 1000}, 10)
 	if !errors.Is(err, sim.ErrTooLarge) || !strings.Contains(err.Error(), `workflow "w", with every loop unrolled up to max_total_iterations (2147483647 visits): stopped at the states bound (1000 states)`) {
 		t.Errorf("got %v", err)
 	}
@@ -280,7 +280,7 @@ func TestRingCountSizeBound(t *testing.T) {
 	}
 	o := orch(t, b.String())
 	limit, _ := maxIterations(o, o.workflows[0])
-	_, err := newMachine(o.workflows[0], limit).explore(sim.Options{MaxCountBytes: 1 << 20}, 10)
+	_, err := newMachine(o.workflows[0], limit, Both).explore(sim.Options{MaxCountBytes: 1 << 20}, 10)
 	if !errors.Is(err, sim.ErrCountsTooLarge) || err.Error() != `workflow "ring", with every loop unrolled up to max_total_iterations (3000 visits): `+
 		`stopped at the count size bound (1 MiB): its exact path counts need more memory than that` {
 		t.Errorf("got %v", err)
@@ -388,3 +388,48 @@ func sameCounts(r *sim.Result, c sim.Counts) bool {
 func bigInt(n int64) *big.Int { return big.NewInt(n) }
 
 func sorted(s []string) []string { return slices.Sorted(slices.Values(s)) }
+
+// Under release: current a step has no blocked status and its on_blocked and on_failed
+// are never followed: an agent_task completes or fails the run, and since no route could
+// handle the failure it is no sim-unhandled-failure. The seed reading of the same file
+// takes the failure route.
+func TestCurrentReleaseRoutes(t *testing.T) {
+	o := orch(t, `workflows:
+  - id: w
+    steps:
+      - { id: a, type: agent_task, on_failed: b, on_blocked: b }
+      - { id: b, type: agent_task }
+`)
+	for _, tc := range []struct {
+		rel      Release
+		paths    []string
+		findings []string
+	}{
+		{Both, []string{"a=blocked b=blocked", "a=blocked b=complete", "a=blocked b=failed", "a=complete b=blocked",
+			"a=complete b=complete", "a=complete b=failed", "a=failed b=blocked", "a=failed b=complete", "a=failed b=failed"},
+			[]string{"sim-unhandled-failure b"}},
+		{Current, []string{"a=complete b=complete", "a=complete b=failed", "a=failed"}, nil},
+	} {
+		m := newMachine(o.workflows[0], defaultMaxIterations, tc.rel)
+		r, err := m.explore(sim.Options{}, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for n := int64(0); ; n++ {
+			p, ok := r.Path(bigInt(n))
+			if !ok {
+				break
+			}
+			var steps []string
+			for _, s := range p.Steps {
+				steps = append(steps, s.Node+"="+s.Outcome)
+			}
+			paths = append(paths, strings.Join(steps, " "))
+		}
+		slices.Sort(paths)
+		if !slices.Equal(paths, tc.paths) || !slices.Equal(findings(r), tc.findings) {
+			t.Errorf("%v: paths %q findings %q; want %q and %q", tc.rel, paths, findings(r), tc.paths, tc.findings)
+		}
+	}
+}
