@@ -85,13 +85,26 @@ func TestEndToEnd(t *testing.T) {
 // TestEndToEndMessagesItCannotHandle: after an unknown notification ("$/…" or any
 // other), a notification or request whose params do not decode, or an unknown request,
 // the server still answers every request, shutdown included; an unknown request is
-// MethodNotFound and bad params InvalidParams.
+// MethodNotFound (with params or without) and bad params InvalidParams.
 func TestEndToEndMessagesItCannotHandle(t *testing.T) {
 	dir := expenseProject(t)
 	if err := os.WriteFile(filepath.Join(dir, "expense.json"), []byte(expense), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runClient(t, "messages", dir, 18)
+	runClient(t, "messages", dir, 24)
+}
+
+// TestEndToEndLifecycle: LSP 3.17's lifecycle. A request before initialize is
+// ServerNotInitialized and a notification before it dropped, a second initialize is
+// InvalidRequest, a request after shutdown InvalidRequest; exit after shutdown ends the
+// server with exit code 0, and without shutdown with 1.
+func TestEndToEndLifecycle(t *testing.T) {
+	dir := expenseProject(t)
+	if err := os.WriteFile(filepath.Join(dir, "expense.json"), []byte(expense), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runClient(t, "lifecycle", dir, 7)
+	runClient(t, "exit-without-shutdown", dir, 1)
 }
 
 // slowDefinition is a Cortex definition whose simulation takes seconds: the witness

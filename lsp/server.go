@@ -28,6 +28,12 @@
 //     notification it does not know, or whose params do not decode, is ignored; an
 //     unknown request is answered MethodNotFound, params that do not decode
 //     InvalidParams, and a handler that panics (a bug) InternalError.
+//   - dws reads the messages itself (see intake): one that is not JSON is answered
+//     ParseError, one that is not JSON-RPC 2.0 (a batch included: LSP does not use
+//     them) InvalidRequest, and the session goes on; LSP's lifecycle is kept (no
+//     request before initialize, none after shutdown, exit code 1 for exit without
+//     shutdown). Only a frame it cannot read past (a broken Content-Length, the input
+//     ending inside a message) ends the session, with exit code 1 and a line on stderr.
 package lsp
 
 import (
@@ -64,7 +70,8 @@ type Server struct {
 	ready   chan struct{} // closed once client is set
 	// watchDynamic is set when the client lets the server register file watchers.
 	watchDynamic bool
-	closed       bool
+	closed       bool  // exit was read
+	exitErr      error // how the session ends, set before exit is closed
 	// checked, when set, is told the version of each document published (tests and
 	// the latency benchmark use the publications themselves).
 	checked func(u uri.URI, version int32)
@@ -107,78 +114,52 @@ func New(reg *lint.Registry, version string) *Server {
 		exit: make(chan struct{}), ready: make(chan struct{}), sims: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))}
 }
 
-// Serve runs a session over r and w until the client exits or the stream ends.
+// Serve runs a session over r and w until the client exits or the stream ends. It
+// returns a *SessionError when the session ends as a failure: exit without shutdown
+// first, or a frame that cannot be read (see intake).
 func Serve(ctx context.Context, s *Server, r io.Reader, w io.Writer) error {
-	stream := &ordered{Stream: jsonrpc2.NewStream(rwc{r, w}), s: s, ctx: ctx}
-	// As protocol.NewServer wires it, with guard in front of everything.
-	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	in := newIntake(ctx, s, r, w)
+	// As protocol.NewServer wires it, with intake under it and guard in front of
+	// everything.
+	conn := jsonrpc2.NewConn(in, jsonrpc2.WithCodec(codec{}))
 	s.client = protocol.ClientDispatcher(conn)
 	close(s.ready)
 	conn.Go(ctx, guard(protocol.Handlers(protocol.ServerHandler(s, nil))))
+	var err error
 	select {
 	case <-conn.Done():
+		err = conn.Err()
 	case <-s.exit:
 	case <-ctx.Done():
 	}
 	// Not conn.Close(): it waits for a read of stdin that may never come.
+	select {
+	case <-s.exit:
+		return s.exitErr
+	default:
+	}
+	var se *SessionError
+	if errors.As(err, &se) {
+		return se
+	}
 	return nil
 }
 
-// ordered applies the document-synchronisation notifications (didOpen, didChange,
-// didClose) as they are read, one after another. The protocol package dispatches every
-// message on a goroutine of its own, so two didChange notifications could otherwise be
-// applied in either order, and an incremental change to the wrong text.
-type ordered struct {
-	jsonrpc2.Stream
-	s   *Server
-	ctx context.Context
+// end ends the session once exit is read; after shutdown it is a success.
+func (s *Server) end(afterShutdown bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	s.closed = true
+	if !afterShutdown {
+		s.exitErr = &SessionError{"exit without shutdown first: LSP has the server exit with code 1"}
+	}
+	close(s.exit)
 }
 
-func (o *ordered) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
-	m, n, err := o.Stream.Read(ctx)
-	if err != nil {
-		return m, n, err
-	}
-	req, ok := m.(interface {
-		Method() string
-		Params() jsonrpc2.RawMessage
-	})
-	if !ok {
-		return m, n, nil
-	}
-	switch req.Method() {
-	case protocol.MethodTextDocumentDidOpen, protocol.MethodTextDocumentDidChange, protocol.MethodTextDocumentDidClose:
-		<-o.s.ready // the client to publish to is known
-	}
-	o.apply(req.Method(), req.Params())
-	return m, n, nil
-}
-
-// apply applies one document-synchronisation notification. It runs on the read
-// goroutine, where a panic would end the process: a notification that makes it panic
-// (a bug) is dropped, as guard drops one that a handler panics on.
-func (o *ordered) apply(method string, params jsonrpc2.RawMessage) {
-	defer func() { _ = recover() }()
-	switch method {
-	case protocol.MethodTextDocumentDidOpen:
-		var p protocol.DidOpenTextDocumentParams
-		if protocol.Unmarshal(params, &p) == nil {
-			o.s.didOpen(o.ctx, &p)
-		}
-	case protocol.MethodTextDocumentDidChange:
-		var p protocol.DidChangeTextDocumentParams
-		if protocol.Unmarshal(params, &p) == nil {
-			o.s.didChange(o.ctx, &p)
-		}
-	case protocol.MethodTextDocumentDidClose:
-		var p protocol.DidCloseTextDocumentParams
-		if protocol.Unmarshal(params, &p) == nil {
-			o.s.didClose(o.ctx, &p)
-		}
-	}
-}
-
-// DidOpen does nothing: ordered applies didOpen, didChange and didClose as they are
+// DidOpen does nothing: intake applies didOpen, didChange and didClose as they are
 // read, in order, and the protocol's own dispatch of them comes after.
 func (s *Server) DidOpen(context.Context, *protocol.DidOpenTextDocumentParams) error { return nil }
 
@@ -187,14 +168,6 @@ func (s *Server) DidChange(context.Context, *protocol.DidChangeTextDocumentParam
 
 // DidClose does nothing: see DidOpen.
 func (s *Server) DidClose(context.Context, *protocol.DidCloseTextDocumentParams) error { return nil }
-
-// rwc joins stdin and stdout into the one stream the protocol reads and writes.
-type rwc struct {
-	io.Reader
-	io.Writer
-}
-
-func (rwc) Close() error { return nil }
 
 // Initialize answers the client's capabilities with the server's.
 func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
@@ -251,16 +224,8 @@ func (s *Server) Initialized(ctx context.Context, _ *protocol.InitializedParams)
 // Shutdown stops nothing: every check ends on its own.
 func (s *Server) Shutdown(context.Context) error { return nil }
 
-// Exit ends the session.
-func (s *Server) Exit(context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.closed {
-		s.closed = true
-		close(s.exit)
-	}
-	return nil
-}
+// Exit is never called: intake ends the session as it reads exit (see end).
+func (s *Server) Exit(context.Context) error { return nil }
 
 // SetTrace is accepted and ignored: dws writes no trace.
 func (s *Server) SetTrace(context.Context, *protocol.SetTraceParams) error { return nil }

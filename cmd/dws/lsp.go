@@ -1,7 +1,11 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/dwsdev/dws/dialect"
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lsp"
 	"github.com/urfave/cli/v2"
 )
@@ -19,7 +23,14 @@ shows VS Code, Neovim and Helix.`,
 				return usagef("lsp: takes no arguments (it talks over stdin and stdout)")
 			}
 			s := lsp.New(dialect.Registry(), version())
-			return lsp.Serve(c.Context, s, c.App.Reader, c.App.Writer)
+			err := lsp.Serve(c.Context, s, c.App.Reader, c.App.Writer)
+			var se *lsp.SessionError
+			if errors.As(err, &se) {
+				// The session ended as a failure (exit without shutdown, a broken frame).
+				fmt.Fprintf(c.App.ErrWriter, "dws lsp: %s\n", printable.String(se.Error()))
+				return exitCode(exitFindings)
+			}
+			return err
 		},
 	}
 }

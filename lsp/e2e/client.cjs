@@ -7,6 +7,11 @@
 //   node client.cjs messages DWS DIR
 //                                   messages the server cannot handle, each followed by a
 //                                   request it must still answer (DIR/expense.json)
+//   node client.cjs lifecycle DWS DIR
+//                                   requests before initialize, a second initialize, a
+//                                   request after shutdown; exit then ends it with 0
+//   node client.cjs exit-without-shutdown DWS DIR
+//                                   exit without shutdown: exit code 1
 //   node client.cjs huge-files DWS DIR
 //                                   a lockfile and a .dws.yaml grown to 3 GiB (sparse)
 //                                   under an open DIR/expense.json; the server runs with
@@ -114,6 +119,11 @@ async function start() {
 
 async function stop() {
   await conn.sendRequest(lsp.ShutdownRequest.type);
+  return exit();
+}
+
+// The server's exit code once exit is sent.
+async function exit() {
   stopping = true;
   conn.sendNotification(lsp.ExitNotification.type);
   const code = await new Promise((resolve) => {
@@ -335,18 +345,59 @@ async function messages() {
   const requests = [
     ['custom/request', {}, rpc.ErrorCodes.MethodNotFound],
     ['$/dws.unknown', {}, rpc.ErrorCodes.MethodNotFound],
+    // Without params (the client then sends none): still MethodNotFound.
+    ['custom/request', undefined, rpc.ErrorCodes.MethodNotFound],
+    ['$/dws.unknown', undefined, rpc.ErrorCodes.MethodNotFound],
+    ['textDocument/hover', undefined, rpc.ErrorCodes.InvalidParams],
     ['textDocument/formatting', { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } }, rpc.ErrorCodes.MethodNotFound],
     ['textDocument/hover', { textDocument: 7, position: 'x' }, rpc.ErrorCodes.InvalidParams],
     ['textDocument/codeLens', [], rpc.ErrorCodes.InvalidParams],
     ['textDocument/rename', { textDocument: { uri }, position: { line: 'a' } }, rpc.ErrorCodes.InvalidParams],
   ];
   for (const [method, params, code] of requests) {
-    const err = await errorOf(conn.sendRequest(method, params), `the request ${method}`);
+    const sent = params === undefined ? conn.sendRequest(method) : conn.sendRequest(method, params);
+    const err = await errorOf(sent, `the request ${method}`);
     check(`${method} ${JSON.stringify(params)}: error ${code}`, err && err.code === code, err ? `${err.code} ${err.message}` : 'a result');
     await alive(`the request ${method} ${JSON.stringify(params)}`);
   }
   const code = await within(stop(), 'shutdown and exit');
   check('shutdown and exit: the server ends', code === 0, String(code));
+}
+
+// LSP's lifecycle (3.17): a request before initialize is answered ServerNotInitialized
+// (and a notification dropped), initialize is answered once, a request after shutdown
+// is InvalidRequest, and exit after shutdown ends the server with exit code 0.
+async function lifecycle() {
+  const uri = uriOf('expense.json');
+  const text = fs.readFileSync(path.join(dir, 'expense.json'), 'utf8');
+  const at = positionOf(text, '"auto-approve"', 0, 2);
+  const hover = () => conn.sendRequest(lsp.HoverRequest.type, { textDocument: { uri }, position: at });
+  let err = await errorOf(hover(), 'a hover before initialize');
+  check('a request before initialize: ServerNotInitialized', err && err.code === -32002, err ? `${err.code} ${err.message}` : 'a result');
+  err = await errorOf(conn.sendRequest(lsp.ShutdownRequest.type), 'shutdown before initialize');
+  check('shutdown before initialize: ServerNotInitialized', err && err.code === -32002, err ? `${err.code} ${err.message}` : 'a result');
+  conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'json', version: 1, text } });
+  await within(start(), 'initialize');
+  err = await errorOf(hover(), 'a hover after initialize, on a document opened before it');
+  check('a notification before initialize is dropped', err && /no open document/.test(err.message), err ? `${err.code} ${err.message}` : 'a result');
+  err = await errorOf(conn.sendRequest(lsp.InitializeRequest.type, { processId: null, rootUri: null, capabilities: {} }), 'initialize again');
+  check('initialize again: InvalidRequest', err && err.code === rpc.ErrorCodes.InvalidRequest, err ? `${err.code} ${err.message}` : 'a result');
+  conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'json', version: 1, text } });
+  await within(diagnostics(uri, 1), 'the diagnostics of didOpen');
+  const h = await within(hover(), 'a hover');
+  check('serving once initialized', h && h.contents.value.includes('**auto-approve**'), h);
+  await within(conn.sendRequest(lsp.ShutdownRequest.type), 'shutdown');
+  err = await errorOf(hover(), 'a hover after shutdown');
+  check('a request after shutdown: InvalidRequest', err && err.code === rpc.ErrorCodes.InvalidRequest, err ? `${err.code} ${err.message}` : 'a result');
+  const code = await exit();
+  check('exit after shutdown: exit code 0', code === 0, String(code));
+}
+
+// exit without shutdown: LSP has the server exit with code 1.
+async function exitWithoutShutdown() {
+  await start();
+  const code = await exit();
+  check('exit without shutdown: exit code 1', code === 1, String(code));
 }
 
 // Code lens requests on a definition that is slow to simulate, cancelled as an editor
@@ -464,6 +515,6 @@ async function renameQuoting() {
   check('shutdown and exit: the server ends', code === 0, String(code));
 }
 
-const modes = { test, bench, messages, 'rename-quoting': renameQuoting, 'lens-cancel': lensCancel, 'huge-files': hugeFiles };
+const modes = { test, bench, messages, lifecycle, 'exit-without-shutdown': exitWithoutShutdown, 'rename-quoting': renameQuoting, 'lens-cancel': lensCancel, 'huge-files': hugeFiles };
 if (!modes[mode]) fail(`unknown mode ${mode}`);
 modes[mode]().catch((e) => fail(e.stack || String(e)));
