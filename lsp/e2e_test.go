@@ -156,22 +156,28 @@ func TestEndToEndHugeFiles(t *testing.T) {
 
 // TestEndToEndRenameQuoting: renaming a node to a name the file's syntax must quote or
 // escape (a quote in a single-quoted YAML id, U+0001, a name YAML reads as a boolean or
-// a number, ": " and " #", a line break, a tab) leaves a document that parses, and
-// whose outline shows the new name exactly.
+// a number, ": " and " #", a line break, a tab) leaves a document that parses, has no
+// error it had not, and whose outline shows the new name exactly. Renaming a step that
+// a DireClaw template names ({{steps.draft.outputs.plan}}) to a name a template
+// reference cannot hold ("it's", "a b", "a.b") is refused, saying why.
 func TestEndToEndRenameQuoting(t *testing.T) {
 	flow, err := os.ReadFile("../fixtures/sim/direclaw-review.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	yaml := strings.NewReplacer("      - id: plan\n", "      - id: 'draft'\n", "on_reject: plan", "on_reject: 'draft'",
-		"steps.plan.outputs", "steps.draft.outputs", "      - id: review\n", "      - id: \"review\"\n").Replace(string(flow))
-	if !strings.Contains(yaml, "id: 'draft'") || !strings.Contains(yaml, `id: "review"`) {
-		t.Fatal("the fixture changed: no plan or review step to quote")
+		"steps.plan.outputs", "steps.draft.outputs", "      - id: review\n", "      - id: \"review\"\n",
+		"      - id: ask_user\n", "      - id: 'ask_user'\n", "on_blocked: ask_user", "on_blocked: 'ask_user'").Replace(string(flow))
+	for _, want := range []string{"id: 'draft'", `id: "review"`, "id: 'ask_user'", "on_blocked: 'ask_user'", "steps.draft.outputs",
+		"steps.gather.outputs", "id: summarize"} {
+		if !strings.Contains(yaml, want) {
+			t.Fatalf("the fixture changed: no %s", want)
+		}
 	}
 	json, err := os.ReadFile("../fixtures/direclaw/ok/minimal.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := write(t, map[string]string{"flow.yaml": yaml, "flow.json": string(json)})
-	runClient(t, "rename-quoting", dir, 21)
+	runClient(t, "rename-quoting", dir, 41)
 }

@@ -963,8 +963,9 @@ func TestCodeLensOneSimulationAtATime(t *testing.T) {
 }
 
 // A rename writes the name as each place's syntax needs, template references inside
-// quoted strings included, and refuses what a place cannot hold: a single-quoted YAML
-// string has no escapes, so U+0001 cannot go into one.
+// quoted strings included, and refuses what a reference cannot hold: a DireClaw
+// template reference names a step with letters, digits, "_" and "-" only, so "it's"
+// is refused, though a single-quoted YAML string could hold it (its quote doubled).
 func TestRenameQuotesOrRefuses(t *testing.T) {
 	dir := write(t, map[string]string{})
 	b, err := os.ReadFile("../fixtures/sim/direclaw-review.yaml")
@@ -983,16 +984,38 @@ func TestRenameQuotesOrRefuses(t *testing.T) {
 		}
 		return apply(y, edit.Changes[u]), nil
 	}
-	out, err := rename("it's")
+	out, err := rename("plan_2-b")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"- id: 'it''s'\n", "on_reject: 'it''s'\n", `'Approve or reject {{steps.it''s.outputs.plan}}'`, `"Build {{steps.it's.outputs.plan}}"`} {
+	for _, want := range []string{"- id: plan_2-b\n", "on_reject: plan_2-b\n", `'Approve or reject {{steps.plan_2-b.outputs.plan}}'`, `"Build {{steps.plan_2-b.outputs.plan}}"`} {
 		if !strings.Contains(out, want) {
-			t.Errorf("renamed to it's: no %s in\n%s", want, out)
+			t.Errorf("renamed to plan_2-b: no %s in\n%s", want, out)
 		}
 	}
-	if out, err := rename("a\x01b"); !errors.Is(err, jsonrpc2.ErrInvalidParams) {
-		t.Errorf("renamed to a\\x01b, with a single-quoted template reference: %v\n%s", err, out)
+	for _, name := range []string{"it's", "a\x01b", "a.b", "a b", "x}}", "é"} {
+		out, err := rename(name)
+		if !errors.Is(err, jsonrpc2.ErrInvalidParams) || !strings.Contains(err.Error(), `{{steps.plan.outputs.…}}`) {
+			t.Errorf("renamed to %q, which a template reference cannot hold: %v\n%s", name, err, out)
+		}
+	}
+}
+
+// A rename that would add an error finding is refused with it: a Cortex step id is 3
+// to 40 of a-z, 0-9, _ and -, which the schema checks.
+func TestRenameRefusesAnAddedError(t *testing.T) {
+	dir := expenseProject(t)
+	se := start(t)
+	u := se.open(filepath.Join(dir, "expense.json"), expense)
+	if ds := se.published(u, 1); len(ds) != 0 {
+		t.Fatalf("the seed example: %v", codes(ds))
+	}
+	at := tdp(u, pos(t, expense, `"id": "mark-fail"`, 0, len(`"id": "m`)))
+	_, err := se.server.Rename(se.ctx, &protocol.RenameParams{TextDocumentPositionParams: at, NewName: "Mark Fail"})
+	if !errors.Is(err, jsonrpc2.ErrInvalidParams) || !strings.Contains(err.Error(), `would add an error`) || !strings.Contains(err.Error(), "[schema]") {
+		t.Errorf("renamed mark-fail to \"Mark Fail\": %v", err)
+	}
+	if _, err := se.server.Rename(se.ctx, &protocol.RenameParams{TextDocumentPositionParams: at, NewName: "flag-failed"}); err != nil {
+		t.Errorf("renamed mark-fail to flag-failed: %v", err)
 	}
 }

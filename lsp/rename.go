@@ -27,6 +27,16 @@ import (
 // again: unless every renamed place reads back as the new name, and every string
 // holding a template reference as it should, the rename is refused with an error
 // rather than leave a document that no longer parses or means something else.
+//
+// A reference has a syntax of its own besides its string's: an edge field holds any
+// string, but a DireClaw template reference {{steps.ID.outputs.KEY}} holds a step id
+// only of letters, digits, "_" and "-" (its rule, template, reads {{…}} as dotted
+// segments of those). A name some reference to the node cannot hold is refused,
+// saying which. (Cortex's {{…}} name context variables and ai outputs, never a step;
+// the other dialects name nodes in whole strings only.) And as a last guard, the
+// renamed text is checked as a change would be: a rename that adds an error finding
+// (to the id's own rules, say a DireClaw step id that would leave its output root) is
+// refused with that finding.
 
 // byteEdit replaces raw[from:to] with text.
 type byteEdit struct {
@@ -41,6 +51,10 @@ type expect struct {
 
 // plainName is a name a plain YAML scalar can hold as it is (checked again by parsing).
 var plainName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.\-/]*$`) })
+
+// templateStep is a step id a DireClaw template reference can hold: one segment of the
+// dotted names its template rule reads (dialect/direclaw/rule_template.go).
+var templateStep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 // Rename renames a node: its id and every edge that names it.
 func (s *Server) Rename(_ context.Context, params *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
@@ -59,6 +73,11 @@ func (s *Server) Rename(_ context.Context, params *protocol.RenameParams) (*prot
 	}
 	if _, taken := h.g.Lookup(name); taken && name != h.id {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("dws lsp: %q is already the id of another node", name))
+	}
+	if te, _ := a.templateRefs(in, h.g, h.id, name); len(te) > 0 && !templateStep().MatchString(name) {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf(
+			"dws lsp: %q cannot be renamed to %q: a template names it ({{steps.%s.outputs.…}}), and a DireClaw template "+
+				"reference names a step with letters, digits, \"_\" and \"-\" only", h.id, name, h.id))
 	}
 	pointers := append([]string{h.g.Nodes[h.node].IDPointer}, uses(h.g, h.id)...)
 	var edits []byteEdit
@@ -82,7 +101,11 @@ func (s *Server) Rename(_ context.Context, params *protocol.RenameParams) (*prot
 		}
 		te, tw := a.templateRefs(in, h.g, h.id, name)
 		edits, want = append(edits, te...), append(want, tw...)
-		if a.renamedAsMeant(edits, want) {
+		if renamed, ok := a.renamedAsMeant(edits, want); ok {
+			if f, added := s.addsError(a, renamed); added {
+				return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams,
+					fmt.Sprintf("dws lsp: renaming %q to %q would add an error: %s [%s]", h.id, name, f.Message, f.Rule))
+			}
 			out := make([]protocol.TextEdit, 0, len(edits))
 			for _, e := range edits {
 				out = append(out, protocol.TextEdit{Range: a.text.span(e.from, e.to), NewText: e.text})
@@ -94,16 +117,16 @@ func (s *Server) Rename(_ context.Context, params *protocol.RenameParams) (*prot
 		fmt.Sprintf("dws lsp: %q cannot be written where %q is so that the document still reads as meant", name, h.id))
 }
 
-// renamedAsMeant reports whether the text with edits applied parses and holds every
+// renamedAsMeant is the text with edits applied, and whether it parses and holds every
 // value want says.
-func (a *analysis) renamedAsMeant(edits []byteEdit, want []expect) bool {
+func (a *analysis) renamedAsMeant(edits []byteEdit, want []expect) (string, bool) {
 	sorted := append([]byteEdit(nil), edits...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].from < sorted[j].from })
 	var b strings.Builder
 	last := 0
 	for _, e := range sorted {
 		if e.from < last || e.to > len(a.raw) {
-			return false // overlapping edits
+			return "", false // overlapping edits
 		}
 		b.WriteString(a.raw[last:e.from])
 		b.WriteString(e.text)
@@ -113,14 +136,54 @@ func (a *analysis) renamedAsMeant(edits []byteEdit, want []expect) bool {
 	data := []byte(b.String())
 	doc, err := source.Parse(a.path, data, source.FormatOf(a.path, data))
 	if err != nil {
-		return false
+		return "", false
 	}
 	for _, w := range want {
 		if v := doc.Lookup(w.pointer); v == nil || v.Kind != source.String || v.Text != w.text {
-			return false
+			return "", false
 		}
 	}
-	return true
+	return b.String(), true
+}
+
+// addsError reports whether the document renamed has more error findings of some rule
+// than it has now, and one of them (one whose message it does not have now, when there
+// is one).
+func (s *Server) addsError(a *analysis, renamed string) (lint.Diagnostic, bool) {
+	before := a.findings // when a is a check's (its diags are set), else a check now
+	if a.diags == nil {
+		before = s.analyze(context.Background(), a.path, a.raw, a.version).findings
+	}
+	after := s.analyze(context.Background(), a.path, renamed, a.version).findings
+	count := map[string]int{}
+	known := map[string]bool{}
+	for _, f := range before {
+		if f.Severity != lint.Error {
+			continue
+		}
+		count[f.Rule]++
+		known[f.Rule+"\x00"+f.Message] = true
+	}
+	for _, f := range after {
+		if f.Severity == lint.Error {
+			count[f.Rule]--
+		}
+	}
+	var added []lint.Diagnostic
+	for _, f := range after {
+		if f.Severity == lint.Error && count[f.Rule] < 0 {
+			added = append(added, f)
+		}
+	}
+	if len(added) == 0 {
+		return lint.Diagnostic{}, false
+	}
+	for _, f := range added {
+		if !known[f.Rule+"\x00"+f.Message] {
+			return f, true
+		}
+	}
+	return added[0], true
 }
 
 // scalar is name written to replace the whole string token v.

@@ -479,37 +479,60 @@ async function hugeFiles() {
 }
 
 // Renames to names the file's syntax must quote or escape: the renamed document still
-// parses, and its outline shows the new name exactly.
+// parses, its outline shows the new name exactly, and it has no error it had not. A
+// name a reference to the node cannot hold (a DireClaw template reference names a step
+// with letters, digits, "_" and "-" only) is refused, saying why.
 async function renameQuoting() {
   await start();
   const cases = [
-    // file, the id to rename (its first occurrence, where the cursor goes), new name
-    ['flow.yaml', "'draft'", "it's"],
-    ['flow.yaml', "'draft'", 'a\u0001b'],
-    ['flow.yaml', "'draft'", 'say "hi"\\'],
-    ['flow.yaml', "'draft'", 'true'],
-    ['flow.yaml', 'gather', '42'],
-    ['flow.yaml', 'gather', 'a: b #c'],
-    ['flow.yaml', 'gather', "it's \u0001"],
+    // file, the id to rename (its first occurrence, where the cursor goes), new name,
+    // and for a refusal what the error says
+    ['flow.yaml', "'ask_user'", "it's"],
+    ['flow.yaml', "'ask_user'", 'a\u0001b'],
+    ['flow.yaml', "'ask_user'", 'say "hi"\\'],
+    ['flow.yaml', "'ask_user'", 'true'],
+    ['flow.yaml', 'summarize', '42'],
+    ['flow.yaml', 'summarize', 'key: b #c'],
+    ['flow.yaml', 'summarize', "it's \u0001"],
     ['flow.yaml', '"review"', 'line\nbreak'],
     ['flow.json', '"answer"', 'a\u0001"b\\'],
     ['flow.json', '"answer"', 'tab\there'],
+    // Steps that templates name ({{steps.draft.outputs.plan}}, {{steps.gather.outputs.summary}}).
+    ['flow.yaml', "'draft'", 'draft_2-b'],
+    ['flow.yaml', "'draft'", "it's", /\{\{steps\.draft\.outputs\.…\}\}.*letters, digits, "_" and "-" only/],
+    ['flow.yaml', "'draft'", 'a.b', /letters, digits, "_" and "-" only/],
+    ['flow.yaml', "'draft'", 'x}}{{y', /letters, digits, "_" and "-" only/],
+    ['flow.yaml', 'gather', 'a b', /\{\{steps\.gather\.outputs\.…\}\}/],
+    ['flow.yaml', 'gather', 'a\u0001b', /letters, digits, "_" and "-" only/],
+    // Names the step id's own rules refuse: the rename would add the error.
+    ['flow.yaml', 'summarize', 'a: b #c', /would add an error: step id "a: b #c" starts with a drive letter.*\[output-path\]$/],
+    ['flow.yaml', 'summarize', '..', /would add an error: .*\[output-path\]$/],
   ];
   let n = 0;
-  for (const [file, at, name] of cases) {
+  for (const [file, at, name, refused] of cases) {
     const uri = uriOf(`${n}-${file}`);
+    const what = `${file}: rename ${at} to ${JSON.stringify(name)}`;
     const text = fs.readFileSync(path.join(dir, file), 'utf8');
     conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: file.endsWith('.json') ? 'json' : 'yaml', version: 1, text } });
-    await diagnostics(uri, 1);
-    const rename = await conn.sendRequest(lsp.RenameRequest.type, { textDocument: { uri }, position: positionOf(text, at, 0, 1), newName: name });
+    const { diagnostics: before } = await diagnostics(uri, 1);
+    const errors = (ds) => ds.filter((d) => d.severity === lsp.DiagnosticSeverity.Error).length;
+    n++;
+    const request = conn.sendRequest(lsp.RenameRequest.type, { textDocument: { uri }, position: positionOf(text, at, 0, 1), newName: name });
+    if (refused) {
+      const err = await errorOf(request, what);
+      check(`${what}: refused, saying why`, err && err.code === rpc.ErrorCodes.InvalidParams && refused.test(err.message),
+        err ? `${err.code} ${err.message}` : 'a rename');
+      continue;
+    }
+    const rename = await request;
     const renamed = applyEdits(text, rename.changes[uri]);
     conn.sendNotification(lsp.DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 2 }, contentChanges: [{ text: renamed }] });
     const { diagnostics: ds } = await diagnostics(uri, 2);
-    check(`${file}: rename ${at} to ${JSON.stringify(name)}: the file still parses`, !ds.some((d) => d.code === 'parse'), { renamed, ds });
+    check(`${what}: the file still parses`, !ds.some((d) => d.code === 'parse'), { renamed, ds });
+    check(`${what}: no error it had not`, errors(ds) <= errors(before), { renamed, ds });
     const syms = await conn.sendRequest(lsp.DocumentSymbolRequest.type, { textDocument: { uri } });
     const names = syms.flatMap((s) => [s.name, ...(s.children || []).map((c) => c.name)]);
-    check(`${file}: rename ${at} to ${JSON.stringify(name)}: the outline shows the new name`, names.includes(name), names);
-    n++;
+    check(`${what}: the outline shows the new name`, names.includes(name), names);
   }
   const code = await within(stop(), 'shutdown and exit');
   check('shutdown and exit: the server ends', code === 0, String(code));
