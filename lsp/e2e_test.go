@@ -181,3 +181,46 @@ func TestEndToEndRenameQuoting(t *testing.T) {
 	dir := write(t, map[string]string{"flow.yaml": yaml, "flow.json": string(json)})
 	runClient(t, "rename-quoting", dir, 41)
 }
+
+// boundedRing is a DireClaw workflow of steps routing to each other by next, on_blocked
+// and on_failed, with a max_total_iterations so high that its simulation stops at the
+// states bound (within seconds).
+func boundedRing() string {
+	var b strings.Builder
+	b.WriteString("id: demo\nselector_agent: router\ndefault_workflow: ring\nselection_max_retries: 2\nagents:\n" +
+		"  router: { provider: anthropic, model: sonnet, can_orchestrate_workflows: true }\n" +
+		"  worker: { provider: openai, model: gpt-5 }\nworkflows:\n  - id: ring\n    version: 1\n" +
+		"    description: A ring\n    tags: [default]\n    inputs: [user_message]\n" +
+		"    limits: { max_total_iterations: 100000 }\n    steps:\n")
+	const n = 12
+	for i := range n {
+		fmt.Fprintf(&b, "      - id: s%d\n        type: agent_task\n        agent: worker\n"+
+			"        prompt: \"Step %d: {{inputs.user_message}}\"\n        outputs: [summary]\n"+
+			"        output_files:\n          summary: s%d/summary.txt\n", i, i, i)
+		if i < n-1 {
+			fmt.Fprintf(&b, "        next: s%d\n", i+1)
+		}
+		fmt.Fprintf(&b, "        on_blocked: s%d\n        on_failed: s%d\n", (i+2)%n, (i+n-1)%n)
+	}
+	return b.String()
+}
+
+// TestEndToEndCodeLensBound: a definition whose simulation a bound stops gets a code
+// lens saying so, in the words of dws simulate's text report (SPEC §8.4, giving up is
+// said), where it once got no lens at all; its command gives that report.
+func TestEndToEndCodeLensBound(t *testing.T) {
+	dir := write(t, map[string]string{"ring.yaml": boundedRing()})
+	bin, err := binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "simulate", "ring.yaml")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	const prefix = "ring.yaml: not simulated: "
+	line, _, _ := strings.Cut(string(out), "\n")
+	if err == nil || !strings.HasPrefix(line, prefix) || !strings.Contains(line, "stopped at the states bound") {
+		t.Fatalf("dws simulate ring.yaml: %v\n%s", err, out)
+	}
+	runClient(t, "lens-bound", dir, 4, strings.TrimPrefix(line, prefix))
+}

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/dwsdev/dws/canonical"
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/report"
@@ -501,7 +502,10 @@ func (a *analysis) ignore(u uri.URI, f lint.Diagnostic) (string, *protocol.Works
 // CodeLens shows each definition's path counts from the simulator, above the
 // definition: "12 paths · 9 succeed · 3 fail". Clicking it runs dws.simulate.
 // The simulation is shared and bounded as simulation says: one per document version,
-// one at a time per document, and a cancelled request returns at once.
+// one at a time per document, and a cancelled request returns at once. A simulation
+// that a bound stops (or that fails) is said, never a silent absence (SPEC §8.4,
+// giving up is said): one lens at the top of the document, in dws simulate's words,
+// "not simulated: workflow "w": stopped at the time bound (1m0s): …".
 func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	a, d, err := s.currentDoc(params.TextDocument.URI)
 	if err != nil {
@@ -520,8 +524,14 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 	}
 	defs, _ := v.([]sim.Definition)
 	in := a.inspection()
-	if err != nil || in.Doc == nil {
+	if in.Doc == nil {
 		return []protocol.CodeLens{}, nil
+	}
+	simulate := []protocol.LSPAny{jsonValue(string(params.TextDocument.URI))}
+	if err != nil {
+		p := a.text.position(in.Doc.Root.Span.Start.Offset)
+		return []protocol.CodeLens{{Range: protocol.Range{Start: p, End: p}, Command: protocol.Command{
+			Title: "not simulated: " + printable.String(err.Error()), Command: "dws.simulate", Arguments: simulate}}}, nil
 	}
 	out := []protocol.CodeLens{}
 	for _, d := range defs {
@@ -537,7 +547,7 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 				title += fmt.Sprintf(" · %s %s", c.Of(st), st)
 			}
 		}
-		args := []protocol.LSPAny{jsonValue(string(params.TextDocument.URI))}
+		args := slices.Clone(simulate)
 		if d.Workflow != "" {
 			args = append(args, jsonValue(d.Workflow))
 		}

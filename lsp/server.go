@@ -19,7 +19,10 @@
 //   - Positions are UTF-16 code units, as LSP's default position encoding says.
 //   - The code lens's simulation (and dws.simulate's) is kept per document version,
 //     runs one at a time per document and at most GOMAXPROCS-1 at once in all, and a
-//     cancelled request is answered RequestCancelled at once (see simulate.go).
+//     cancelled request is answered RequestCancelled at once (see simulate.go). One
+//     that a bound stops (states, count size, time) is one lens at the top of the
+//     document saying so, in dws simulate's words ("not simulated: … stopped at the
+//     time bound (1m0s) …"), never a silent absence of lenses.
 //   - A rename writes the new name as each place's syntax needs (JSON string; YAML
 //     plain, single- or double-quoted, keeping the style where it can hold the name),
 //     and is refused unless the edited text parses back to the new name everywhere,

@@ -19,6 +19,9 @@
 //   node client.cjs rename-quoting DWS DIR
 //                                   renames whose new name the file's syntax must quote or
 //                                   escape (DIR/flow.yaml, DIR/flow.json)
+//   node client.cjs lens-bound DWS DIR WHY
+//                                   the code lens of DIR/ring.yaml, whose simulation a
+//                                   bound stops: "not simulated: WHY"
 //   node client.cjs lens-cancel DWS DIR
 //                                   code lens requests on DIR/slow.json (a definition
 //                                   slow to simulate), cancelled
@@ -432,6 +435,26 @@ async function lensCancel() {
   check('shutdown and exit: the server ends', code === 0, String(code));
 }
 
+// A definition whose simulation a bound stops: its code lens says so, in the words of
+// dws simulate's text report (given), and clicking it gives that report.
+async function lensBound() {
+  const why = editsArg;
+  await start();
+  const uri = uriOf('ring.yaml');
+  const text = fs.readFileSync(path.join(dir, 'ring.yaml'), 'utf8');
+  conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+  const { diagnostics: ds } = await diagnostics(uri, 1);
+  check('the ring validates (so its lens simulates)', !ds.some((d) => d.severity === lsp.DiagnosticSeverity.Error), ds);
+  // The lens's time bound is a minute: the deadline is past it.
+  const lenses = await within(conn.sendRequest(lsp.CodeLensRequest.type, { textDocument: { uri } }), 'the code lens', 120000);
+  check('the code lens says which bound stopped the simulation, as dws simulate does',
+    lenses.length === 1 && lenses[0].command.title === `not simulated: ${why}` && lenses[0].range.start.line === 0, lenses);
+  const report = await within(conn.sendRequest(lsp.ExecuteCommandRequest.type, { command: lenses[0].command.command, arguments: lenses[0].command.arguments }), 'dws.simulate', 120000);
+  check('its command: the report, saying the same', typeof report === 'string' && report.includes(`not simulated: ${why}`), report);
+  const code = await within(stop(), 'shutdown and exit');
+  check('shutdown and exit: the server ends', code === 0, String(code));
+}
+
 // Files dws reads grown past its 4 MiB ceiling while the server runs: each is refused
 // (a diagnostic on .dws.yaml, no quick fix that needs the lockfile), never read whole.
 async function hugeFiles() {
@@ -538,6 +561,6 @@ async function renameQuoting() {
   check('shutdown and exit: the server ends', code === 0, String(code));
 }
 
-const modes = { test, bench, messages, lifecycle, 'exit-without-shutdown': exitWithoutShutdown, 'rename-quoting': renameQuoting, 'lens-cancel': lensCancel, 'huge-files': hugeFiles };
+const modes = { test, bench, messages, lifecycle, 'exit-without-shutdown': exitWithoutShutdown, 'rename-quoting': renameQuoting, 'lens-cancel': lensCancel, 'lens-bound': lensBound, 'huge-files': hugeFiles };
 if (!modes[mode]) fail(`unknown mode ${mode}`);
 modes[mode]().catch((e) => fail(e.stack || String(e)));
