@@ -3,7 +3,6 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"io"
 
 	"github.com/dwsdev/dws/lint"
@@ -55,7 +54,5 @@ func (codeclimate) Write(w io.Writer, res *lint.Result) error {
 			})
 		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(issues)
+	return writeJSON(w, issues, true)
 }

@@ -1,9 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
 )
 
@@ -33,13 +35,26 @@ func (j *jsonWriter) Write(w io.Writer, res *lint.Result) error {
 			files[i].Diagnostics = []lint.Diagnostic{}
 		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(jsonReport{
+	return writeJSON(w, jsonReport{
 		Version: 1,
 		Tool:    jsonTool{Name: "dws", Version: j.opts.Version},
 		Files:   files,
 		Summary: Summarize(res),
-	})
+	}, false)
+}
+
+// writeJSON writes v as indented JSON (escapeHTML: with <, > and & escaped, as
+// encoding/json does by default), every user string exact and every character
+// printable does not pass written as a JSON escape (printable.JSON). Every JSON
+// report goes through it.
+func writeJSON(w io.Writer, v any, escapeHTML bool) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(escapeHTML)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(printable.JSON(buf.Bytes()))
+	return err
 }

@@ -6,11 +6,15 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
 )
 
 // junit writes one test case per file; a file with findings at or above warning is a
-// failed case listing them, which is how CI dashboards show per-file results.
+// failed case listing them, which is how CI dashboards show per-file results. Every
+// user string (a path, a message) is shown through printable.String, one per line of
+// the failure's text: what a JUnit reader parses holds no control character, and no
+// line of it is one the report did not write.
 type junit struct{}
 
 type junitSuites struct {
@@ -44,13 +48,13 @@ type junitFailure struct {
 func (junit) Write(w io.Writer, res *lint.Result) error {
 	suite := junitSuite{Name: "dws validate"}
 	for _, f := range res.Files {
-		c := junitCase{Name: f.Path, Classname: "dws." + orNone(f.Dialect)}
+		c := junitCase{Name: printable.String(f.Path), Classname: "dws." + orNone(f.Dialect)}
 		var fails, notes []string
 		for _, d := range f.Diagnostics {
 			if d.Severity >= lint.Warning {
-				fails = append(fails, d.String())
+				fails = append(fails, printable.String(d.String()))
 			} else {
-				notes = append(notes, d.String())
+				notes = append(notes, printable.String(d.String()))
 			}
 		}
 		if len(fails) > 0 {

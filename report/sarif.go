@@ -3,7 +3,6 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"io"
 	"net/url"
 	"path"
@@ -170,10 +169,7 @@ func (s *sarifWriter) Write(w io.Writer, res *lint.Result) error {
 			EndTimeUTC:          inv.End.UTC().Format(time.RFC3339Nano),
 		}}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(sarifLog{
+	return writeJSON(w, sarifLog{
 		Schema:  sarifSchema,
 		Version: "2.1.0",
 		Runs: []sarifRun{{
@@ -182,7 +178,7 @@ func (s *sarifWriter) Write(w io.Writer, res *lint.Result) error {
 			Results:     results,
 			Invocations: invocations,
 		}},
-	})
+	}, false)
 }
 
 func sarifRuleOf(r lint.Rule) sarifRule {

@@ -301,10 +301,7 @@ func simJSON(w io.Writer, res *lint.Result, opts Options) error {
 	out.Summary.Definitions = len(out.Definitions)
 	s := Summarize(res)
 	out.Summary.Errors, out.Summary.Warnings, out.Summary.Infos = s.Errors, s.Warnings, s.Infos
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return writeJSON(w, out, false)
 }
 
 // simMermaid draws each simulated definition as a Mermaid flowchart whose edges are

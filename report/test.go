@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -247,9 +246,16 @@ func testJSON(w io.Writer, s *scenario.Suite, minCoverage float64, opts Options)
 	t := s.Total()
 	doc.Summary = testJSONSummary{Scenarios: len(s.Outcomes), Passed: s.Passed(), Failed: len(s.Outcomes) - s.Passed(),
 		Covered: t.Covered, Coverable: t.Coverable, Percent: round1(t.Percent()), MinCoverage: minCoverage}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return writeJSON(w, doc, true)
+}
+
+// printableAll is each of ss through printable.String.
+func printableAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = printable.String(s)
+	}
+	return out
 }
 
 func nonNil(s []string) []string {
@@ -293,38 +299,45 @@ type junitTestCase struct {
 }
 
 // testJUnit writes one test suite per definition and one case per scenario, the shape
-// GitLab, Jenkins and GitHub's test reporters read.
+// GitLab, Jenkins and GitHub's test reporters read. Every user string is shown through
+// printable.String, as in validate's JUnit report.
 func testJUnit(w io.Writer, s *scenario.Suite) error {
 	out := junitTestSuites{Name: "dws test"}
 	byDef := map[string]int{}
+	var defs []string // each suite's definition, as Covered.Name says it
 	suiteTime := map[int]time.Duration{}
 	var total time.Duration
 	for _, o := range s.Outcomes {
 		def := filepath.ToSlash(o.Scenario.Definition)
+		shown := printable.String(def)
 		if o.Scenario.Workflow != "" {
 			def += " (workflow " + o.Scenario.Workflow + ")"
+			shown += " (workflow " + printable.String(o.Scenario.Workflow) + ")"
 		}
 		i, ok := byDef[def]
 		if !ok {
 			i = len(out.Suites)
 			byDef[def] = i
-			out.Suites = append(out.Suites, junitTestSuite{Name: def})
+			defs = append(defs, def)
+			out.Suites = append(out.Suites, junitTestSuite{Name: shown})
 		}
 		su := &out.Suites[i]
-		c := junitTestCase{Name: o.Scenario.Name, Classname: "dws.scenario", File: o.Scenario.Path, Time: fmt.Sprintf("%.6f", o.Duration.Seconds())}
+		c := junitTestCase{Name: printable.String(o.Scenario.Name), Classname: "dws.scenario", File: printable.String(o.Scenario.Path),
+			Time: fmt.Sprintf("%.6f", o.Duration.Seconds())}
 		if !o.Passed {
-			text := strings.Join(o.Failures, "\n")
+			lines := printableAll(o.Failures)
 			for _, d := range o.Diagnostics {
-				text += "\n" + d.String()
+				lines = append(lines, printable.String(d.String()))
 			}
 			if o.FirstDiff >= 0 {
-				text += "\nexpected: " + strings.Join(visitStrings(o.Expected), ", ") + "\nactual:   " + strings.Join(visitStrings(o.Actual), ", ")
+				lines = append(lines, "expected: "+strings.Join(printableAll(visitStrings(o.Expected)), ", "),
+					"actual:   "+strings.Join(printableAll(visitStrings(o.Actual)), ", "))
 			}
-			c.Failure = &junitFailure{Message: o.Failures[0], Type: "dws.scenario", Text: text}
+			c.Failure = &junitFailure{Message: printable.String(o.Failures[0]), Type: "dws.scenario", Text: strings.Join(lines, "\n")}
 			su.Failures++
 			out.Failures++
 		}
-		c.SystemOut = strings.Join(o.Warnings, "\n")
+		c.SystemOut = strings.Join(printableAll(o.Warnings), "\n")
 		su.Cases = append(su.Cases, c)
 		suiteTime[i] += o.Duration
 		su.Tests++
@@ -338,13 +351,13 @@ func testJUnit(w io.Writer, s *scenario.Suite) error {
 	for i := range out.Suites {
 		su := &out.Suites[i]
 		su.Time = fmt.Sprintf("%.6f", suiteTime[i].Seconds())
-		if d, ok := cov[su.Name]; ok {
+		if d, ok := cov[defs[i]]; ok {
 			c := d.Coverage
 			su.Properties = []junitProperty{
 				{"dws.coverage.percent", fmt.Sprintf("%.1f", c.Percent())},
 				{"dws.coverage.covered", fmt.Sprint(c.Covered)},
 				{"dws.coverage.coverable", fmt.Sprint(c.Coverable)},
-				{"dws.coverage.uncovered", edgeList(c.Uncovered)},
+				{"dws.coverage.uncovered", printable.String(edgeList(c.Uncovered))},
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dwsdev/dws/internal/printable"
 )
 
 // hostileEnsemble's phase names hold an escape sequence that clears the screen, a CR
@@ -58,9 +61,48 @@ workflows:
           summary: reply/summary.txt
 `
 
+// hostileSteps is a DireClaw file whose workflow id holds a C1 CSI (U+009B) and a
+// right-to-left override (U+202E), and whose first step's id holds an escape sequence,
+// a CR and LF before a forged GitHub Actions command, a line separator (U+2028), the
+// override and the CSI.
+const hostileSteps = `id: steps
+selector_agent: router
+default_workflow: "wf\u009b\u202e"
+agents:
+  router: { provider: anthropic, model: sonnet, can_orchestrate_workflows: true }
+  worker: { provider: openai, model: gpt-5 }
+workflows:
+  - id: "wf\u009b\u202e"
+    version: 1
+    description: Gather, then answer
+    inputs: [user_message]
+    steps:
+      - id: "g\e[2J\r\n::error file=x.yaml,line=1::pwned\u2028\u202e\u009b"
+        type: agent_task
+        agent: worker
+        prompt: "Collect {{inputs.user_message}}"
+        outputs: [summary]
+        output_files:
+          summary: gather/summary.txt
+      - id: reply
+        type: agent_task
+        agent: worker
+        prompt: "Answer"
+        outputs: [summary]
+        output_files:
+          summary: reply/summary.txt
+`
+
+// hostileStep and hostileWorkflow are hostileSteps's ids as they are read.
+const (
+	hostileStep     = "g\x1b[2J\r\n::error file=x.yaml,line=1::pwned\u2028\u202e\u009b"
+	hostileWorkflow = "wf\u009b\u202e"
+)
+
 // rawControl matches what must never reach an output: C0 controls but the newline
-// that ends a line, DEL, and C1 controls.
-var rawControl = regexp.MustCompile("[\x00-\x09\x0b-\x1f\x7f\u0080-\u009f]")
+// that ends a line, DEL, C1 controls, the line and paragraph separators, the
+// bidirectional controls, and U+FEFF, U+FFFE, U+FFFF (printable's list).
+var rawControl = regexp.MustCompile(`[\x00-\x09\x0b-\x1f\x7f\x{80}-\x{9f}\x{2028}\x{2029}\x{202a}-\x{202e}\x{2066}-\x{2069}\x{feff}\x{fffe}\x{ffff}]`)
 
 // Ids and names from a definition reach the terminal, a CI log, a Mermaid viewer and
 // an XHTML page escaped, in every output of every command, as dws validate's text
@@ -75,6 +117,7 @@ func TestHostileIDsInEveryOutput(t *testing.T) {
 	for name, text := range map[string]string{
 		"ens.yaml":  hostileEnsemble,
 		"dc.yaml":   hostileDireClaw,
+		"dcx.yaml":  hostileSteps,
 		broken:      "{\"steps\": [\n",
 		hostileFile: "ensemble: n\nphases:\n  - { name: a, after: [nowhere], tasks: [{ name: t, description: d }] }\n",
 	} {
@@ -82,13 +125,13 @@ func TestHostileIDsInEveryOutput(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"ens.yaml", "dc.yaml"} {
+	for _, f := range []string{"ens.yaml", "dc.yaml", "dcx.yaml"} {
 		var out, errb bytes.Buffer
 		if code := run([]string{"dws", "validate", f}, nil, &out, &errb); code != 0 {
 			t.Fatalf("%s does not validate (exit %d): %s%s", f, code, out.String(), errb.String())
 		}
 	}
-	if code := run([]string{"dws", "simulate", "--emit-scenarios", "scenarios", "ens.yaml", "dc.yaml"}, nil, io.Discard, io.Discard); code != 0 {
+	if code := run([]string{"dws", "simulate", "--emit-scenarios", "scenarios", "ens.yaml", "dc.yaml", "dcx.yaml"}, nil, io.Discard, io.Discard); code != 0 {
 		t.Fatalf("emitting scenarios: exit %d", code)
 	}
 	// A scenario that expects another path: the side-by-side report shows both.
@@ -96,10 +139,16 @@ func TestHostileIDsInEveryOutput(t *testing.T) {
 	if err := os.WriteFile("scenarios/wrong.scenario.yaml", []byte(wrong), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	wrongSteps := "definition: ../dcx.yaml\nworkflow: \"wf\\u009b\\u202e\"\nexpect:\n  path: [reply=complete]\n"
+	if err := os.WriteFile("scenarios/wrongsteps.scenario.yaml", []byte(wrongSteps), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	type output struct {
 		args    []string
 		mermaid bool
 		dot     bool
+		junit   bool
+		json    bool
 	}
 	command := regexp.MustCompile(`^::(error|warning|notice) file=[^,:]*,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=[^,:]*::`)
 	outputs := []output{
@@ -109,9 +158,18 @@ func TestHostileIDsInEveryOutput(t *testing.T) {
 		{args: []string{"graph", "--format", "dot", "dc.yaml"}, dot: true},
 		{args: []string{"simulate", "--format", "mermaid", "ens.yaml"}, mermaid: true},
 		{args: []string{"simulate", "--format", "mermaid", "dc.yaml"}, mermaid: true},
-		{args: []string{"simulate", "--path", "2", "ens.yaml", "dc.yaml"}},
-		{args: []string{"simulate", "ens.yaml", "dc.yaml"}},
-		{args: []string{"simulate", "--format", "json", "ens.yaml", "dc.yaml"}},
+		{args: []string{"graph", "dcx.yaml"}, mermaid: true},
+		{args: []string{"graph", "--format", "dot", "dcx.yaml"}, dot: true},
+		{args: []string{"simulate", "--format", "mermaid", "dcx.yaml"}, mermaid: true},
+		{args: []string{"simulate", "--path", "2", "ens.yaml", "dc.yaml", "dcx.yaml"}},
+		{args: []string{"simulate", "ens.yaml", "dc.yaml", "dcx.yaml"}},
+		{args: []string{"simulate", "--format", "json", "ens.yaml", "dc.yaml", "dcx.yaml"}, json: true},
+		{args: []string{"validate", "--format", "json", hostileFile, "dcx.yaml"}, json: true},
+		{args: []string{"validate", "--format", "sarif", hostileFile, "dcx.yaml"}, json: true},
+		{args: []string{"validate", "--format", "codeclimate", hostileFile, "dcx.yaml"}, json: true},
+		{args: []string{"validate", "--format", "junit", hostileFile, "dcx.yaml"}, junit: true},
+		{args: []string{"test", "--run", "-1$|wrong", "--format", "junit", "scenarios"}, junit: true},
+		{args: []string{"test", "--run", "-1$|wrong", "--format", "json", "scenarios"}, json: true},
 		// Only the scenarios of one path of each: edges stay uncovered.
 		{args: []string{"test", "--run", "-1$|wrong", "--coverage-report", "coverage.html", "scenarios"}},
 		{args: []string{"validate", "--format", "github", hostileFile, "ens.yaml"}},
@@ -137,12 +195,18 @@ func TestHostileIDsInEveryOutput(t *testing.T) {
 				}
 			}
 		}
-		if o.args[0] == "validate" && o.args[1] == "--format" {
+		if o.args[0] == "validate" && o.args[1] == "--format" && o.args[2] == "github" {
 			for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
 				if !command.MatchString(line) {
 					t.Errorf("not a workflow command: %q", line)
 				}
 			}
+		}
+		if o.junit {
+			checkJUnit(t, o.args, out.Bytes(), o.args[0] == "test")
+		}
+		if o.json {
+			checkJSON(t, o.args, out.Bytes(), o.args[0] != "validate")
 		}
 		if o.mermaid {
 			m := filepath.Join(dir, fmt.Sprintf("%02d.mmd", i))
@@ -181,6 +245,87 @@ func TestHostileIDsInEveryOutput(t *testing.T) {
 	}
 	if !strings.Contains(string(page), `research\x1b[2J\r\n::error`) {
 		t.Errorf("the coverage page does not show the phase's name escaped")
+	}
+}
+
+// checkJUnit checks what a JUnit reader gets from the report: no attribute or text
+// holds a character printable does not pass, or a line that is a workflow command, and
+// the hostile step id shows escaped as printable escapes it (when ids is set).
+func checkJUnit(t *testing.T, args []string, report []byte, ids bool) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(report))
+	dec.Strict = true
+	var values []string
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Errorf("dws %q: the JUnit report is not well-formed: %v", args, err)
+			return
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			for _, a := range tok.Attr {
+				values = append(values, a.Value)
+			}
+		case xml.CharData:
+			values = append(values, string(tok))
+		}
+	}
+	for _, v := range values {
+		if loc := rawControl.FindStringIndex(v); loc != nil {
+			t.Errorf("dws %q: the JUnit report holds a raw %q: %q", args, v[loc[0]:loc[1]], v)
+		}
+		if strings.ContainsRune(v, '\ufffd') {
+			t.Errorf("dws %q: the JUnit report replaced a character by U+FFFD instead of escaping it: %q", args, v)
+		}
+		for _, line := range strings.Split(v, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "::error") {
+				t.Errorf("dws %q: a forged workflow command in the JUnit report: %q", args, line)
+			}
+		}
+	}
+	if want := printable.String(hostileStep); ids && !strings.Contains(strings.Join(values, "\n"), want) {
+		t.Errorf("dws %q: the JUnit report does not show the step id as %q", args, want)
+	}
+}
+
+// checkJSON checks a JSON report: it parses, it holds the hostile ids exactly (JSON
+// escapes them: a reader gets the id the definition has; when ids is set), and its
+// bytes hold no character printable does not pass (rawControl checks that of every
+// output).
+func checkJSON(t *testing.T, args []string, report []byte, ids bool) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(report, &v); err != nil {
+		t.Errorf("dws %q: the JSON report does not parse: %v", args, err)
+		return
+	}
+	if !ids {
+		return
+	}
+	var strs []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, e := range v {
+				walk(e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case string:
+			strs = append(strs, v)
+		}
+	}
+	walk(v)
+	all := strings.Join(strs, "\n")
+	if !strings.Contains(all, hostileWorkflow) || !strings.Contains(all, hostileStep) {
+		t.Errorf("dws %q: the JSON report does not hold the workflow id %q and the step id %q as they are", args, hostileWorkflow, hostileStep)
 	}
 }
 

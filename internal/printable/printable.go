@@ -12,9 +12,19 @@
 // reader sees; U+FEFF, U+FFFE and U+FFFF (the last two are not XML characters); and
 // bytes that are not UTF-8. It knows no output format: each format escapes its own
 // syntax (HTML's <, Mermaid's quote) on top.
+//
+// A JUnit or XML report holds user strings through String too: XML can carry neither
+// ESC (encoding/xml writes U+FFFD) nor, for its readers, a line of its own (a CR or LF
+// there reads back as a real line break, which a CI log prints as a line). A JSON
+// report keeps user strings exact, since a reader matches them against the definition:
+// JSON's own escapes carry them, and JSON escapes in an encoded document the
+// characters String does not pass that encoding/json writes raw (DEL, C1 controls, the
+// bidirectional controls, U+FEFF), so that the bytes on a terminal or in a log are
+// as printable as any other output.
 package printable
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -81,4 +91,36 @@ func String(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// JSON returns the encoded JSON document b with every character String does not pass
+// written as a JSON escape (\u009b), which reads back as the same character. Outside
+// strings a JSON document holds only ASCII (its white space included), which it leaves
+// as it is; encoding/json already escapes the C0 controls and U+2028/U+2029 and never
+// writes bytes that are not UTF-8.
+func JSON(b []byte) []byte {
+	i := 0
+	for i < len(b) {
+		r, size := utf8.DecodeRune(b[i:])
+		if r >= 0x7f && !ok(r) { // a byte that is not UTF-8 reads as U+FFFD, which passes
+			break
+		}
+		i += size
+	}
+	if i == len(b) {
+		return b
+	}
+	var out bytes.Buffer
+	out.Grow(len(b) + 16)
+	out.Write(b[:i])
+	for i < len(b) {
+		r, size := utf8.DecodeRune(b[i:])
+		if r >= 0x7f && !ok(r) { // a byte that is not UTF-8 reads as U+FFFD, which passes
+			fmt.Fprintf(&out, `\u%04x`, r)
+		} else {
+			out.Write(b[i : i+size])
+		}
+		i += size
+	}
+	return out.Bytes()
 }
