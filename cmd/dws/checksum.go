@@ -50,7 +50,11 @@ cannot be read.`,
 
 func checksum(c *cli.Context) error {
 	args := c.Args().Slice()
-	write, check := c.String("write"), c.String("check")
+	write, err := outputFlag(c, "write")
+	if err != nil {
+		return err
+	}
+	check := c.String("check")
 	if write != "" && check != "" {
 		return usagef("--write and --check cannot be used together")
 	}
@@ -106,7 +110,7 @@ func checksum(c *cli.Context) error {
 		entries[key] = r.sum
 	}
 	if err := canonical.UpdateLock(write, entries); err != nil {
-		return failedTo("recording checksums", err)
+		return outputError("--write", write, err)
 	}
 	total := len(entries)
 	if l, err := canonical.ReadLock(write); err == nil {

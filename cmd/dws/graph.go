@@ -43,6 +43,10 @@ func drawGraph(c *cli.Context) error {
 		return usagef("graph: give one FILE")
 	}
 	path := c.Args().First()
+	out, err := outputFlag(c, "output")
+	if err != nil {
+		return err
+	}
 	s, err := loadSetup(c.String("config"))
 	if err != nil {
 		return err
@@ -73,11 +77,8 @@ func drawGraph(c *cli.Context) error {
 	if err := report.WriteGraph(&buf, format, path, report.Drawings(in)); err != nil {
 		return failedTo("drawing the graph", err)
 	}
-	if out := c.String("output"); out != "" {
-		if err := lint.WriteFileAtomic(out, buf.Bytes()); err != nil {
-			return failedTo("writing "+out, err)
-		}
-		return nil
+	if out != "" {
+		return writeOutput("--output", out, buf.Bytes())
 	}
 	_, err = c.App.Writer.Write(buf.Bytes())
 	return err

@@ -55,7 +55,7 @@ func initCommand() *cli.Command {
 			if _, err := os.Stat(lint.ConfigName); err == nil && !c.Bool("force") {
 				return usagef("init: %s already exists (use --force to overwrite)", lint.ConfigName)
 			} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("init: %w", err)
+				return outputError("init", lint.ConfigName, err)
 			}
 			// Each dialect documents the sections it owns.
 			text := initConfig
@@ -64,8 +64,8 @@ func initCommand() *cli.Command {
 					text += "\n" + d.ConfigDoc
 				}
 			}
-			if err := lint.WriteFileAtomic(lint.ConfigName, []byte(text)); err != nil {
-				return failedTo("init", err)
+			if err := writeOutput("init", lint.ConfigName, []byte(text)); err != nil {
+				return err
 			}
 			fmt.Fprintf(c.App.Writer, "wrote %s\n", lint.ConfigName)
 			return nil

@@ -43,8 +43,8 @@ or adding the property as the last one. The rest of the file is left as written,
 byte for byte, so the checksum does not change. The file is rewritten atomically,
 and only after the new text has been parsed again and its signature verified.
 
-Exit status: 0 signed; 1 a file cannot be read, parsed or signed; 2 usage error or
-an unusable key.`,
+Exit status: 0 signed; 1 a file cannot be read, parsed or signed; 2 usage error, an
+unusable key, or a file that cannot be written.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "key", Usage: "the private key (PEM PKCS #8, as dws keygen writes it)", TakesFile: true},
 		},
@@ -81,6 +81,11 @@ func keygen(c *cli.Context) error {
 	}
 	force := c.Bool("force")
 	keyPath, pubPath := out+".key", out+".pub"
+	for _, p := range []string{keyPath, pubPath} {
+		if err := checkOutput("--out", p); err != nil {
+			return err
+		}
+	}
 	if !force {
 		for _, p := range []string{keyPath, pubPath} {
 			if _, err := os.Lstat(p); err == nil {
@@ -100,7 +105,7 @@ func keygen(c *cli.Context) error {
 		if err := writeKey(k.path, k.data, k.perm, force); errors.Is(err, fs.ErrExist) {
 			return failf(c.App.ErrWriter, "%v", err)
 		} else if err != nil {
-			return failedTo("keygen", err)
+			return outputError("--out", k.path, err)
 		}
 	}
 	fmt.Fprintf(c.App.Writer, "wrote %s (private: keep it secret) and %s\n", keyPath, pubPath)
@@ -126,7 +131,7 @@ func sign(c *cli.Context) error {
 	}
 	failed := false
 	for _, path := range args {
-		if err := signFile(c.App.ErrWriter, path, priv); errors.As(err, new(failure)) {
+		if err := signFile(c.App.ErrWriter, path, priv); errors.As(err, new(usageError)) {
 			return err // the file is fine; dws could not write it
 		} else if err != nil {
 			failed = true
@@ -185,7 +190,7 @@ func signFile(stderr io.Writer, path string, priv ed25519.PrivateKey) error {
 		return &loadError{path, fmt.Errorf("signing: placing the signature in the file went wrong (%w); the file is unchanged", err)}
 	}
 	if err := canonical.WriteFile(target, text, st.Mode().Perm()); err != nil {
-		return failedTo("signing "+path, err)
+		return outputError("sign", path, err)
 	}
 	return nil
 }

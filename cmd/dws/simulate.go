@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -89,7 +90,8 @@ func simulate(c *cli.Context) error {
 	if len(args) == 0 {
 		return usagef("simulate: want at least one FILE")
 	}
-	if err := checkEmitDir(c.String("emit-scenarios")); err != nil {
+	emitDir, err := emitFlag(c)
+	if err != nil {
 		return err
 	}
 	s, err := loadSetup(c.String("config"))
@@ -115,15 +117,18 @@ func simulate(c *cli.Context) error {
 	}
 	res := l.Run(inputs, problems...)
 	opts := report.Options{Color: colorWanted(c, c.App.Writer), Version: version(), Registry: s.reg}
-	if dir := c.String("emit-scenarios"); dir != "" {
-		if err := emitScenarios(c, res, dir); err != nil {
+	if pathN != nil {
+		if err := checkPath(res, pathN); err != nil {
+			return err
+		}
+	}
+	if emitDir != "" {
+		if err := emitScenarios(c, res, emitDir); err != nil {
 			return err
 		}
 	}
 	if pathN != nil {
-		if err := printPath(c, res, pathN); err != nil {
-			return err
-		}
+		printPath(c, res, pathN)
 	} else if err := report.WriteSimulation(c.App.Writer, format, res, opts); err != nil {
 		return failedTo("writing the report", err)
 	}
@@ -134,20 +139,34 @@ func simulate(c *cli.Context) error {
 	return exitCode(code)
 }
 
-// checkEmitDir refuses an --emit-scenarios that names something other than a directory
-// (or a path under such a thing) before anything is simulated: a usage error.
-func checkEmitDir(dir string) error {
+// emitFlag is --emit-scenarios's directory ("" when not given), refused before
+// anything is simulated when it is given empty, names something other than a directory
+// (or a path under such a thing), a link to nothing, or a name the system refuses: a
+// usage error, as is a directory that cannot be made or written when the scenarios are
+// written (output.go).
+func emitFlag(c *cli.Context) (string, error) {
+	dir := c.String("emit-scenarios")
 	if dir == "" {
-		return nil
+		if c.IsSet("emit-scenarios") {
+			return "", usagef("--emit-scenarios: give a directory")
+		}
+		return "", nil
 	}
 	st, err := os.Stat(dir)
 	switch {
 	case err == nil && !st.IsDir():
-		return usagef("--emit-scenarios: %s is not a directory", dir)
+		return "", usagef("--emit-scenarios: %s is not a directory", dir)
+	case err == nil:
 	case errors.Is(err, syscall.ENOTDIR):
-		return usagef("--emit-scenarios: %s: a part of it is not a directory", dir)
+		return "", usagef("--emit-scenarios: %s: a part of it is not a directory", dir)
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", outputError("--emit-scenarios", dir, err)
+	default:
+		if _, lerr := os.Lstat(dir); lerr == nil { // a link to nothing
+			return "", outputError("--emit-scenarios", dir, err)
+		}
 	}
-	return nil
+	return dir, nil
 }
 
 // stopped reports whether a bound stopped the simulation of some file (SPEC §8.4:
@@ -168,7 +187,7 @@ func stopped(res *lint.Result) bool {
 // so the count said is the count on disk.
 func emitScenarios(c *cli.Context, res *lint.Result, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return failedTo("creating "+dir, err)
+		return outputError("--emit-scenarios", dir, err)
 	}
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
@@ -201,8 +220,8 @@ func emitScenarios(c *cli.Context, res *lint.Result, dir string) error {
 			files, failed := scenario.Emit(d, filepath.ToSlash(rel), stem, f.Checksum)
 			unpinned += failed
 			for _, e := range files {
-				if err := lint.WriteFileAtomic(filepath.Join(dir, e.Name+".scenario.yaml"), e.Text); err != nil {
-					return failedTo("writing a scenario", err)
+				if err := writeOutput("--emit-scenarios", filepath.Join(dir, e.Name+".scenario.yaml"), e.Text); err != nil {
+					return err
 				}
 				written++
 			}
@@ -237,21 +256,61 @@ func startContext(path string) (map[string]any, error) {
 	return ctx, nil
 }
 
-// printPath prints path n (0-based) of every simulated definition, step by step.
-func printPath(c *cli.Context, res *lint.Result, n *big.Int) error {
+// checkPath refuses --path when n (0-based) is not a path of every simulated
+// definition: a usage error naming how many paths each of those has.
+func checkPath(res *lint.Result, n *big.Int) error {
+	var short []string
+	for _, f := range res.Files {
+		if f.Simulation == nil {
+			continue
+		}
+		for _, d := range f.Simulation.Definitions {
+			if d.Result == nil {
+				continue
+			}
+			if total := d.Result.Counts.Total(); n.Cmp(total) >= 0 {
+				short = append(short, fmt.Sprintf("%s has %s", definitionName(f.Path, d.Workflow), pathCount(total)))
+			}
+		}
+	}
+	if len(short) > 0 {
+		return usagef("--path %s: no such path; %s", new(big.Int).Add(n, big.NewInt(1)), strings.Join(short, "; "))
+	}
+	return nil
+}
+
+// definitionName is a definition as the reports name it: the file, and the workflow
+// when the file has several.
+func definitionName(path, workflow string) string {
+	if workflow != "" {
+		return path + " (workflow " + workflow + ")"
+	}
+	return path
+}
+
+// pathCount says n paths.
+func pathCount(n *big.Int) string {
+	if n.Cmp(big.NewInt(1)) == 0 {
+		return "1 path"
+	}
+	return n.String() + " paths"
+}
+
+// printPath prints path n (0-based) of every simulated definition, step by step
+// (checkPath made sure each has it).
+func printPath(c *cli.Context, res *lint.Result, n *big.Int) {
 	w := c.App.Writer
 	for _, f := range res.Files {
 		if f.Simulation == nil {
 			continue
 		}
 		for _, d := range f.Simulation.Definitions {
-			name := printable.String(f.Path)
-			if d.Workflow != "" {
-				name += " (workflow " + printable.String(d.Workflow) + ")"
+			name := printable.String(definitionName(f.Path, d.Workflow))
+			if d.Result == nil {
+				continue
 			}
 			p, ok := d.Result.Path(n)
 			if !ok {
-				fmt.Fprintf(w, "%s: there is no path %s (it has %s)\n", name, new(big.Int).Add(n, big.NewInt(1)), d.Result.Counts.Total())
 				continue
 			}
 			fmt.Fprintf(w, "%s: path %s of %s\n", name, new(big.Int).Add(n, big.NewInt(1)), d.Result.Counts.Total())
@@ -261,5 +320,4 @@ func printPath(c *cli.Context, res *lint.Result, n *big.Int) error {
 			fmt.Fprintf(w, "  → %s\n", p.Status)
 		}
 	}
-	return nil
 }

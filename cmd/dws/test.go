@@ -67,6 +67,14 @@ func runTests(c *cli.Context) error {
 	if c.Int("jobs") < 1 || c.Int("max-steps") < 1 || c.Duration("stub-timeout") <= 0 {
 		return usagef("--jobs and --max-steps must be at least 1, --stub-timeout positive")
 	}
+	out, err := outputFlag(c, "output")
+	if err != nil {
+		return err
+	}
+	coverage, err := outputFlag(c, "coverage-report")
+	if err != nil {
+		return err
+	}
 	var only *regexp.Regexp
 	if r := c.String("run"); r != "" {
 		re, err := regexp.Compile(r)
@@ -108,24 +116,24 @@ func runTests(c *cli.Context) error {
 	if len(suite.Outcomes) == 0 {
 		return usagef("test: --run %q matches none of the %d scenarios", c.String("run"), len(files))
 	}
-	if p := c.String("coverage-report"); p != "" {
+	if coverage != "" {
 		var buf bytes.Buffer
 		if err := report.WriteCoverageHTML(&buf, suite, minCov); err != nil {
 			return failedTo("writing the coverage report", err)
 		}
-		if err := lint.WriteFileAtomic(p, buf.Bytes()); err != nil {
-			return failedTo("writing the coverage report", err)
+		if err := writeOutput("--coverage-report", coverage, buf.Bytes()); err != nil {
+			return err
 		}
 	}
 	opts := report.Options{Color: colorWanted(c, c.App.Writer), Version: version(), Registry: s.reg}
-	if out := c.String("output"); out != "" {
+	if out != "" {
 		opts.Color = false
 		var buf bytes.Buffer
 		if err := report.WriteTest(&buf, format, suite, minCov, opts); err != nil {
 			return failedTo("writing the report", err)
 		}
-		if err := lint.WriteFileAtomic(out, buf.Bytes()); err != nil {
-			return failedTo("writing the report", err)
+		if err := writeOutput("--output", out, buf.Bytes()); err != nil {
+			return err
 		}
 	} else if err := report.WriteTest(c.App.Writer, format, suite, minCov, opts); err != nil {
 		return failedTo("writing the report", err)

@@ -31,8 +31,9 @@ through the config's include and exclude globs. Findings are printed in --format
 Exit codes:
   0  nothing at or above --fail-on, and no more warnings than --max-warnings
   1  findings (an unreadable or malformed file is a finding)
-  2  usage or configuration error, or a directory in which nothing is checked
-  3  dws failed (an internal error, or it could not write a file)`,
+  2  usage or configuration error, a directory in which nothing is checked, or an
+     output file (--output, --write-baseline) that cannot be written
+  3  dws failed (an internal error)`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.Formats, ", ")},
 			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
@@ -117,7 +118,14 @@ func validate(c *cli.Context) error {
 	if _, known := s.reg.Dialect(forced); forced != "" && !known {
 		return usagef("--dialect: unknown dialect %q (known: %s)", forced, strings.Join(s.reg.DialectIDs(), ", "))
 	}
-	writeBaseline := c.String("write-baseline")
+	writeBaseline, err := outputFlag(c, "write-baseline")
+	if err != nil {
+		return err
+	}
+	out, err := outputFlag(c, "output")
+	if err != nil {
+		return err
+	}
 	cfg := *s.cfg
 	if writeBaseline != "" {
 		cfg.Baseline = "" // record every finding, including those the old baseline hides
@@ -195,7 +203,7 @@ func validate(c *cli.Context) error {
 
 	if writeBaseline != "" {
 		if err := lint.WriteBaseline(writeBaseline, res); err != nil {
-			return failedTo("recording the baseline", err)
+			return outputError("--write-baseline", writeBaseline, err)
 		}
 		n := len(res.Diagnostics())
 		noun := "findings"
@@ -216,7 +224,6 @@ func validate(c *cli.Context) error {
 		res = errorsOnly(res)
 	}
 	code, warnings := exitStatus(res, failOn, maxWarnings)
-	out := c.String("output")
 	dst := c.App.Writer
 	var buf bytes.Buffer
 	if out != "" {
@@ -232,8 +239,8 @@ func validate(c *cli.Context) error {
 		return failedTo("writing the report", err)
 	}
 	if out != "" {
-		if err := lint.WriteFileAtomic(out, buf.Bytes()); err != nil {
-			return failedTo("writing the report", err)
+		if err := writeOutput("--output", out, buf.Bytes()); err != nil {
+			return err
 		}
 	}
 	if maxWarnings >= 0 && warnings > maxWarnings {
