@@ -34,8 +34,10 @@ type worker struct {
 	dir   string
 	real  string // dir's real path, as made
 	token string
-	pgid  int    // 0 until it started
-	born  uint64 // when it started, in clock ticks after boot (Linux; else 0)
+	pgid  int         // 0 until it started
+	born  uint64      // when it started, in clock ticks after boot (Linux; else 0)
+	cg    *cgroup     // its control group (Linux), nil when none holds it
+	mech  containment // how it is held (contain_linux.go)
 	swept bool
 }
 
@@ -73,9 +75,11 @@ func newWorker() (*worker, error) {
 	return w, nil
 }
 
-// start starts cmd as w's process, in a process group of its own. The registry is held
-// while it starts, so that a dying dws kills every process that started.
-func (w *worker) start(cmd *exec.Cmd) error {
+// start starts cmd as w's process, in a process group of its own, held as
+// startContained holds it (on Linux, a control group of its own where it can); it
+// returns the command that runs. The registry is held while it starts, so that a
+// dying dws kills every process that started.
+func (w *worker) start(cmd *exec.Cmd) (*exec.Cmd, error) {
 	env := []string{tokenVar + "=" + w.token}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, tokenVar+"=") {
@@ -87,26 +91,35 @@ func (w *worker) start(cmd *exec.Cmd) error {
 	live.Lock()
 	defer live.Unlock()
 	if live.stopping {
-		return errStopping
+		return cmd, errStopping
 	}
-	if err := cmd.Start(); err != nil {
-		return err
+	cmd, err := w.startContained(cmd)
+	if err != nil {
+		return cmd, err
 	}
 	w.pgid = cmd.Process.Pid
 	w.born = startTick(w.pgid)
-	return nil
+	return cmd, nil
 }
 
-// finish kills what is left of w's processes once its process has exited.
+// finish kills what is left of w's processes once its process has exited, and the
+// orphans of ended stubs no running stub may own (reapOrphans).
 func (w *worker) finish() {
 	sweep(w)
+	live.Lock()
 	w.swept = true
+	reapOrphans(w, false)
+	live.Unlock()
 }
 
-// close kills what is left of w's processes, removes its directory and unregisters it.
+// close kills what is left of w's processes, removes its directory and control group,
+// and unregisters it.
 func (w *worker) close() {
 	if !w.swept {
-		sweep(w)
+		w.finish()
+	}
+	if w.cg != nil {
+		w.cg.remove()
 	}
 	_ = removeAll(w.dir)
 	live.Lock()
@@ -122,6 +135,12 @@ func abandon() {
 	live.stopping = true
 	for w := range live.workers {
 		sweep(w)
+	}
+	reapOrphans(nil, true)
+	for w := range live.workers {
+		if w.cg != nil {
+			w.cg.remove()
+		}
 		_ = removeAll(w.dir)
 		delete(live.workers, w)
 	}

@@ -23,9 +23,12 @@ import (
 // one JSON answer on stdout: {"ok": true}, {"fail": "reason"}, {"decision": "approve"},
 // each optionally with "output": {…}. The process runs in a process group of its own,
 // with DWS_STUB_RUN set to a token of its own in its environment; when it exits or is
-// killed at the stub timeout, every process of its group, and (on Linux) every process
-// that inherited the token, setsid or not, is killed, and the directory is removed
-// (live.go says how a signal or a panic does the same).
+// killed at the stub timeout, every process of its group is killed, and on Linux every
+// process it started, also one that called setsid, cleared its environment and lost
+// its parent: each stub runs in a control group of its own where the system offers one,
+// else dws is the child subreaper and kills the stubs' orphans (contain_linux.go says
+// how, and when), and every process that inherited the token is killed as well; then
+// the directory is removed (live.go says how a signal or a panic does the same).
 //
 // dws reads at most 1 MiB of a stub's stdout and 4 KiB of its stderr: a stub that
 // writes more is killed at once and the scenario fails, naming the cap.
@@ -141,7 +144,7 @@ func (w *worker) run(args []string, input []byte, timeout time.Duration) ran {
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = w.dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0][0], pipes[1][1], pipes[2][1]
-	err := w.start(cmd)
+	cmd, err := w.start(cmd)
 	// The child has its ends; dws keeps the others.
 	_ = pipes[0][0].Close()
 	_ = pipes[1][1].Close()
@@ -155,7 +158,12 @@ func (w *worker) run(args []string, input []byte, timeout time.Duration) ran {
 		return r
 	}
 	deadline := time.Now().Add(timeout)
-	kill := func() { _ = syscall.Kill(-w.pgid, syscall.SIGKILL) }
+	kill := func() {
+		_ = syscall.Kill(-w.pgid, syscall.SIGKILL)
+		if w.cg != nil {
+			w.cg.signal()
+		}
+	}
 	var mu sync.Mutex
 	timer := time.AfterFunc(timeout, func() {
 		mu.Lock()

@@ -24,6 +24,12 @@
 //     longest node id before it.
 //   - expect.context is a subset: every member given must be in the final context with an
 //     equal value (numbers compare by value: 0.910 equals 0.91).
+//   - Everything a stub worker process starts dies with it, on Linux also what left its
+//     session, dropped its token and lost its parent: each stub runs in a control group
+//     of its own (cgroup v2, else the v1 freezer) where dws may make one (root, or a
+//     delegated subtree), else dws is the child subreaper and kills the stubs' orphans
+//     (an orphan that started while another stub was running is killed once that stub
+//     has ended too: contain_linux.go). Elsewhere the stub's process group is killed.
 package scenario
 
 import (

@@ -10,10 +10,12 @@ import (
 	"time"
 )
 
-// sweep kills what is left of a stub: its process group, and on Linux every process
-// that carries the stub's token in its environment, or descends from one that does (a
-// child that called setsid has left the group, not the environment; one that also
-// cleared its environment is still found while its parent lives).
+// sweep kills what is left of a stub: its process group, and everything in its control
+// group when it has one (contain_linux.go), which holds every process it started. Without
+// one, every process that carries the stub's token in its environment, or descends from
+// one that does (a child that called setsid has left the group, not the environment; one
+// that also cleared its environment is found while its parent lives, and once orphaned
+// by reapOrphans, dws being the child subreaper then).
 //
 // It scans /proc until a scan finds no process it has not yet killed. A process in the
 // middle of exec shows an empty environment for a moment: while one that started after
@@ -23,6 +25,10 @@ import (
 func sweep(w *worker) {
 	if w.pgid > 0 {
 		_ = syscall.Kill(-w.pgid, syscall.SIGKILL)
+	}
+	if w.cg != nil {
+		w.cg.kill()
+		return
 	}
 	needle := []byte(tokenVar + "=" + w.token)
 	killed := map[int]bool{}
