@@ -221,7 +221,8 @@ func writeCgroupFile(path string, data []byte) error {
 	return err
 }
 
-// pids lists the processes in the group.
+// pids lists the processes in the group, never dws itself (a thread of dws that could
+// not leave a freezer group after a fork is ending, and lists dws there meanwhile).
 func (cg *cgroup) pids() []int {
 	b, err := os.ReadFile(filepath.Join(cg.dir, "cgroup.procs"))
 	if err != nil {
@@ -229,7 +230,7 @@ func (cg *cgroup) pids() []int {
 	}
 	var out []int
 	for _, f := range strings.Fields(string(b)) {
-		if pid, err := strconv.Atoi(f); err == nil {
+		if pid, err := strconv.Atoi(f); err == nil && pid != os.Getpid() {
 			out = append(out, pid)
 		}
 	}
