@@ -20,8 +20,9 @@ import (
 // and edits from there. A path's outcomes become stub answers, node by node in the order
 // the run invokes them: ok, pass, complete and completed are {ok: true}; fail and failed
 // {fail: …}; a named failure route or blocked is {fail: ROUTE}; approve and reject are
-// decisions; a loop's again and exit, a delegation's ok and fail and a review's approve
-// and retry pin the loop's, delegation's and review's own nodes. Outcomes the definition
+// decisions; a loop's again and exit, a delegation's ok and fail and an ensemble
+// review's decisions (approve, retry, reject, retry_predecessor NAME) pin the loop's,
+// delegation's and review's own nodes. Outcomes the definition
 // decides (a branch, a conditional, routing, a join) are not stubbed: the path's witness
 // context (dws simulate's) starts the run, and a phase whose output a conditional reads,
 // or an ai step whose output a branch reads, answers with the witness values. Every
@@ -170,7 +171,7 @@ func pin(def sim.Definition, p sim.Path) *Scenario {
 			} else {
 				add(node+"#"+name, sim.Answer{Kind: "fail", Reason: "delegated work failed"})
 			}
-		case (o == "approve" || o == "retry") && def.Nodes[node+"#review"].Kind != "":
+		case slices.Contains(def.Nodes[node+"#review"].Decisions, o):
 			add(node+"#review", sim.Answer{Kind: "decision", Decision: o})
 		case (o == "approve" || o == "reject") && accepts("decision"):
 			add(node, sim.Answer{Kind: "decision", Decision: o})

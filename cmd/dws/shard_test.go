@@ -87,8 +87,8 @@ func TestShardsPartitionTheScenarios(t *testing.T) {
 			seen[s.Path]++
 		}
 	}
-	if len(seen) != 28 {
-		t.Errorf("the shards ran %d distinct scenarios, want the 28 fixtures", len(seen))
+	if len(seen) != 32 {
+		t.Errorf("the shards ran %d distinct scenarios, want the 32 fixtures", len(seen))
 	}
 	for p, n := range seen {
 		if n != 1 {

@@ -32,12 +32,27 @@
 //   - A path lists the phases that started, each with its outcomes, in one fixed
 //     topological order: declaration order wherever after allows, else the earliest
 //     declared phase that is ready. Concurrent phases never make two paths of one run.
-//   - A review runs after its phase completed (never after it failed) and answers
-//     approve (the phase completed) or retry (the phase runs again, and completes or
-//     fails again) as long as maxRetries allows (default 2, AgentEnsemble's). A retry
-//     asked for past maxRetries is not run: as AgentEnsemble's PhaseDagExecutor does,
-//     the last output is committed and the phase completes. Its edge is still retry.
-//     RETRY_PREDECESSOR, REJECT and maxPredecessorRetries are not simulated.
+//   - A review runs after each attempt of its phase that completed (never after one
+//     that failed) and decides as AgentEnsemble's PhaseDagExecutor takes its decision:
+//     approve (the phase completed); retry (the phase runs again, and completes or fails
+//     again) while the attempts since the phase last started afresh are within
+//     maxRetries (default 2); reject (the phase failed, and what waits for it is
+//     skipped); or retry_predecessor NAME, one outcome for each direct predecessor
+//     (each after entry, once), which re-runs NAME, without NAME's own review, while
+//     NAME was re-run fewer than maxPredecessorRetries times (default 2, counted per
+//     predecessor for the phase's whole run): NAME's re-run is a step of NAME, completed
+//     or failed; failed fails the reviewed phase; completed runs the phase again from
+//     scratch, its self-retries counted afresh. A retry or retry_predecessor asked for
+//     past its limit is not run: as AgentEnsemble does, the current output is
+//     committed and the phase completes; the edge is still the decision's. The
+//     predecessor's re-run does not change what was decided downstream of it: phases
+//     that already started after it keep their runs.
+//   - A predecessor whose name a decision cannot carry is no outcome: AgentEnsemble
+//     reads RETRY_PREDECESSOR's phase name up to the first ':' and trims it, so a name
+//     with a ':' or with a character up to U+0020 at either end is never matched (the
+//     decision is taken as approve).
+//   - A review task that itself fails makes its phase fail in AgentEnsemble; it is not
+//     an outcome of its own here (reject and failed already end the phase failed).
 //   - A flat task list is one phase, named after the ensemble. With both phases and
 //     tasks (only with ensemble-mix turned off) the phases run. A phase with a repeated
 //     or blank name takes no part, and an after naming no phase is ignored, as in the
@@ -45,13 +60,16 @@
 //   - An ensemble has no sim-* findings: every phase can fail, and there is no failure
 //     route to ask for.
 //   - Counting: phases are taken in the fixed order, and a state is a position in it, the
-//     attempt and review stage of the phase there, whether some phase failed, and the
+//     stage of the phase there (running, its review deciding, or a predecessor of it
+//     re-running), its self-retries since it last started afresh and its review's
+//     re-run count of each direct predecessor, whether some phase failed, and the
 //     frontier: for each phase already passed that a phase still ahead waits for, whether
 //     it completed. The state graph is then acyclic and counting is dynamic programming
-//     over at most n·2^(w+2)·(r+1) states for n phases, a widest frontier of w and a
-//     largest maxRetries of r: exponential in w only. sim.Options.MaxStates (default
-//     1,000,000) makes a wider ensemble an error that names its width, never a wrong
-//     count.
+//     over at most n·2^(w+1)·(2(r+1)+d)·(p+1)^d states for n phases, a widest frontier
+//     of w, a largest maxRetries of r, and reviews with at most d direct predecessors
+//     and a largest maxPredecessorRetries of p: exponential in w and d only.
+//     sim.Options.MaxStates (default 1,000,000) makes a wider ensemble an error that
+//     names its width, never a wrong count.
 package ensemble
 
 import (
@@ -116,6 +134,9 @@ type phase struct {
 	// the review may have the phase redone (AgentEnsemble's default, 2, when unset).
 	reviewed   bool
 	maxRetries int
+	// maxPredRetries is how many times the review may have each direct predecessor
+	// re-run (AgentEnsemble's default, 2, when unset).
+	maxPredRetries int
 }
 
 type task struct {
@@ -158,6 +179,7 @@ func decode(doc *source.Document) *ensemble {
 			if rt := n.Get("review").Get("task"); rt != nil && rt.Kind == source.Object {
 				addTask(p, rt, p.ptr+"/review/task", true)
 				p.reviewed, p.maxRetries = true, count(n.Get("review").Get("maxRetries"), defaultMaxRetries)
+				p.maxPredRetries = count(n.Get("review").Get("maxPredecessorRetries"), defaultMaxRetries)
 			}
 			e.phases = append(e.phases, p)
 			if _, dup := e.byName[p.name]; p.named && !dup {
@@ -232,7 +254,8 @@ func (e *ensemble) home(t *task) *phase {
 	return t.phase
 }
 
-// defaultMaxRetries is AgentEnsemble's PhaseReview maxRetries when a review sets none.
+// defaultMaxRetries is AgentEnsemble's PhaseReview maxRetries, and its
+// maxPredecessorRetries, when a review sets none.
 const defaultMaxRetries = 2
 
 // count is the value of a non-negative integer node (at most math.MaxInt32, more than

@@ -2,6 +2,7 @@ package ensemble
 
 import (
 	"container/heap"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -13,12 +14,14 @@ import (
 // machine is an ensemble as sim sees it. Phases run concurrently, but a path lists them
 // in one fixed topological order (the declaration order wherever after allows it), so
 // that how concurrent phases interleave never makes two paths of one run. A state is a
-// position in that order, the attempt and review stage there, whether a phase failed,
-// and the frontier: whether each phase already passed that some phase still ahead waits
-// for completed (failed and skipped are alike to a waiting phase). Counting is then
-// dynamic programming over at most n · 2^(w+1) · 2(r+1) states, where w is the widest
-// frontier and r the largest maxRetries: exponential in the frontier's width only, never
-// in the number of phases.
+// position in that order, the stage, attempt and predecessor re-run counts there,
+// whether a phase failed, and the frontier: whether each phase already passed that some
+// phase still ahead waits for completed (failed and skipped are alike to a waiting
+// phase). Counting is then dynamic programming over at most
+// n · 2^(w+1) · (2(r+1)+d) · (p+1)^d states, where w is the widest frontier, r the
+// largest maxRetries, d the most direct predecessors a review can have re-run and p
+// the largest maxPredecessorRetries: exponential in the frontier's width and in d,
+// never in the number of phases.
 type machine struct {
 	phases []*phase // in the fixed order
 	names  []string
@@ -33,18 +36,33 @@ type machine struct {
 	roots []int
 	width int // the widest frontier
 	wide  int // the position where it is widest
+	// retry are, by position, the positions of the direct predecessors a reviewed
+	// phase's review can have re-run (RETRY_PREDECESSOR), in after order.
+	retry [][]int
 }
 
-// state is a run between two choices: at phase pos (attempt retries into it, its tasks
-// completed and its review deciding when review is set), with the frontier's
-// completed bits (one byte each) and whether a phase has failed.
+// state is a run between two choices: at phase pos, in stage (running, its review
+// deciding, or one of its direct predecessors re-running for that review), after
+// attempt self-retries since the phase last started from scratch, with the frontier's
+// completed bits (one byte each), whether a phase has failed, and, for a reviewed
+// phase, how many times its review has had each of its direct predecessors re-run
+// (four bytes each, in the order of retry).
 type state struct {
 	pos     int32
 	attempt int32
-	review  bool
+	stage   int32
 	failed  bool
 	bits    string
+	preds   string
 }
+
+// The stages of a phase: running, its review deciding, and from rerun on, the re-run
+// of its direct predecessor stage-rerun (an index into machine.retry).
+const (
+	running = iota
+	reviewing
+	rerun
+)
 
 // phasesOf is what an ensemble runs: its named phases (the first of each name), or one
 // implicit phase named after the ensemble for a flat task list.
@@ -96,7 +114,7 @@ func newMachine(phases []*phase) (*machine, error) {
 	for k, i := range order {
 		pos[i] = k
 	}
-	m := &machine{preds: make([][]int, n), carry: make([][]int, n), sizes: make([]int, n+1), roots: make([]int, n+1)}
+	m := &machine{preds: make([][]int, n), carry: make([][]int, n), sizes: make([]int, n+1), roots: make([]int, n+1), retry: make([][]int, n)}
 	last := make([]int, n) // by position: the position of its last successor, -1 for none
 	for k, i := range order {
 		m.phases = append(m.phases, phases[i])
@@ -104,6 +122,13 @@ func newMachine(phases []*phase) (*machine, error) {
 		last[k] = -1
 		for _, s := range succs[i] {
 			last[k] = max(last[k], pos[s])
+		}
+		if phases[i].reviewed {
+			for _, j := range predsOf[i] {
+				if retryable(phases[j].name) {
+					m.retry[k] = append(m.retry[k], pos[j])
+				}
+			}
 		}
 	}
 	// The frontier before position k: the positions before k that a phase at k or
@@ -183,29 +208,97 @@ func (m *machine) Start() state { return state{} }
 func (m *machine) Moves(st state) []sim.Move[state] {
 	k := int(st.pos)
 	p := m.phases[k]
-	edge := func(outcome string) sim.Edge { return sim.Edge{Node: p.name, Outcome: outcome} }
+	edge := func(node, outcome string) sim.Edge { return sim.Edge{Node: node, Outcome: outcome} }
+	// again is a move that stays at this phase: st with the changes made.
 	again := func(s state) sim.Move[state] { return sim.Move[state]{Next: s, To: p.name} }
-	if st.review {
-		approve := m.advance(st, true)
-		approve.Edge = edge("approve")
-		// A retry past maxRetries is not run: AgentEnsemble commits the phase's last
-		// output, so the phase completes as if approved.
-		retry := m.advance(st, true)
-		if int(st.attempt) < p.maxRetries {
-			retry = again(state{pos: st.pos, attempt: st.attempt + 1, failed: st.failed, bits: st.bits})
-		}
-		retry.Edge = edge("retry")
-		return []sim.Move[state]{approve, retry}
+	fail := func() sim.Move[state] {
+		s := st
+		s.failed = true
+		return m.advance(s, false)
+	}
+	switch {
+	case st.stage == reviewing:
+		return m.review(st)
+	case st.stage >= rerun:
+		// A direct predecessor re-runs (without its own review): completed, the phase
+		// runs again from scratch with its outputs; failed, the phase fails with it.
+		j := m.retry[k][st.stage-rerun]
+		fresh := st
+		fresh.stage, fresh.attempt = running, 0
+		completed := again(fresh)
+		completed.Edge = edge(m.names[j], "completed")
+		failed := fail()
+		failed.Edge = edge(m.names[j], "failed")
+		return []sim.Move[state]{completed, failed}
 	}
 	completed := m.advance(st, true)
 	if p.reviewed {
-		completed = again(state{pos: st.pos, attempt: st.attempt, review: true, failed: st.failed, bits: st.bits})
+		next := st
+		next.stage = reviewing
+		completed = again(next)
 	}
-	completed.Edge = edge("completed")
-	st.failed = true
-	failed := m.advance(st, false)
-	failed.Edge = edge("failed")
+	completed.Edge = edge(p.name, "completed")
+	failed := fail()
+	failed.Edge = edge(p.name, "failed")
 	return []sim.Move[state]{completed, failed}
+}
+
+// review is the decisions of the review of the phase at st.pos, as AgentEnsemble's
+// PhaseDagExecutor takes them: approve completes the phase; retry runs it again while
+// maxRetries allows, else completes it with its last output; reject fails it; and
+// retry_predecessor NAME re-runs that direct predecessor while maxPredecessorRetries
+// allows for it, else completes the phase with its current output.
+func (m *machine) review(st state) []sim.Move[state] {
+	k := int(st.pos)
+	p := m.phases[k]
+	edge := func(outcome string) sim.Edge { return sim.Edge{Node: p.name, Outcome: outcome} }
+	again := func(s state) sim.Move[state] { return sim.Move[state]{Next: s, To: p.name} }
+	approve := m.advance(st, true)
+	approve.Edge = edge("approve")
+	retry := m.advance(st, true)
+	if int(st.attempt) < p.maxRetries {
+		next := st
+		next.stage, next.attempt = running, st.attempt+1
+		retry = again(next)
+	}
+	retry.Edge = edge("retry")
+	failed := st
+	failed.failed = true
+	reject := m.advance(failed, false)
+	reject.Edge = edge("reject")
+	moves := []sim.Move[state]{approve, retry, reject}
+	for i, j := range m.retry[k] {
+		mv := m.advance(st, true)
+		if n := predRetries(st.preds, i); n < p.maxPredRetries {
+			next := st
+			next.stage, next.preds = rerun+int32(i), withPredRetries(st.preds, len(m.retry[k]), i, n+1)
+			mv = sim.Move[state]{Next: next, To: m.names[j]}
+		}
+		mv.Edge = edge(retryPredecessor + m.names[j])
+		moves = append(moves, mv)
+	}
+	return moves
+}
+
+// retryPredecessor begins the outcome, and the review decision, that re-runs a direct
+// predecessor: "retry_predecessor research", as AgentEnsemble writes the decision
+// (RETRY_PREDECESSOR research: feedback) without its feedback.
+const retryPredecessor = "retry_predecessor "
+
+// predRetries is how many times the i-th retryable predecessor was re-run, by preds.
+func predRetries(preds string, i int) int {
+	if len(preds) < 4*(i+1) {
+		return 0
+	}
+	return int(binary.LittleEndian.Uint32([]byte(preds[4*i : 4*i+4])))
+}
+
+// withPredRetries is preds (for n predecessors) with the i-th count set to v.
+func withPredRetries(preds string, n, i, v int) string {
+	b := make([]byte, 4*n)
+	copy(b, preds)
+	binary.LittleEndian.PutUint32(b[4*i:], uint32(v))
+	return string(b)
 }
 
 // advance moves past the phase at st.pos, which completed or not, and past every later
@@ -257,16 +350,38 @@ func (m *machine) shift(k int, bits string, completed bool) string {
 }
 
 // edges are every edge of the ensemble: each phase's completed and failed, and its
-// review's approve and retry.
+// review's decisions: approve, retry, reject and retry_predecessor for each direct
+// predecessor it can name.
 func (m *machine) edges() []sim.Edge {
 	var out []sim.Edge
-	for _, p := range m.phases {
+	for k, p := range m.phases {
 		out = append(out, sim.Edge{Node: p.name, Outcome: "completed"}, sim.Edge{Node: p.name, Outcome: "failed"})
 		if p.reviewed {
-			out = append(out, sim.Edge{Node: p.name, Outcome: "approve"}, sim.Edge{Node: p.name, Outcome: "retry"})
+			for _, d := range m.decisions(k) {
+				out = append(out, sim.Edge{Node: p.name, Outcome: d})
+			}
 		}
 	}
 	return out
+}
+
+// decisions are the decisions of the review of the phase at position k, in the order
+// of its moves.
+func (m *machine) decisions(k int) []string {
+	out := []string{"approve", "retry", "reject"}
+	for _, j := range m.retry[k] {
+		out = append(out, retryPredecessor+m.names[j])
+	}
+	return out
+}
+
+// retryable says whether a review can name the phase in a RETRY_PREDECESSOR decision.
+// AgentEnsemble's parser reads the name up to the first ':' and trims it as Java's
+// String.trim does (every character up to U+0020), so it never matches a phase whose
+// name holds a ':' or begins or ends with such a character: that decision is taken as
+// approve, and is no outcome of its own.
+func retryable(name string) bool {
+	return name != "" && !strings.Contains(name, ":") && javaTrim(name) == name
 }
 
 // simulate is the dialect's simulation part.
@@ -295,6 +410,13 @@ func (m *machine) explore(opts sim.Options, maxPaths int) (*sim.Result, error) {
 		for _, p := range m.phases {
 			if p.reviewed && p.maxRetries > 0 {
 				why = ", and reviews that retry multiply them"
+			}
+		}
+		for k, p := range m.phases {
+			if d := len(m.retry[k]); d > 1 && p.maxPredRetries > 0 {
+				why += fmt.Sprintf(", and phase %q's review, which can re-run each of %d predecessors up to %d times, by (%d+1)^%d",
+					p.name, d, p.maxPredRetries, p.maxPredRetries, d)
+				break
 			}
 		}
 		return nil, fmt.Errorf("too many states to count exactly: up to %d phases are waited for at once (before phase %q), "+

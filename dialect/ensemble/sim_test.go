@@ -69,11 +69,16 @@ func fixture(t *testing.T, name string) string {
 // (data-gathering either way, everything else skipped); research completed and
 // data-gathering failed, 2 (analysis either way); both completed, analysis failed 1,
 // report failed 1, report completed 2 (review either way): 8 runs, 1 succeeded.
+// The kitchen with a review on serve (maxRetries 1, maxPredecessorRetries 1, three
+// courses before it): 7 runs where a course failed, and serve's, by the recurrence
+// N(t, counts) = 1 failed + approve + retry (N(t+1, counts) while t < 1, else
+// succeeded) + reject + for each course, succeeded once it was re-run, else its re-run
+// failed or N(0, counts with it re-run): 633 succeeded and 394 failed.
 func TestSeedEnsembles(t *testing.T) {
 	for name, want := range map[string]string{
 		"kitchen.yaml":           "9 paths: 1 succeeded, 8 failed",
 		"research-pipeline.yaml": "8 paths: 1 succeeded, 7 failed",
-		"kitchen-review.yaml":    "12 paths: 3 succeeded, 9 failed",
+		"kitchen-review.yaml":    "1034 paths: 633 succeeded, 401 failed",
 	} {
 		r, _ := mustExplore(t, fixture(t, name))
 		if got := counts(r); got != want {
@@ -90,6 +95,7 @@ func TestSemantics(t *testing.T) {
 	for _, tc := range []struct {
 		name, doc string
 		want      []string // every path, in order
+		count     string   // the counts, when want is too long to list
 	}{{
 		name: "a failed phase skips what waits for it, transitively; an independent phase still runs",
 		doc: `phases:
@@ -130,7 +136,9 @@ func TestSemantics(t *testing.T) {
 			"p=completed p=approve → succeeded",
 			"p=completed p=retry p=completed p=approve → succeeded",
 			"p=completed p=retry p=completed p=retry → succeeded",
+			"p=completed p=retry p=completed p=reject → failed",
 			"p=completed p=retry p=failed → failed",
+			"p=completed p=reject → failed",
 			"p=failed → failed",
 		},
 	}, {
@@ -139,7 +147,83 @@ func TestSemantics(t *testing.T) {
   - name: p
     tasks: [ { name: t, description: d } ]
     review: { task: { name: r, description: d }, maxRetries: 0 }`,
-		want: []string{"p=completed p=approve → succeeded", "p=completed p=retry → succeeded", "p=failed → failed"},
+		want: []string{"p=completed p=approve → succeeded", "p=completed p=retry → succeeded", "p=completed p=reject → failed", "p=failed → failed"},
+	}, {
+		name: "reject fails the phase and skips what waits for it; an independent phase still runs",
+		doc: `phases:
+  - name: a
+    tasks: [ { name: t1, description: d } ]
+    review: { task: { name: r, description: d }, maxRetries: 0 }
+  - { name: b, after: [a], tasks: [ { name: t2, description: d } ] }
+  - { name: x, tasks: [ { name: t3, description: d } ] }`,
+		want: []string{
+			"a=completed a=approve b=completed x=completed → succeeded",
+			"a=completed a=approve b=completed x=failed → failed",
+			"a=completed a=approve b=failed x=completed → failed",
+			"a=completed a=approve b=failed x=failed → failed",
+			"a=completed a=retry b=completed x=completed → succeeded",
+			"a=completed a=retry b=completed x=failed → failed",
+			"a=completed a=retry b=failed x=completed → failed",
+			"a=completed a=retry b=failed x=failed → failed",
+			"a=completed a=reject x=completed → failed",
+			"a=completed a=reject x=failed → failed",
+			"a=failed x=completed → failed",
+			"a=failed x=failed → failed",
+		},
+	}, {
+		name: "retry_predecessor re-runs the predecessor, then the phase from scratch; past maxPredecessorRetries the phase completes",
+		doc: `phases:
+  - { name: a, tasks: [ { name: t1, description: d } ] }
+  - name: b
+    after: [a]
+    tasks: [ { name: t2, description: d } ]
+    review: { task: { name: r, description: d }, maxRetries: 0, maxPredecessorRetries: 1 }`,
+		want: []string{
+			"a=completed b=completed b=approve → succeeded",
+			"a=completed b=completed b=retry → succeeded",
+			"a=completed b=completed b=reject → failed",
+			"a=completed b=completed b=retry_predecessor a a=completed b=completed b=approve → succeeded",
+			"a=completed b=completed b=retry_predecessor a a=completed b=completed b=retry → succeeded",
+			"a=completed b=completed b=retry_predecessor a a=completed b=completed b=reject → failed",
+			"a=completed b=completed b=retry_predecessor a a=completed b=completed b=retry_predecessor a → succeeded",
+			"a=completed b=completed b=retry_predecessor a a=completed b=failed → failed",
+			"a=completed b=completed b=retry_predecessor a a=failed → failed",
+			"a=completed b=failed → failed",
+			"a=failed → failed",
+		},
+	}, {
+		name: "self-retries are counted afresh after a predecessor's re-run; each predecessor has its own count",
+		doc: `phases:
+  - { name: a, tasks: [ { name: t1, description: d } ] }
+  - { name: c, tasks: [ { name: t3, description: d } ] }
+  - name: b
+    after: [a, c, a]
+    tasks: [ { name: t2, description: d } ]
+    review: { task: { name: r, description: d }, maxRetries: 1, maxPredecessorRetries: 1 }`,
+		// Too many to list; counted with the recurrence N(t, ca, cc) for b's run at
+		// self-retry t with a and c re-run ca and cc times: 1 failed, approve, retry
+		// (N(t+1, …) while t < 1, else succeeded), reject, and for each of a and c:
+		// succeeded past its count, else its re-run failed or N(0, …+1). b has
+		// 79 succeeded and 64 failed runs; with a or c failed before it, 3 more.
+		count: "146 paths: 79 succeeded, 67 failed",
+	}, {
+		name: "a predecessor whose name a decision cannot carry (a ':', or space at an end) is no outcome of the review",
+		doc: `phases:
+  - { name: "a:1", tasks: [ { name: t1, description: d } ] }
+  - { name: " c", tasks: [ { name: t3, description: d } ] }
+  - name: b
+    after: ["a:1", " c"]
+    tasks: [ { name: t2, description: d } ]
+    review: { task: { name: r, description: d }, maxRetries: 0 }`,
+		want: []string{
+			"a:1=completed  c=completed b=completed b=approve → succeeded",
+			"a:1=completed  c=completed b=completed b=retry → succeeded",
+			"a:1=completed  c=completed b=completed b=reject → failed",
+			"a:1=completed  c=completed b=failed → failed",
+			"a:1=completed  c=failed → failed",
+			"a:1=failed  c=completed → failed",
+			"a:1=failed  c=failed → failed",
+		},
 	}, {
 		name: "a flat task list is one phase, named after the ensemble",
 		doc: `tasks:
@@ -163,6 +247,12 @@ tasks:
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, _ := mustExplore(t, "ensemble: demo\n"+tc.doc+"\n")
+			if tc.count != "" {
+				if got := counts(r); got != tc.count {
+					t.Errorf("got %s, want %s", got, tc.count)
+				}
+				return
+			}
 			if got := paths(r); !slices.Equal(got, tc.want) {
 				t.Errorf("paths:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 			}
@@ -170,40 +260,77 @@ tasks:
 	}
 }
 
-// maxRetries defaults to AgentEnsemble's 2: three attempts that can fail or be approved,
-// and the last one's retry accepted: 7 paths, 4 succeeded.
+// maxRetries and maxPredecessorRetries default to AgentEnsemble's 2. A root phase: three
+// attempts, each failed, approved or rejected, and the last one's retry accepted: 10
+// paths, 4 succeeded. After one predecessor (a, completed): b's run by the recurrence
+// N(t, c) = 1 failed + approve + reject + retry (N(t+1, c) while t < 2, else
+// succeeded) + retry_predecessor (succeeded once c = 2, else a's re-run failed or
+// N(0, c+1)) has 79 succeeded and 90 failed runs; with a failed, 1 more.
 func TestDefaultMaxRetries(t *testing.T) {
 	r, _ := mustExplore(t, `ensemble: demo
 phases:
   - { name: p, tasks: [ { name: t, description: d } ], review: { task: { name: r, description: d } } }
 `)
-	if got := counts(r); got != "7 paths: 4 succeeded, 3 failed" {
-		t.Errorf("got %s", got)
+	if got := counts(r); got != "10 paths: 4 succeeded, 6 failed" {
+		t.Errorf("root phase: got %s", got)
+	}
+	r, _ = mustExplore(t, `ensemble: demo
+phases:
+  - { name: a, tasks: [ { name: t1, description: d } ] }
+  - { name: b, after: [a], tasks: [ { name: t, description: d } ], review: { task: { name: r, description: d } } }
+`)
+	if got := counts(r); got != "170 paths: 79 succeeded, 91 failed" {
+		t.Errorf("after a predecessor: got %s", got)
 	}
 }
 
-// On random phase DAGs (declared in any order, with reviews), the counts are those of an
-// enumeration of every run that keeps every phase's status, not just the frontier, and
-// the states stay within the package doc's bound.
+// On random phase DAGs (declared in any order, with reviews that retry themselves and
+// their predecessors), the counts are those of an enumeration of every run that keeps
+// every phase's status, not just the frontier, and the states stay within the package
+// doc's bound. A DAG with too many runs to enumerate quickly is left out; most are not.
 func TestAgainstEnumeration(t *testing.T) {
+	checked := 0
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 5))
 		text := randomEnsemble(rng, 1+rng.IntN(7))
 		r, m := mustExplore(t, text)
+		if n, bound := states(m), stateBound(m); n > bound {
+			t.Errorf("seed %d: %d states, above the bound %d", seed, n, bound)
+		}
+		if r.Counts.Total().Cmp(big.NewInt(200_000)) > 0 {
+			continue
+		}
+		checked++
 		e := enumerate(phasesOf(decode(parse(t, text))))
-		retries := 0
-		for _, p := range m.phases {
-			retries = max(retries, p.maxRetries)
-		}
-		if n, bound := states(m), len(m.phases)<<(m.width+1)*2*(retries+1); n > bound {
-			t.Errorf("seed %d: %d states, above the bound n·2^(w+1)·2(r+1) = %d", seed, n, bound)
-		}
 		for _, s := range sim.Statuses() {
 			if r.Counts.Of(s).Cmp(big.NewInt(e[s])) != 0 {
 				t.Fatalf("seed %d: sim %v, enumeration %v\n%s", seed, r.Counts, e, text)
 			}
 		}
 	}
+	if checked < 250 {
+		t.Errorf("only %d of 300 random ensembles were enumerated", checked)
+	}
+}
+
+// stateBound is the package doc's bound on the states, position by position: the
+// frontier's completed bits and whether a phase failed, times the phase's stages (run
+// and review on each of 1+r attempts, and a re-run of each of its d retryable
+// predecessors), times its review's (m+1)^d predecessor retry counts.
+func stateBound(m *machine) int {
+	bound := 0
+	for k, p := range m.phases {
+		r, d, mp := 0, len(m.retry[k]), 0
+		if p.reviewed {
+			r, mp = p.maxRetries, p.maxPredRetries
+		}
+		n := 1 << (m.sizes[k] + 1) * (2*(r+1) + d)
+		for range d {
+			n *= mp + 1
+		}
+		bound += n
+	}
+	return bound
 }
 
 // states counts the states a run can be in.
@@ -235,14 +362,18 @@ func randomEnsemble(rng *rand.Rand, n int) string {
 		}
 		fmt.Fprintf(&b, "  - name: p%d\n    after: [%s]\n    tasks: [ { name: t%d, description: d } ]\n", i, strings.Join(after, ", "), i)
 		if rng.IntN(3) == 0 {
-			fmt.Fprintf(&b, "    review: { task: { name: r%d, description: d }, maxRetries: %d }\n", i, rng.IntN(3))
+			fmt.Fprintf(&b, "    review: { task: { name: r%d, description: d }, maxRetries: %d, maxPredecessorRetries: %d }\n", i, rng.IntN(3), rng.IntN(2))
 		}
 	}
 	return b.String()
 }
 
 // enumerate counts every run of the phases by walking it with every phase's status, in
-// the first-declared-ready order, written from the package doc without the machine.
+// the first-declared-ready order, written from AgentEnsemble's PhaseDagExecutor
+// (runPhaseWithRetry) without the machine: each attempt of a phase completes or fails;
+// its review approves, retries (the last output stands past maxRetries), rejects, or
+// names a direct predecessor, which (within maxPredecessorRetries for it, else the
+// output stands) re-runs, failing the phase or running it again from attempt 0.
 func enumerate(phases []*phase) [5]int64 {
 	const (
 		pending = iota
@@ -250,9 +381,13 @@ func enumerate(phases []*phase) [5]int64 {
 		notCompleted
 	)
 	status := make(map[string]int, len(phases))
+	byName := make(map[string]*phase, len(phases))
+	for _, p := range phases {
+		byName[p.name] = p
+	}
 	var c [5]int64
 	var next func(failed bool)
-	var attempt func(p *phase, try int, failed bool)
+	var attempt func(p *phase, try int, predRetries map[string]int, failed bool)
 	next = func(failed bool) {
 		for _, p := range phases {
 			if status[p.name] != pending {
@@ -274,7 +409,7 @@ func enumerate(phases []*phase) [5]int64 {
 				status[p.name] = pending
 				return
 			}
-			attempt(p, 0, failed)
+			attempt(p, 0, map[string]int{}, failed)
 			return
 		}
 		if failed {
@@ -288,17 +423,33 @@ func enumerate(phases []*phase) [5]int64 {
 		next(failed)
 		status[p.name] = pending
 	}
-	attempt = func(p *phase, try int, failed bool) {
-		finish(p, notCompleted, true)
+	attempt = func(p *phase, try int, predRetries map[string]int, failed bool) {
+		finish(p, notCompleted, true) // the attempt failed
 		if !p.reviewed {
 			finish(p, completed, failed)
 			return
 		}
 		finish(p, completed, failed) // approve
-		if try < p.maxRetries {
-			attempt(p, try+1, failed)
+		if try < p.maxRetries {      // retry
+			attempt(p, try+1, predRetries, failed)
 		} else {
-			finish(p, completed, failed) // a retry past maxRetries: the last output stands
+			finish(p, completed, failed)
+		}
+		finish(p, notCompleted, true) // reject
+		seen := map[string]bool{}
+		for _, a := range p.after { // retry_predecessor, for each direct predecessor
+			if byName[a.name] == nil || seen[a.name] || !retryable(a.name) {
+				continue
+			}
+			seen[a.name] = true
+			if predRetries[a.name] >= p.maxPredRetries {
+				finish(p, completed, failed) // the current output stands
+				continue
+			}
+			predRetries[a.name]++
+			finish(p, notCompleted, true) // the predecessor's re-run failed
+			attempt(p, 0, predRetries, failed)
+			predRetries[a.name]--
 		}
 	}
 	for _, p := range phases {
