@@ -17,6 +17,13 @@
 //     its tasks are still checked; their phase is the earlier one of that name.
 //   - With both phases and tasks (ensemble-mix), the flat tasks are checked as one more
 //     implicit phase for names and context order, never for cross-phase-context.
+//   - Workflows (SPEC §15): a phase without its own workflow has the ensemble's, else
+//     SEQUENTIAL (AgentEnsemble's executePhases). A flat task list has the ensemble's,
+//     else the one AgentEnsemble infers (EnsembleValidator.resolveWorkflow): PARALLEL
+//     when some task's context names a task of the list (itself too, and "$name" too),
+//     else SEQUENTIAL; a context naming no task of the list (dangling, or a phase's task
+//     beside ensemble-mix) infers nothing. So a flat list without workflow never gets
+//     context-order: what it could say, AgentEnsemble orders by context instead.
 //   - context entries may be written "$name"; the "$" is dropped before resolving.
 //   - Tasks whose context entries name each other, within a phase or across phases, in
 //     any workflow, are one cycle finding naming every member (a task naming itself is a
@@ -112,7 +119,7 @@ func model(p *lint.Pass) *ensemble {
 // malformed, so a field of the wrong type is simply absent here.
 type ensemble struct {
 	root     *source.Node
-	workflow string // the ensemble's, "SEQUENTIAL" when absent
+	workflow string // the ensemble's, "" when absent
 	phases   []*phase
 	flat     *phase // the implicit phase of a flat tasks list; nil without one
 	// byName holds the first phase of each name, byTask the first task of each name.
@@ -127,7 +134,9 @@ type phase struct {
 	name     string
 	named    bool // a non-blank name
 	implicit bool
-	workflow string // its own; "" when inherited
+	// workflow is the phase's own, "" when it inherits the ensemble's; the implicit
+	// phase of a flat task list has the ensemble's, else the inferred one.
+	workflow string
 	after    []ref
 	tasks    []*task // in order, the review task last
 	// reviewed is set when the phase has a review task; maxRetries is how many times
@@ -159,10 +168,8 @@ type ref struct {
 }
 
 func decode(doc *source.Document) *ensemble {
-	e := &ensemble{root: doc.Root, workflow: "SEQUENTIAL", byName: map[string]*phase{}, byTask: map[string]*task{}}
-	if w, ok := doc.Root.Get("workflow").Str(); ok {
-		e.workflow = w
-	}
+	e := &ensemble{root: doc.Root, byName: map[string]*phase{}, byTask: map[string]*task{}}
+	e.workflow, _ = doc.Root.Get("workflow").Str()
 	if arr := doc.Root.Get("phases"); arr != nil && arr.Kind == source.Array {
 		for i, n := range arr.Items {
 			p := &phase{ptr: "/phases/" + strconv.Itoa(i)}
@@ -202,7 +209,27 @@ func decode(doc *source.Document) *ensemble {
 	if len(e.byTask) > 0 {
 		e.tasks = taskGraph(e)
 	}
+	if e.flat != nil {
+		e.flat.workflow = e.flatWorkflow()
+	}
 	return e
+}
+
+// flatWorkflow is the workflow of a flat task list: the ensemble's, else the one
+// AgentEnsemble infers (EnsembleValidator.resolveWorkflow): PARALLEL when a task's
+// context names a task of the list (itself included), else SEQUENTIAL.
+func (e *ensemble) flatWorkflow() string {
+	if e.workflow != "" {
+		return e.workflow
+	}
+	for _, t := range e.flat.tasks {
+		for _, c := range t.context {
+			if dep, ok := e.byTask[c.name]; ok && dep.phase == e.flat {
+				return "PARALLEL"
+			}
+		}
+	}
+	return "SEQUENTIAL"
 }
 
 func decodeTasks(p *phase, arr *source.Node, ptr string) {
@@ -237,12 +264,17 @@ func (e *ensemble) allPhases() []*phase {
 	return append(append([]*phase(nil), e.phases...), e.flat)
 }
 
-// effective is a phase's workflow: its own, else the ensemble's.
+// effective is a phase's workflow: its own, else the ensemble's, else SEQUENTIAL (as
+// AgentEnsemble runs a phase of an ensemble without a workflow). A flat task list's is
+// the ensemble's or the inferred one (flatWorkflow).
 func (e *ensemble) effective(p *phase) string {
-	if p.workflow != "" && !p.implicit {
+	switch {
+	case p.workflow != "":
 		return p.workflow
+	case e.workflow != "":
+		return e.workflow
 	}
-	return e.workflow
+	return "SEQUENTIAL"
 }
 
 // home is the phase a task is judged in: for a task of a phase that repeats an earlier

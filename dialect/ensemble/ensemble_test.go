@@ -72,6 +72,31 @@ func TestDecodeFlat(t *testing.T) {
 	}
 }
 
+// A flat task list without a workflow has the one AgentEnsemble infers: PARALLEL when
+// some task's context names a task of the list, else SEQUENTIAL; the ensemble's
+// workflow, when given, is the list's. A phase without a workflow is SEQUENTIAL.
+func TestFlatWorkflowInferred(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{"tasks:\n  - { name: a, description: d }\n  - { name: b, description: d }\n", "SEQUENTIAL"},
+		{"tasks:\n  - { name: a, description: d, context: [b] }\n  - { name: b, description: d }\n", "PARALLEL"},
+		{"tasks:\n  - { name: a, description: d, context: [$b] }\n  - { name: b, description: d }\n", "PARALLEL"},
+		{"tasks:\n  - { name: a, description: d, context: [a] }\n", "PARALLEL"},
+		{"tasks:\n  - { name: a, description: d, context: [ghost] }\n", "SEQUENTIAL"},
+		{"workflow: SEQUENTIAL\ntasks:\n  - { name: a, description: d, context: [b] }\n  - { name: b, description: d }\n", "SEQUENTIAL"},
+		{"workflow: HIERARCHICAL\ntasks:\n  - { name: a, description: d, context: [b] }\n  - { name: b, description: d }\n", "HIERARCHICAL"},
+		{"phases:\n  - { name: p, tasks: [ { name: x, description: d } ] }\ntasks:\n  - { name: a, description: d, context: [x] }\n", "SEQUENTIAL"},
+	} {
+		e := decode(parse(t, "ensemble: x\n"+tc.doc))
+		if got := e.effective(e.flat); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.doc, got, tc.want)
+		}
+	}
+	e := decode(parse(t, "ensemble: x\nphases:\n  - { name: p, tasks: [ { name: a, description: d, context: [b] }, { name: b, description: d } ] }\n"))
+	if got := e.effective(e.phases[0]); got != "SEQUENTIAL" {
+		t.Errorf("a phase without workflow: %s, want SEQUENTIAL", got)
+	}
+}
+
 // The phase graph: after entries are edges from the awaited phase, every phase without
 // after is a root, a phase nothing waits for is an exit, and a repeated phase name is
 // the graph's duplicate-id.

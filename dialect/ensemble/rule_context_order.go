@@ -13,8 +13,11 @@ var contextOrder = lint.Rule{
 are written, so a task can only read the output of tasks above it. A context entry naming
 a later task, or its phase's review task (which runs after the phase), reads an output
 that does not exist yet. Reorder the tasks, or make the phase PARALLEL so that context
-decides the order. Tasks whose context lists name each other (or a task naming itself)
-wait for each other under any workflow: that is one cycle finding, not this rule's.`,
+decides the order. A flat task list without a workflow is SEQUENTIAL only when no task's
+context names a task of the list: otherwise AgentEnsemble infers PARALLEL and orders the
+tasks by context, and so does dws. Tasks whose context lists name each other (or a task
+naming itself) wait for each other under any workflow: that is one cycle finding, not
+this rule's.`,
 	Fail: lint.Example{Name: "kitchen.yaml", Text: kitchen(
 		"      - { name: prep-steak, description: Season the steak }\n      - { name: cook-steak, description: Sear the steak, context: [prep-steak] }\n",
 		"      - { name: cook-steak, description: Sear the steak, context: [prep-steak] }\n      - { name: prep-steak, description: Season the steak }\n")},
