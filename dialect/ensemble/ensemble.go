@@ -102,7 +102,7 @@ func Dialect() *lint.Dialect {
 		Detect:   func(doc *source.Document) bool { return doc.Root.Has("ensemble") },
 		Decode:   func(doc *source.Document) any { return decode(doc) },
 		Graphs:   graphs,
-		Rules:    []*lint.Rule{&ensembleMix, &phaseWorkflow, &crossPhaseContext, &contextOrder},
+		Rules:    []*lint.Rule{&ensembleMix, &phaseWorkflow, &crossPhaseContext, &contextOrder, &hierarchicalRole},
 		Simulate: simulate,
 	}
 }
@@ -156,6 +156,9 @@ type task struct {
 	pos     int
 	review  bool
 	context []ref
+	// agent is the role of the task's agent, when hasAgent (agent is a string).
+	agent    string
+	hasAgent bool
 }
 
 // ref is one name written in after or context.
@@ -246,6 +249,7 @@ func decodeTasks(p *phase, arr *source.Node, ptr string) {
 func addTask(p *phase, n *source.Node, ptr string, review bool) {
 	t := &task{ptr: ptr, phase: p, pos: len(p.tasks), review: review}
 	t.name, t.named = nonBlank(n.Get("name"))
+	t.agent, t.hasAgent = n.Get("agent").Str()
 	if ctx := n.Get("context"); ctx != nil && ctx.Kind == source.Array {
 		for k, it := range ctx.Items {
 			if s, ok := it.Str(); ok {
