@@ -24,6 +24,11 @@
 //     else SEQUENTIAL; a context naming no task of the list (dangling, or a phase's task
 //     beside ensemble-mix) infers nothing. So a flat list without workflow never gets
 //     context-order: what it could say, AgentEnsemble orders by context instead.
+//   - hierarchical-role (AgentEnsemble's validateHierarchicalRoles) judges the flat task
+//     list whenever its workflow is HIERARCHICAL, beside ensemble-mix too (as
+//     context-order does), and reports every offending task, where AgentEnsemble throws
+//     at the first. An agent that is blank is no role it judges: AgentEnsemble's Agent
+//     builder refuses a blank role, and the schema leaves agent free.
 //   - context entries may be written "$name"; the "$" is dropped before resolving.
 //   - Tasks whose context entries name each other, within a phase or across phases, in
 //     any workflow, are one cycle finding naming every member (a task naming itself is a
