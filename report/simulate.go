@@ -281,7 +281,9 @@ func simJSON(w io.Writer, res *lint.Result, opts Options) error {
 			}
 			d.Edges = &simJSONEdges{Total: len(r.Edges), Coverable: r.Coverable(), Uncoverable: []simJSONUncoverable{}, Paths: map[string]string{}}
 			for _, ed := range r.Edges {
-				d.Edges.Paths[ed.String()] = ed.Paths.String()
+				if ed.Paths != nil {
+					d.Edges.Paths[ed.String()] = ed.Paths.String()
+				}
 				if !ed.Coverable {
 					d.Edges.Uncoverable = append(d.Edges.Uncoverable, simJSONUncoverable{ed.String(), ed.Why})
 				}
@@ -349,7 +351,11 @@ func simMermaid(w io.Writer, res *lint.Result) error {
 			if !ed.Coverable {
 				arrow = "-.->"
 			}
-			fmt.Fprintf(bw, "  %s %s|\"%s: %s\"| %s\n", from, arrow, mermaidText(ed.Outcome), ed.Paths, target)
+			label := mermaidText(ed.Outcome)
+			if ed.Paths != nil {
+				label += ": " + ed.Paths.String()
+			}
+			fmt.Fprintf(bw, "  %s %s|\"%s\"| %s\n", from, arrow, label, target)
 		}
 	}
 	return bw.Flush()

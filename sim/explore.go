@@ -31,7 +31,7 @@ type move struct {
 type limits struct {
 	states    int
 	countMax  int64 // bytes
-	countUsed int64
+	countUsed int64 // bytes of the counts kept now
 	ctx       context.Context
 	tick      uint
 }
@@ -57,12 +57,17 @@ func (l *limits) alive() error {
 
 // keep counts the memory of a count that is kept, and stops at the count size bound.
 func (l *limits) keep(n *big.Int) error {
-	l.countUsed += int64(len(n.Bits())) * (bits.UintSize / 8)
+	l.countUsed += countBytes(n)
 	if l.countUsed > l.countMax {
 		return &BoundError{Bound: "count size", Limit: bytesText(l.countMax), Err: ErrCountsTooLarge}
 	}
 	return nil
 }
+
+// release gives back the memory of a count kept before and no longer needed.
+func (l *limits) release(n *big.Int) { l.countUsed -= countBytes(n) }
+
+func countBytes(n *big.Int) int64 { return int64(len(n.Bits())) * (bits.UintSize / 8) }
 
 func (l *limits) tooManyStates() error {
 	return &BoundError{Bound: "states", Limit: fmt.Sprintf("%d states", l.states), Err: ErrTooLarge}
@@ -217,7 +222,8 @@ func (dm depthMachine[S]) Moves(x deep[S]) []Move[deep[S]] {
 	return out
 }
 
-// totals are the exact numbers of paths from each state to an end.
+// totals are the exact numbers of paths from each state to an end, every one kept (the
+// paths through each edge and path unranking need them all at once).
 func (sp *space) totals(l *limits) ([]*big.Int, error) {
 	t := make([]*big.Int, len(sp.moves))
 	for _, i := range slices.Backward(sp.order) {
@@ -246,22 +252,32 @@ var one = big.NewInt(1)
 
 // live reports, for each state, whether some run reaches it from the start and goes on
 // to an end; a move is takeable when its state is live and it ends or leads to a live
-// state.
-func (sp *space) live(total []*big.Int) []bool {
+// state. Whether a state's runs can end needs no count: a move that is not dead ends,
+// or leads to a state whose runs can.
+func (sp *space) live() []bool {
+	ends := make([]bool, len(sp.moves))
+	for _, i := range slices.Backward(sp.order) {
+		for _, mv := range sp.moves[i] {
+			if !mv.dead && (mv.next < 0 || ends[mv.next]) {
+				ends[i] = true
+				break
+			}
+		}
+	}
 	reach := make([]bool, len(sp.moves))
 	reach[0] = true
 	for _, i := range sp.order {
-		if !reach[i] || total[i].Sign() == 0 {
+		if !reach[i] || !ends[i] {
 			continue
 		}
 		for _, mv := range sp.moves[i] {
-			if !mv.dead && mv.next >= 0 && total[mv.next].Sign() > 0 {
+			if !mv.dead && mv.next >= 0 && ends[mv.next] {
 				reach[mv.next] = true
 			}
 		}
 	}
 	for i := range reach {
-		reach[i] = reach[i] && total[i].Sign() > 0
+		reach[i] = reach[i] && ends[i]
 	}
 	return reach
 }

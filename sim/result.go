@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"errors"
+	"math"
 	"math/big"
 	"slices"
 )
@@ -24,7 +25,8 @@ type Result struct {
 	Minimal bool
 
 	sp *space
-	// total holds, by state, the number of paths from it to an end.
+	// total holds, by state, the number of paths from it to an end: kept with
+	// Options.EdgeCounts, else made by the first Path.
 	total []*big.Int
 	live  []bool
 }
@@ -34,7 +36,9 @@ type EdgeInfo struct {
 	Edge
 	// To is the node the edge leads to; "" when it ends the run.
 	To string
-	// Coverable is set when some path takes the edge; Paths is how many do.
+	// Coverable is set when some path takes the edge; Paths is how many do, counted
+	// only with Options.EdgeCounts (nil otherwise). A path that takes the edge several
+	// times (around a loop) counts that many times.
 	Coverable bool
 	Paths     *big.Int
 	// Why explains an edge no path takes.
@@ -86,13 +90,14 @@ func Explore[S comparable](m Machine[S], opts Options, maxPaths int, edges []Edg
 	if err != nil {
 		return nil, err
 	}
-	total, err := sp.totals(l)
-	if err != nil {
-		return nil, err
+	r := &Result{sp: sp}
+	r.live = sp.live()
+	if opts.EdgeCounts {
+		if r.total, err = sp.totals(l); err != nil {
+			return nil, err
+		}
 	}
-	r := &Result{sp: sp, total: total}
-	r.live = sp.live(total)
-	if err := r.edges(edges, l); err != nil {
+	if err := r.count(edges, l); err != nil {
 		return nil, err
 	}
 	if err := r.cover(maxPaths, l); err != nil {
@@ -101,28 +106,34 @@ func Explore[S comparable](m Machine[S], opts Options, maxPaths int, edges []Edg
 	return r, nil
 }
 
-// edges fills Result.Edges with the number of paths that take each edge, and
-// Result.Counts: going forward from the start, the paths that reach each state, and so
-// the paths that end at each of its moves that end the run.
-func (r *Result) edges(all []Edge, l *limits) error {
+// count fills Result.Counts and Result.Edges. Going forward from the start, the paths
+// that reach each state are summed into its successors, and a state's sum is dropped once
+// it is passed on: only the states between those done and those not yet reached hold a
+// count, so that a long definition whose counts have thousands of digits keeps few of
+// them. With every state's total kept (Options.EdgeCounts), the paths through each move
+// are those reaching its state times those going on from where it leads.
+func (r *Result) count(all []Edge, l *limits) error {
 	sp := r.sp
 	for s := range r.Counts {
 		r.Counts[s] = new(big.Int)
 	}
+	coverable := make([]bool, len(sp.edges))
+	var paths []*big.Int
+	if r.total != nil {
+		paths = make([]*big.Int, len(sp.edges))
+		for i := range paths {
+			paths[i] = new(big.Int)
+		}
+	}
 	into := make([]*big.Int, len(sp.moves))
 	into[0] = big.NewInt(1)
-	paths := make([]*big.Int, len(sp.edges))
-	for i := range paths {
-		paths[i] = new(big.Int)
-	}
 	through := new(big.Int)
 	for _, i := range sp.order {
-		if into[i] == nil || !r.live[i] {
+		in := into[i]
+		if in == nil {
 			continue
 		}
-		if err := l.keep(into[i]); err != nil {
-			return err
-		}
+		into[i] = nil
 		if err := l.alive(); err != nil {
 			return err
 		}
@@ -130,20 +141,31 @@ func (r *Result) edges(all []Edge, l *limits) error {
 			if !sp.takeable(r.live, i, mv) {
 				continue
 			}
-			through.Set(into[i])
-			if mv.next >= 0 {
-				through.Mul(through, r.total[mv.next])
-				if into[mv.next] == nil {
-					into[mv.next] = new(big.Int)
+			coverable[mv.edge] = true
+			if paths != nil {
+				through.Set(in)
+				if mv.next >= 0 {
+					through.Mul(through, r.total[mv.next])
 				}
-				into[mv.next].Add(into[mv.next], into[i])
-			} else {
-				r.Counts[mv.status].Add(r.Counts[mv.status], into[i])
-			}
-			if mv.edge >= 0 {
 				paths[mv.edge].Add(paths[mv.edge], through)
 			}
+			if mv.next < 0 {
+				r.Counts[mv.status].Add(r.Counts[mv.status], in)
+				continue
+			}
+			next := into[mv.next]
+			if next == nil {
+				next = new(big.Int)
+				into[mv.next] = next
+			} else {
+				l.release(next)
+			}
+			next.Add(next, in)
+			if err := l.keep(next); err != nil {
+				return err
+			}
 		}
+		l.release(in)
 	}
 	for _, n := range paths {
 		if err := l.keep(n); err != nil {
@@ -156,7 +178,10 @@ func (r *Result) edges(all []Edge, l *limits) error {
 			continue // the cut at MaxSteps is no edge of the definition
 		}
 		seen[e] = true
-		info := EdgeInfo{Edge: e, To: sp.to[i], Paths: paths[i], Coverable: paths[i].Sign() > 0}
+		info := EdgeInfo{Edge: e, To: sp.to[i], Coverable: coverable[i]}
+		if paths != nil {
+			info.Paths = paths[i]
+		}
 		if !info.Coverable {
 			info.Why = sp.dead[i]
 			if info.Why == "" {
@@ -168,7 +193,11 @@ func (r *Result) edges(all []Edge, l *limits) error {
 	for _, e := range all {
 		if !seen[e] {
 			seen[e] = true
-			r.Edges = append(r.Edges, EdgeInfo{Edge: e, Paths: new(big.Int), Why: "no run reaches it"})
+			info := EdgeInfo{Edge: e, Why: "no run reaches it"}
+			if paths != nil {
+				info.Paths = new(big.Int)
+			}
+			r.Edges = append(r.Edges, info)
 		}
 	}
 	return nil
@@ -216,6 +245,10 @@ func (r *Result) Coverable() int {
 func (r *Result) Path(n *big.Int) (Path, bool) {
 	if n.Sign() < 0 || n.Cmp(r.Counts.Total()) >= 0 {
 		return Path{}, false
+	}
+	if r.total == nil {
+		// Not kept by the exploration (Options.EdgeCounts): made now, unbounded.
+		r.total, _ = r.sp.totals(newLimits(Options{MaxCountBytes: math.MaxInt64}))
 	}
 	rest := new(big.Int).Set(n)
 	var p Path

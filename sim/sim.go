@@ -108,9 +108,15 @@ type Options struct {
 	// MaxStates stops the exploration of a Machine whose bounds leave more states than
 	// this (an error, never a silently partial count); 0 means DefaultMaxStates.
 	MaxStates int
-	// MaxCountBytes stops the exploration when the exact path counts it keeps (one
-	// per state, and one per state of the paths that reach it) would take more memory
-	// than this; 0 means DefaultMaxCountBytes.
+	// EdgeCounts asks for the number of paths through each edge (EdgeInfo.Paths, for
+	// the JSON and Mermaid reports; dws simulate --path wants it too). It keeps every
+	// state's exact count at once, which for a long definition whose counts have
+	// thousands of digits is far more memory than the counts of each end state, which
+	// keep only the states between the explored and the unexplored (MaxCountBytes
+	// bounds both).
+	EdgeCounts bool
+	// MaxCountBytes stops the exploration when the exact path counts it keeps at once
+	// would take more memory than this; 0 means DefaultMaxCountBytes.
 	MaxCountBytes int64
 	// MaxTime stops one exploration (one definition) that takes longer than this; 0
 	// means no bound but Ctx's.

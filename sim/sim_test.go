@@ -59,7 +59,7 @@ mark ok>!ok fail>!fail
 `
 
 func TestExpense(t *testing.T) {
-	r, err := Explore[string](parseGraph(t, expense), Options{}, 100, nil)
+	r, err := Explore[string](parseGraph(t, expense), Options{EdgeCounts: true}, 100, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,17 +347,23 @@ func (r ring) Moves(s ringState) []Move[ringState] {
 
 // SPEC §8.4, giving up is said: counts that outgrow Options.MaxCountBytes stop the
 // exploration with the bound named, never a partial count; a larger bound counts it.
+// Counting per end state keeps only the front of the exploration: the same definition
+// is counted in 1 MiB when the paths through each edge are not asked for.
 func TestCountSizeBound(t *testing.T) {
 	m := ring{n: 4, limit: 3000}
-	_, err := Explore[ringState](m, Options{MaxCountBytes: 1 << 20}, 10, nil)
+	_, err := Explore[ringState](m, Options{MaxCountBytes: 1 << 20, EdgeCounts: true}, 10, nil)
 	var be *BoundError
 	if !errors.As(err, &be) || be.Bound != "count size" || !errors.Is(err, ErrCountsTooLarge) ||
 		err.Error() != "stopped at the count size bound (1 MiB): its exact path counts need more memory than that" {
 		t.Fatalf("got %v, want the count size bound", err)
 	}
-	r, err := Explore[ringState](m, Options{MaxCountBytes: 64 << 20}, 10, nil)
+	r, err := Explore[ringState](m, Options{MaxCountBytes: 64 << 20, EdgeCounts: true}, 10, nil)
 	if err != nil || r.Counts.Total().BitLen() < 3000 {
 		t.Fatalf("with room for its counts: %v", err)
+	}
+	front, err := Explore[ringState](m, Options{MaxCountBytes: 1 << 20}, 10, nil)
+	if err != nil || front.Counts.Total().Cmp(r.Counts.Total()) != 0 {
+		t.Fatalf("counted per end state in 1 MiB: %v", err)
 	}
 	if l := newLimits(Options{}); l.countMax != DefaultMaxCountBytes || l.states != DefaultMaxStates {
 		t.Errorf("the zero Options bound counts to %d bytes and %d states", l.countMax, l.states)
@@ -396,5 +402,103 @@ func TestStatesBound(t *testing.T) {
 	if !errors.As(err, &be) || be.Bound != "states" || !errors.Is(err, ErrTooLarge) ||
 		err.Error() != "stopped at the states bound (1000 states): the definition has more states than that" {
 		t.Fatalf("got %v, want the states bound", err)
+	}
+}
+
+// enumerate walks every run of m one by one (no states merged, no counting), and
+// returns the runs per end state and how often the runs take each edge (a run that
+// takes an edge twice, around a loop, counts twice, as Result.Edges counts).
+func enumerate[S comparable](m Machine[S], maxSteps int) (ends map[Status]int64, through map[Edge]int64) {
+	ends, through = map[Status]int64{}, map[Edge]int64{}
+	var taken []Edge
+	var walk func(s S)
+	walk = func(s S) {
+		if maxSteps > 0 && len(taken) == maxSteps {
+			ends[Cut]++
+			for _, e := range taken {
+				through[e]++
+			}
+			return
+		}
+		for _, mv := range m.Moves(s) {
+			if mv.Dead {
+				continue
+			}
+			taken = append(taken, mv.Edge)
+			if mv.End {
+				ends[mv.Status]++
+				for _, e := range taken {
+					through[e]++
+				}
+			} else {
+				walk(mv.Next)
+			}
+			taken = taken[:len(taken)-1]
+		}
+	}
+	walk(m.Start())
+	return ends, through
+}
+
+// The counts, kept as a moving front or with every state's total (Options.EdgeCounts),
+// are those of an enumeration of every run: on random small definitions, on the ring
+// whose counts grow with the unrolling, and cut short by MaxSteps.
+func TestCountsAgainstEnumeration(t *testing.T) {
+	check := func(name string, got *Result, ends map[Status]int64, through map[Edge]int64, perEdge bool) {
+		t.Helper()
+		for _, s := range Statuses() {
+			if got.Counts.Of(s).Int64() != ends[s] {
+				t.Fatalf("%s: %s %v, enumeration %d", name, s, got.Counts.Of(s), ends[s])
+			}
+		}
+		for _, e := range got.Edges {
+			if e.Coverable != (through[e.Edge] > 0) {
+				t.Fatalf("%s: edge %s coverable %v, enumeration %d runs", name, e.Edge, e.Coverable, through[e.Edge])
+			}
+			if perEdge && e.Paths == nil {
+				t.Fatalf("%s: edge %s has no count", name, e.Edge)
+			}
+		}
+	}
+	type machine struct {
+		name  string
+		run   func(Options) (*Result, error)
+		enum  func() (map[Status]int64, map[Edge]int64)
+		steps int
+	}
+	var ms []machine
+	for seed := range uint64(200) {
+		d := smallDAG(seed)
+		ms = append(ms, machine{fmt.Sprint("dag ", seed), func(o Options) (*Result, error) { return Explore[int](d, o, 10, nil) },
+			func() (map[Status]int64, map[Edge]int64) { return enumerate[int](d, 0) }, 0})
+	}
+	for limit := 1; limit <= 7; limit++ {
+		g := ring{n: 4, limit: limit}
+		ms = append(ms, machine{fmt.Sprint("ring ", limit), func(o Options) (*Result, error) { return Explore[ringState](g, o, 10, nil) },
+			func() (map[Status]int64, map[Edge]int64) { return enumerate[ringState](g, 0) }, 0})
+		for steps := 1; steps <= 5; steps++ {
+			ms = append(ms, machine{fmt.Sprint("ring ", limit, " cut at ", steps), func(o Options) (*Result, error) {
+				o.MaxSteps = steps
+				return Explore[ringState](g, o, 10, nil)
+			}, func() (map[Status]int64, map[Edge]int64) { return enumerate[ringState](g, steps) }, steps})
+		}
+	}
+	for _, m := range ms {
+		ends, through := m.enum()
+		for _, perEdge := range []bool{false, true} {
+			r, err := m.run(Options{EdgeCounts: perEdge})
+			if err != nil {
+				t.Fatal(m.name, err)
+			}
+			check(m.name, r, ends, through, perEdge)
+			if !perEdge {
+				continue
+			}
+			for _, e := range r.Edges {
+				if e.Paths.Int64() != through[e.Edge] {
+					t.Fatalf("%s: edge %s on %v paths, enumeration %d", m.name, e.Edge, e.Paths, through[e.Edge])
+				}
+			}
+		}
 	}
 }

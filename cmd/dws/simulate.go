@@ -108,7 +108,10 @@ func simulate(c *cli.Context) error {
 		return err
 	}
 	l.Simulation = &lint.SimulationOptions{
-		Options:  sim.Options{MaxSteps: c.Int("max-steps"), Context: start, MaxTime: c.Duration("max-time")},
+		Options: sim.Options{MaxSteps: c.Int("max-steps"), Context: start, MaxTime: c.Duration("max-time"),
+			// The paths through each edge: the JSON and Mermaid reports show them, and
+			// --path unranks through every state's count.
+			EdgeCounts: format != "text" || pathN != nil},
 		MaxPaths: c.Int("max-paths"),
 	}
 	inputs, problems, err := l.Expand(args)

@@ -280,7 +280,7 @@ func TestRingCountSizeBound(t *testing.T) {
 	}
 	o := orch(t, b.String())
 	limit, _ := maxIterations(o, o.workflows[0])
-	_, err := newMachine(o.workflows[0], limit, Both).explore(sim.Options{MaxCountBytes: 1 << 20}, 10)
+	_, err := newMachine(o.workflows[0], limit, Both).explore(sim.Options{MaxCountBytes: 1 << 20, EdgeCounts: true}, 10)
 	if !errors.Is(err, sim.ErrCountsTooLarge) || err.Error() != `workflow "ring", with every loop unrolled up to max_total_iterations (3000 visits): `+
 		`stopped at the count size bound (1 MiB): its exact path counts need more memory than that` {
 		t.Errorf("got %v", err)
