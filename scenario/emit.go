@@ -161,6 +161,12 @@ func pin(def sim.Definition, p sim.Path) *Scenario {
 			if _, ok := def.Nodes[node+"#loop"]; ok {
 				add(node+"#loop", sim.Answer{Kind: "decision", Decision: o})
 			}
+		case strings.HasPrefix(o, "loop ") && (strings.HasSuffix(o, " again") || strings.HasSuffix(o, " exit")):
+			// One of several loops from the phase: "loop 2 again" is PHASE#loop 2's.
+			i := strings.LastIndexByte(o, ' ')
+			if _, ok := def.Nodes[node+"#"+o[:i]]; ok {
+				add(node+"#"+o[:i], sim.Answer{Kind: "decision", Decision: o[i+1:]})
+			}
 		case strings.HasPrefix(o, "delegation") && (strings.HasSuffix(o, " ok") || strings.HasSuffix(o, " fail")):
 			name, verdict, _ := strings.Cut(o, " ")
 			if i := strings.LastIndexByte(o, ' '); i > 0 {

@@ -25,9 +25,10 @@ import (
 //   - The delegated work of a phase is a node of its own, "PHASE#delegation" (with its
 //     number, "PHASE#delegation 2", when the phase has several): ok or fail. Unpinned,
 //     it is ok.
-//   - A loop's decision after its from phase passes is a node of its own, "PHASE#loop":
-//     decision again or exit. Unpinned, the loop exits. Again when the loop is out of
-//     turns is the exhausted move: on_exhaustion decides.
+//   - A loop's decision after its from phase passes is a node of its own, "PHASE#loop"
+//     (with its number, "PHASE#loop 2", when the phase has several): decision again or
+//     exit. Unpinned, the loop exits. Again when the loop is out of turns is the
+//     exhausted move: on_exhaustion decides.
 //   - Several sequential or handoff transitions from one phase: the first is taken.
 
 // nodes are what a scenario may pin in the workflow.
@@ -47,12 +48,23 @@ func (m *wmachine) nodes() map[string]sim.Node {
 			name := delegationName(len(ds), k)
 			out[p.id+"#"+name] = sim.Node{Kind: "delegation", Answers: []string{"ok", "fail"}, Outcomes: []string{"ok", "fail"}}
 		}
-		if len(m.of(i, "loop")) > 0 {
-			out[p.id+"#loop"] = sim.Node{Kind: "loop", Answers: []string{"decision"}, Decisions: []string{"again", "exit"},
-				Outcomes: []string{"exit", "again", "exhausted"}}
+		ls := m.of(i, "loop")
+		for k := range ls {
+			name := loopName(len(ls), k)
+			out[p.id+"#"+loopNode(name)] = sim.Node{Kind: "loop", Answers: []string{"decision"}, Decisions: []string{"again", "exit"},
+				Outcomes: []string{name + "exit", name + "again", name + "exhausted"}}
 		}
 	}
 	return out
+}
+
+// loopNode names the node of a loop's decision after its phase: "loop", or "loop 2"
+// for the outcomes' prefix "loop 2 ".
+func loopNode(prefix string) string {
+	if prefix == "" {
+		return "loop"
+	}
+	return strings.TrimSpace(prefix)
 }
 
 func delegationName(n, k int) string {
@@ -137,18 +149,19 @@ func (p *wplayer) Decide(s wstate, moves []sim.Move[wstate], run *sim.Run) (int,
 			return sim.Pick(moves, name+" fail"), nil
 		}
 		return sim.Pick(moves, name+" ok"), nil
-	case o == "exit":
+	case o == "exit" || strings.HasPrefix(o, "loop ") && strings.HasSuffix(o, " exit"):
 		// The loop decides: exit, or another turn, which past its bounds is the
 		// exhausted move (on_exhaustion decides what happens then).
-		a, err := p.ask(id+"#loop", run)
+		name := strings.TrimSuffix(o, "exit")
+		a, err := p.ask(id+"#"+loopNode(name), run)
 		if err != nil {
 			return 0, err
 		}
 		if a.Kind == "decision" && a.Decision == "again" {
-			if k := sim.Pick(moves, "again"); k >= 0 {
+			if k := sim.Pick(moves, name+"again"); k >= 0 {
 				return k, nil
 			}
-			if k := sim.Pick(moves, "exhausted"); k >= 0 {
+			if k := sim.Pick(moves, name+"exhausted"); k >= 0 {
 				return k, nil
 			}
 		}

@@ -40,14 +40,17 @@ import (
 //   - Several sequential or handoff transitions from one phase are a choice among them.
 
 // wstate is where a run is: the phase and what happens next there, the loop turns
-// taken (see turnsOf) and in all, and the fork being run.
+// taken (see turnsOf) and in all, and the fork being run. It keeps only what a bound
+// needs: the turns of a loop only while its from phase can still be reached, the turns
+// in all only when global_constraints.max_iterations bounds them and some loop can still
+// be reached, so that a long workflow of many loops has few states.
 type wstate struct {
 	at     int // phase index
 	stage  uint8
 	turns  string
 	global int
-	// fork, branch, passed: the parallel transition being run, the next branch and
-	// how many branches passed so far.
+	// fork, branch, passed: the parallel transition being run, the next branch (or
+	// delegation, or loop, in those stages) and how many branches passed so far.
 	fork, branch, passed int
 }
 
@@ -70,10 +73,11 @@ type wmachine struct {
 	outputs map[*transition]map[int]map[string]candidate
 	forks   []*transition
 	start   int
-	// live[k] holds, for loop k, the phases from which its from phase can be reached:
-	// elsewhere its turns no longer matter, and are forgotten, so that a long workflow
-	// of many loops has few states.
-	live [][]uint64
+	// loopFrom is each loop's from phase; reach answers whether a phase can still reach
+	// one (see reachability): elsewhere the loop's turns no longer matter and are
+	// forgotten.
+	loopFrom []int
+	reach    *reachability
 }
 
 func newWMachine(w *workflow) (*wmachine, bool) {
@@ -106,66 +110,85 @@ func newWMachine(w *workflow) (*wmachine, bool) {
 		}
 	}
 	if g, ok := number(w.global.Get("max_iterations")); ok {
-		m.global = int(g)
+		m.global = clampTurns(g)
 	}
-	m.liveSets()
+	m.loopFrom = make([]int, len(m.loops))
+	for t, k := range m.loops {
+		m.loopFrom[k] = m.index[t.from]
+	}
+	m.reach = newReachability(len(w.phases), m.phaseEdges(), m.loopFrom)
 	return m, true
 }
 
-// liveSets computes, for every loop, the phases from which its from phase is reachable.
-func (m *wmachine) liveSets() {
-	n := len(m.w.phases)
-	back := make([][]int, n)
-	for _, e := range m.w.edges() {
-		from, ok1 := m.index[e.from]
-		to, ok2 := m.index[e.to]
+// phaseEdges are the moves a run makes between phases, by index: the workflow's edges,
+// and from a parallel transition's from phase to its join's (the branches run within
+// the fork, so a fork without a known branch goes there directly).
+func (m *wmachine) phaseEdges() [][2]int {
+	var out [][2]int
+	add := func(from, to string) {
+		i, ok1 := m.index[from]
+		j, ok2 := m.index[to]
 		if ok1 && ok2 {
-			back[to] = append(back[to], from)
+			out = append(out, [2]int{i, j})
 		}
 	}
-	m.live = make([][]uint64, len(m.loops))
-	for t, k := range m.loops {
-		set := make([]uint64, (n+63)/64)
-		start := m.index[t.from]
-		set[start/64] |= 1 << (start % 64)
-		queue := []int{start}
-		for len(queue) > 0 {
-			v := queue[0]
-			queue = queue[1:]
-			for _, u := range back[v] {
-				if set[u/64]&(1<<(u%64)) == 0 {
-					set[u/64] |= 1 << (u % 64)
-					queue = append(queue, u)
-				}
-			}
-		}
-		m.live[k] = set
+	for _, e := range m.w.edges() {
+		add(e.from, e.to)
 	}
+	for _, t := range m.forks {
+		if to, ok := t.node.Get("join").Get("to").Str(); ok {
+			add(t.from, to)
+		}
+	}
+	return out
+}
+
+// maxTurns bounds a max_iterations the state counts: beyond it, the states bound stops
+// the simulation long before the count would matter.
+const maxTurns = 1 << 30
+
+func clampTurns(f float64) int {
+	switch {
+	case f <= 0:
+		return 0
+	case f >= maxTurns:
+		return maxTurns
+	}
+	return int(f)
 }
 
 func (m *wmachine) Start() wstate {
 	return wstate{at: m.start, fork: -1}
 }
 
-// The turns of the loops a run has taken are kept as three bytes per loop with turns:
-// the loop's number (two bytes) and its turns, in loop order. Loops without turns take
-// no room, so a workflow of a thousand loops has small states.
+// The turns of the loops a run has taken are kept as eight bytes per loop with turns:
+// the loop's number and its turns, four bytes each, in loop order. Loops without turns
+// take no room, so a workflow of a thousand loops has small states.
+
+const turnsEntry = 8
+
+func entryAt(turns string, j int) (k, n int) {
+	b := turns[j : j+turnsEntry]
+	return int(b[0])<<24 | int(b[1])<<16 | int(b[2])<<8 | int(b[3]),
+		int(b[4])<<24 | int(b[5])<<16 | int(b[6])<<8 | int(b[7])
+}
 
 func turnsOf(turns string, k int) int {
-	for j := 0; j+3 <= len(turns); j += 3 {
-		if int(turns[j])<<8|int(turns[j+1]) == k {
-			return int(turns[j+2])
+	for j := 0; j+turnsEntry <= len(turns); j += turnsEntry {
+		if at, n := entryAt(turns, j); at == k {
+			return n
 		}
 	}
 	return 0
 }
 
 func withTurns(turns string, k, n int) string {
-	entry := string([]byte{byte(k >> 8), byte(k), byte(n)})
-	for j := 0; j+3 <= len(turns); j += 3 {
-		switch at := int(turns[j])<<8 | int(turns[j+1]); {
+	entry := string([]byte{byte(k >> 24), byte(k >> 16), byte(k >> 8), byte(k),
+		byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)})
+	for j := 0; j+turnsEntry <= len(turns); j += turnsEntry {
+		switch at, _ := entryAt(turns, j); {
 		case at == k:
-			return turns[:j] + entry + turns[j+3:]
+			return turns[:j] + entry + turns[j+turnsEntry:]
 		case at > k:
 			return turns[:j] + entry + turns[j:]
 		}
@@ -182,14 +205,17 @@ func (m *wmachine) goTo(s wstate, target string) (wstate, bool) {
 		return s, false
 	}
 	s.at, s.stage, s.fork, s.branch, s.passed = i, stageRun, -1, 0, 0
-	// Forget the turns of loops this phase can no longer reach.
-	for j := 0; j+3 <= len(s.turns); {
-		k := int(s.turns[j])<<8 | int(s.turns[j+1])
-		if m.live[k][i/64]&(1<<(i%64)) == 0 {
-			s.turns = s.turns[:j] + s.turns[j+3:]
+	// Forget the turns of loops this phase can no longer reach, and the turns in all
+	// once it can reach no loop.
+	for j := 0; j+turnsEntry <= len(s.turns); {
+		if k, _ := entryAt(s.turns, j); !m.reach.canReach(i, m.loopFrom[k]) {
+			s.turns = s.turns[:j] + s.turns[j+turnsEntry:]
 			continue
 		}
-		j += 3
+		j += turnsEntry
+	}
+	if s.global > 0 && !m.reach.reachesLoop(i) {
+		s.global = 0
 	}
 	return s, true
 }
@@ -218,24 +244,34 @@ func (m *wmachine) Moves(s wstate) []sim.Move[wstate] {
 	return m.forkBranch(s)
 }
 
-// failureRoutes are the failure outcomes transitions from phase i declare.
+// failureRoutes are the failure outcomes transitions from phase i declare, each route
+// (field and target) once: a field that several transitions send to different phases
+// is one outcome per target, the second and later named with their number
+// ("on_timeout 2").
 func (m *wmachine) failureRoutes(i int) []sim.Move[wstate] {
 	var out []sim.Move[wstate]
-	seen := map[string]bool{}
+	type route struct{ key, to string }
+	seen := map[route]bool{}
+	targets := map[string]int{}
 	for _, t := range m.from[i] {
 		for _, key := range failureFields {
 			if key == "on_verification_fail" && !m.w.phases[i].hasVerificationGate() {
 				continue
 			}
 			to, ok := t.node.Get(key).Str()
-			if !ok || seen[key] {
+			if !ok || seen[route{key, to}] {
 				continue
 			}
-			seen[key] = true
 			if _, known := m.index[to]; !known {
 				continue
 			}
-			out = append(out, sim.Move[wstate]{Edge: sim.Edge{Node: m.id(i), Outcome: key}, To: to})
+			seen[route{key, to}] = true
+			targets[key]++
+			name := key
+			if n := targets[key]; n > 1 {
+				name += " " + strconv.Itoa(n)
+			}
+			out = append(out, sim.Move[wstate]{Edge: sim.Edge{Node: m.id(i), Outcome: name}, To: to})
 		}
 	}
 	return out
@@ -263,7 +299,7 @@ func (m *wmachine) run(s wstate) []sim.Move[wstate] {
 func (m *wmachine) delegate(s wstate) []sim.Move[wstate] {
 	ds := m.of(s.at, "delegation")
 	if s.branch >= len(ds) {
-		s.stage = stageLoop
+		s.stage, s.branch = stageLoop, 0
 		return m.loop(s)
 	}
 	ok := s
@@ -278,20 +314,25 @@ func (m *wmachine) delegate(s wstate) []sim.Move[wstate] {
 	}
 }
 
+// loop is the decision of the next loop from the phase (s.branch holds which): again,
+// exit, or, when a bound refuses the turn, exhausted. Several loops from one phase
+// decide in order, each again or exit, and their outcomes carry their number.
 func (m *wmachine) loop(s wstate) []sim.Move[wstate] {
 	ls := m.of(s.at, "loop")
-	exit := s
-	exit.stage = stageRoute
-	if len(ls) == 0 {
-		return m.route(exit)
+	if s.branch >= len(ls) {
+		s.stage, s.branch = stageRoute, 0
+		return m.route(s)
 	}
-	t := ls[0]
+	t := ls[s.branch]
+	exit := s
+	exit.branch++
 	id := m.id(s.at)
-	out := []sim.Move[wstate]{{Edge: sim.Edge{Node: id, Outcome: "exit"}, Next: exit}}
+	name := loopName(len(ls), s.branch)
+	out := []sim.Move[wstate]{{Edge: sim.Edge{Node: id, Outcome: name + "exit"}, Next: exit}}
 	k := m.loops[t]
 	limit := 0
 	if n, ok := number(t.node.Get("max_iterations")); ok {
-		limit = int(n)
+		limit = clampTurns(n)
 	}
 	to, _ := t.node.Get("to").Str()
 	turns := turnsOf(s.turns, k)
@@ -301,15 +342,18 @@ func (m *wmachine) loop(s wstate) []sim.Move[wstate] {
 		if !ok {
 			return out
 		}
-		again.turns, again.global = withTurns(again.turns, k, turns+1), s.global+1
-		out = append(out, sim.Move[wstate]{Edge: sim.Edge{Node: id, Outcome: "again"}, To: to, Next: again})
+		again.turns = withTurns(again.turns, k, turns+1)
+		if m.global > 0 {
+			again.global = s.global + 1
+		}
+		out = append(out, sim.Move[wstate]{Edge: sim.Edge{Node: id, Outcome: name + "again"}, To: to, Next: again})
 	default:
 		// Another turn is wanted but not allowed: on_exhaustion decides.
 		finding := "sim-loop-exhausted"
 		if turns < limit {
 			finding = "sim-max-iterations"
 		}
-		mv := sim.Move[wstate]{Edge: sim.Edge{Node: id, Outcome: "exhausted"}, Finding: finding}
+		mv := sim.Move[wstate]{Edge: sim.Edge{Node: id, Outcome: name + "exhausted"}, Finding: finding}
 		switch action, _ := t.node.Get("on_exhaustion").Str(); action {
 		case "escalate":
 			mv.End, mv.Status = true, sim.Escalated
@@ -321,6 +365,15 @@ func (m *wmachine) loop(s wstate) []sim.Move[wstate] {
 		out = append(out, mv)
 	}
 	return out
+}
+
+// loopName prefixes the outcomes of loop k of a phase's n loops: "" for a phase's only
+// loop (again, exit, exhausted), "loop 2 " when it has several.
+func loopName(n, k int) string {
+	if n > 1 {
+		return "loop " + strconv.Itoa(k+1) + " "
+	}
+	return ""
 }
 
 func (m *wmachine) route(s wstate) []sim.Move[wstate] {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/dwsdev/dws/lint"
@@ -71,27 +70,21 @@ func TestShadowedBranch(t *testing.T) {
 	}
 }
 
-// BenchmarkSimulate counts and covers a generated workflow of 10,000 phases in a chain,
-// every tenth with a bounded loop back.
+// BenchmarkSimulate counts and covers generated workflows: chains of 3,000, 30,000 and
+// 100,000 phases, every tenth with a loop back over the ten before it and no global
+// bound (SPEC §8.5: linear), and the 10,000-phase chain with a global bound of 3.
 func BenchmarkSimulate(b *testing.B) {
-	const n = 10000
-	var phases, transitions []string
-	for i := range n {
-		phases = append(phases, fmt.Sprintf(`{"id": "p%d"}`, i))
-		if i+1 < n {
-			transitions = append(transitions, fmt.Sprintf(`{"type": "sequential", "from": "p%d", "to": "p%d"}`, i, i+1))
-		}
-		if i%10 == 9 {
-			transitions = append(transitions, fmt.Sprintf(`{"type": "loop", "from": "p%d", "to": "p%d", "max_iterations": 2, "on_exhaustion": "proceed_with_warning"}`, i, i-9))
-		}
-	}
-	text := `{"entry_phase": "p0", "global_constraints": {"max_iterations": 3}, "phases": [` + strings.Join(phases, ",") +
-		`], "transitions": [` + strings.Join(transitions, ",") + `]}`
-	m := machineOf(b, text)
-	for b.Loop() {
-		if _, err := sim.Explore[wstate](m, sim.Options{}, 100, nil); err != nil {
-			b.Fatal(err)
-		}
+	for _, tc := range []struct {
+		n, global int
+	}{{3000, 0}, {30000, 0}, {100000, 0}, {10000, 3}} {
+		m := machineOf(b, chainWorkflow(tc.n, 2, tc.global, "proceed_with_warning"))
+		b.Run(fmt.Sprintf("phases=%d/global=%d", tc.n, tc.global), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := sim.Explore[wstate](m, sim.Options{}, 100, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
