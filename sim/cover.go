@@ -29,6 +29,29 @@ func (g *network) add(from, to int, c int64) (int, int) {
 	return from, len(g.adj[from]) - 1
 }
 
+// StepsPerListedPath bounds the covering paths listed: at most maxPaths of them, and at
+// most this many steps per path on average (maxPaths × 100 in all), but always one. A
+// definition of 100 steps (Cortex's limit) lists its 100 paths; a 100,000-step one lists
+// what a report can show, and the report, the witnesses found for the listed paths and
+// their memory stay linear in the definition.
+const StepsPerListedPath = 100
+
+// list adds p to the listed cover while the bounds allow, and says whether they still
+// do.
+func (r *Result) list(p Path, maxPaths int) bool {
+	if !r.listing(maxPaths) {
+		return false
+	}
+	r.Cover = append(r.Cover, p)
+	r.listed += len(p.Steps)
+	return true
+}
+
+// listing says whether another path may be listed.
+func (r *Result) listing(maxPaths int) bool {
+	return len(r.Cover) < maxPaths && (len(r.Cover) == 0 || r.listed < maxPaths*StepsPerListedPath)
+}
+
 func (r *Result) cover(maxPaths int, l *limits) error {
 	if r.Counts.Total().Sign() == 0 {
 		return nil
@@ -105,8 +128,8 @@ func (r *Result) quickCover(maxPaths int, l *limits) error {
 			if !sp.takeable(r.live, i, mv) || covered[mv.edge] || sp.edges[mv.edge] == (Edge{}) {
 				continue
 			}
-			if len(r.Cover) < maxPaths {
-				r.Cover = append(r.Cover, r.quickPath(i, k, via, out))
+			if r.listing(maxPaths) {
+				r.list(r.quickPath(i, k, via, out), maxPaths)
 			}
 			r.CoverSize++
 			for j := i; j != 0 && !inDone[j]; j = via[j][0] {
@@ -239,8 +262,11 @@ func (r *Result) minFlowCover(maxPaths int, l *limits) error {
 			}
 		}
 	}
-	for range min(maxPaths, r.CoverSize) {
-		r.Cover = append(r.Cover, r.walk(func(i int, ms []move) int {
+	for range r.CoverSize {
+		if !r.listing(maxPaths) {
+			break
+		}
+		r.list(r.walk(func(i int, ms []move) int {
 			for k := range ms {
 				if left[i][k] > 0 {
 					left[i][k]--
@@ -248,7 +274,7 @@ func (r *Result) minFlowCover(maxPaths int, l *limits) error {
 				}
 			}
 			return 0 // unreachable: flow is conserved
-		}))
+		}), maxPaths)
 	}
 	return nil
 }
@@ -312,9 +338,7 @@ func (r *Result) greedyCover(maxPaths int, l *limits) error {
 			}
 		}
 		r.CoverSize++
-		if len(r.Cover) < maxPaths {
-			r.Cover = append(r.Cover, p)
-		}
+		r.list(p, maxPaths)
 	}
 	return nil
 }

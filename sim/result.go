@@ -15,10 +15,12 @@ type Result struct {
 	// Edges are every edge of the definition, coverable or not, in first-seen order
 	// (then the ones no run reaches, in the order the caller listed them).
 	Edges []EdgeInfo
-	// Cover lists paths that together take every coverable edge, at most
-	// Options.MaxPaths of them; CoverSize is how many the whole cover has.
+	// Cover lists paths that together take every coverable edge, at most maxPaths of
+	// them and StepsPerListedPath steps a path on average (see Explore); CoverSize is
+	// how many the whole cover has.
 	Cover     []Path
 	CoverSize int
+	listed    int // steps of the paths in Cover
 	// Minimal is set when the cover is proven to be of minimum size (the definition's
 	// edges map one to one onto the state graph's, as in an acyclic definition);
 	// otherwise it was found greedily.
@@ -72,7 +74,8 @@ type Definition struct {
 }
 
 // Explore explores every run of m within opts and returns the counts, the edges and a
-// cover listing at most maxPaths paths. edges, when given, are every edge the
+// cover listing at most maxPaths paths of at most maxPaths × StepsPerListedPath steps
+// in all (always one, when there is one). edges, when given, are every edge the
 // definition has, so that those no run reaches are reported too. A bound that stops it
 // is a *BoundError.
 func Explore[S comparable](m Machine[S], opts Options, maxPaths int, edges []Edge) (*Result, error) {

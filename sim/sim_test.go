@@ -502,3 +502,45 @@ func TestCountsAgainstEnumeration(t *testing.T) {
 		}
 	}
 }
+
+// chain is n steps, each ok to the next (the last one ends the run) or fail, which
+// ends it: n+1 paths of up to n steps, and every one is needed to cover the fails.
+type chain int
+
+func (c chain) Start() int { return 0 }
+func (c chain) Moves(i int) []Move[int] {
+	name := fmt.Sprint("s", i)
+	ok := Move[int]{Edge: Edge{name, "ok"}, Next: i + 1}
+	if i+1 == int(c) {
+		ok.End, ok.Next = true, 0
+	}
+	return []Move[int]{ok, {Edge: Edge{name, "fail"}, End: true, Status: Failed}}
+}
+
+// The listed cover is bounded by its steps too: a 20,000-step chain lists paths of at
+// most 100 × maxPaths steps in all (and always one), so that the report and the
+// witness search of a long definition stay linear; CoverSize still counts every path.
+func TestListedCoverBound(t *testing.T) {
+	const n = 20000
+	r, err := Explore[int](chain(n), Options{}, 100, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	for _, p := range r.Cover {
+		steps += len(p.Steps)
+	}
+	if r.CoverSize != n+1 || len(r.Cover) == 0 || steps-len(r.Cover[len(r.Cover)-1].Steps) >= 100*StepsPerListedPath {
+		t.Errorf("cover of %d, %d listed with %d steps; want %d, listed within %d steps", r.CoverSize, len(r.Cover), steps, n+1, 100*StepsPerListedPath)
+	}
+	// A path longer than the whole budget is still listed, alone.
+	r, err = Explore[int](chain(n), Options{}, 1, nil)
+	if err != nil || len(r.Cover) != 1 {
+		t.Fatalf("%v: %d paths listed, want 1", err, len(r.Cover))
+	}
+	// A small definition lists up to maxPaths as before.
+	r, err = Explore[int](chain(50), Options{}, 100, nil)
+	if err != nil || len(r.Cover) != 51 {
+		t.Fatalf("%v: %d paths listed, want 51", err, len(r.Cover))
+	}
+}

@@ -46,7 +46,7 @@ Exit status: 0 no finding at or above --fail-on; 1 findings (validation errors
 included) or a definition a bound stopped; 2 usage or configuration error; 3 dws failed.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.SimulationFormats, ", ")},
-			&cli.IntFlag{Name: "max-paths", Value: 100, Usage: "covering paths listed per definition (counting is never cut)"},
+			&cli.IntFlag{Name: "max-paths", Value: 100, Usage: "covering paths listed per definition, of 100 steps each on average at most (counting is never cut)"},
 			&cli.IntFlag{Name: "max-steps", Value: 10000, Usage: "steps a run may take before it ends cut"},
 			&cli.StringFlag{Name: "path", Usage: "print path N of each definition in full"},
 			&cli.StringFlag{Name: "context", Usage: "a JSON or YAML object: the context every run starts with", TakesFile: true},
