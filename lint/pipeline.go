@@ -558,6 +558,9 @@ func (r *run) check(f *File, in Input) (sum string) {
 // simulate explores a file that validated without an error. Its findings are the
 // file's, suppressed and sorted with the others.
 func (r *run) simulate(f *File) *Simulation {
+	if why := unread(f); why != "" {
+		return &Simulation{Skipped: why}
+	}
 	switch {
 	case f.Dialect == nil:
 		return &Simulation{Skipped: "it has no dialect"}
@@ -571,6 +574,24 @@ func (r *run) simulate(f *File) *Simulation {
 	}
 	defs, err := f.Dialect.Simulate(&Pass{File: f, Model: f.Model}, r.Simulation.Options, r.Simulation.MaxPaths)
 	return &Simulation{Definitions: defs, Err: err}
+}
+
+// unread says why a file that was never parsed into a tree was not (it could not be
+// read, it is too large, it does not parse); "" for a file that was.
+func unread(f *File) string {
+	for _, d := range f.diags {
+		switch d.Rule {
+		case "read":
+			return "it could not be read"
+		case "size-limit":
+			if d.Severity == Error {
+				return "it is larger than limits.max_bytes"
+			}
+		case "parse":
+			return "it does not parse"
+		}
+	}
+	return ""
 }
 
 // reportDoc is what the report needs of a checked file: the text around each finding
