@@ -69,10 +69,12 @@ type wmachine struct {
 	loops  map[*transition]int   // loop transition -> its counter
 	global int                   // global_constraints.max_iterations, 0 when none
 	dead   map[*transition]map[int]string
-	// outputs holds, per conditional, a stub output of its phase selecting each branch.
-	outputs map[*transition]map[int]map[string]candidate
-	forks   []*transition
-	start   int
+	// outputs holds, per conditional, a stub output of its phase selecting each branch;
+	// unsearched the conditionals with too many outputs to try (maxOutputs).
+	outputs    map[*transition]map[int]map[string]candidate
+	unsearched map[*transition]bool
+	forks      []*transition
+	start      int
 	// loopFrom is each loop's from phase; reach answers whether a phase can still reach
 	// one (see reachability): elsewhere the loop's turns no longer matter and are
 	// forgotten.
@@ -82,7 +84,8 @@ type wmachine struct {
 
 func newWMachine(w *workflow) (*wmachine, bool) {
 	m := &wmachine{w: w, index: map[string]int{}, from: map[int][]*transition{}, loops: map[*transition]int{},
-		dead: map[*transition]map[int]string{}, outputs: map[*transition]map[int]map[string]candidate{}}
+		dead: map[*transition]map[int]string{}, outputs: map[*transition]map[int]map[string]candidate{},
+		unsearched: map[*transition]bool{}}
 	for i, p := range w.phases {
 		if p.id != "" {
 			if _, dup := m.index[p.id]; !dup {
@@ -533,6 +536,10 @@ func (m *wmachine) stubOutputs(r *sim.Result) {
 						p.Context = map[string]any{}
 					}
 					p.Context[st.Node] = stubOutput(out)
+				}
+				if m.unsearched[t] && p.Note == "" {
+					p.Note = fmt.Sprintf("no stub output of phase %s was searched for: its conditional's fields take more than %d combinations of values (the search's bound)",
+						quote(st.Node), maxOutputs)
 				}
 			}
 		}

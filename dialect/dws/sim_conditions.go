@@ -197,7 +197,10 @@ func judgeConditionals(p *lint.Pass, m *wmachine) {
 		if !ok {
 			continue // a malformed condition is the condition rule's; the choice stays free
 		}
-		dead := deadBranches(t, conds)
+		outputs, dead, searched := branchOutputs(t, conds)
+		if !searched {
+			m.unsearched[t] = true
+		}
 		for j := range conds {
 			if _, ok := dead[j]; ok {
 				p.Report("sim-infeasible-branch", t.ptr+"/branches/"+itoa(j), fmt.Sprintf(
@@ -211,15 +214,20 @@ func judgeConditionals(p *lint.Pass, m *wmachine) {
 		if len(dead) > 0 {
 			m.dead[t] = dead
 		}
-		m.outputs[t], _ = branchOutputs(t, conds)
+		m.outputs[t] = outputs
 	}
 }
 
+// maxOutputs bounds the stub outputs tried for one conditional: the combinations of its
+// fields' candidate values.
+const maxOutputs = 4096
+
 // branchOutputs searches, for each branch of a conditional (and -1 for the default), a
 // stub output that selects it. dead lists the ones none selects, with the proof; it is
-// empty when the search is not exhaustive (contains, matches) or too large, and the
-// choices stay free.
-func branchOutputs(t *transition, conds []cond) (outputs map[int]map[string]candidate, dead map[int]string) {
+// empty when the search is not exhaustive (contains, matches) or was not made, and the
+// choices stay free. searched is false when the outputs to try are more than
+// maxOutputs: then none was tried.
+func branchOutputs(t *transition, conds []cond) (outputs map[int]map[string]candidate, dead map[int]string, searched bool) {
 	byField := map[string][]cond{}
 	var fields []string
 	for _, c := range conds {
@@ -235,11 +243,16 @@ func branchOutputs(t *transition, conds []cond) (outputs map[int]map[string]cand
 		var e bool
 		cands[i], e = candidates(byField[f])
 		exact = exact && e
-		total *= len(cands[i])
 	}
 	outputs = map[int]map[string]candidate{}
-	if total > 4096 {
-		return outputs, nil
+	for _, c := range cands {
+		if total > maxOutputs {
+			break
+		}
+		total *= len(c)
+	}
+	if total > maxOutputs {
+		return outputs, nil, false
 	}
 	pick := make([]int, len(fields))
 	for {
@@ -269,7 +282,7 @@ func branchOutputs(t *transition, conds []cond) (outputs map[int]map[string]cand
 		}
 	}
 	if !exact {
-		return outputs, nil
+		return outputs, nil, true
 	}
 	dead = map[int]string{}
 	for j := range conds {
@@ -282,12 +295,12 @@ func branchOutputs(t *transition, conds []cond) (outputs map[int]map[string]cand
 			dead[-1] = "every stub output meets some branch's condition"
 		}
 	}
-	return outputs, dead
+	return outputs, dead, true
 }
 
 // deadBranches are the branches no stub output selects (see branchOutputs).
 func deadBranches(t *transition, conds []cond) map[int]string {
-	_, dead := branchOutputs(t, conds)
+	_, dead, _ := branchOutputs(t, conds)
 	return dead
 }
 

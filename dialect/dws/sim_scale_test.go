@@ -3,9 +3,12 @@ package dws
 import (
 	"fmt"
 	"math/big"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/sim"
 )
 
@@ -197,5 +200,43 @@ func TestTwoLoopsFromOnePhase(t *testing.T) {
 		if !seen[e] {
 			t.Errorf("edge %s: not a coverable edge of the simulation (edges: %v)", e, seen)
 		}
+	}
+}
+
+// A conditional whose fields take more combinations of values than the search tries
+// says so on the covering paths through it, naming the bound, instead of showing no
+// stub output without a word.
+func TestConditionalSearchBound(t *testing.T) {
+	var branches []string
+	for j := range 7 {
+		branches = append(branches, fmt.Sprintf(`{ "condition": { "field": "$.output.f%d", "operator": "gt", "value": %d }, "to": "review" }`, j, j))
+	}
+	text := workflowExample(`{ "type": "sequential", "from": "draft", "to": "review" }`,
+		`{ "type": "conditional", "from": "draft", "branches": [`+strings.Join(branches, ",")+`], "default": "review" }`)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.json")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := &lint.Linter{Registry: lint.NewRegistry(Dialects()...), Config: lint.DefaultConfig(dir), Simulation: &lint.SimulationOptions{MaxPaths: 100}}
+	res := l.Run([]lint.Input{{Path: path}})
+	sm := res.Files[0].Simulation
+	if sm == nil || len(sm.Definitions) != 1 {
+		t.Fatalf("not simulated: %+v %v", sm, res.Files[0].Diagnostics)
+	}
+	through := 0
+	for _, p := range sm.Definitions[0].Result.Cover {
+		for _, st := range p.Steps {
+			if st.Node == "draft" && (strings.HasPrefix(st.Outcome, "branch ") || st.Outcome == "default") {
+				through++
+				if !strings.Contains(p.Note, "more than 4096 combinations") {
+					t.Errorf("path through draft:%s: note %q, context %v; want the search's bound named", st.Outcome, p.Note, p.Context)
+				}
+				break
+			}
+		}
+	}
+	if through == 0 {
+		t.Error("no covering path takes the conditional")
 	}
 }
