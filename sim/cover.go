@@ -36,15 +36,12 @@ func (g *network) add(from, to int, c int64) (int, int) {
 // their memory stay linear in the definition.
 const StepsPerListedPath = 100
 
-// list adds p to the listed cover while the bounds allow, and says whether they still
-// do.
-func (r *Result) list(p Path, maxPaths int) bool {
-	if !r.listing(maxPaths) {
-		return false
+// list adds p to the listed cover while the bounds allow.
+func (r *Result) list(p Path, maxPaths int) {
+	if r.listing(maxPaths) {
+		r.Cover = append(r.Cover, p)
+		r.listed += len(p.Steps)
 	}
-	r.Cover = append(r.Cover, p)
-	r.listed += len(p.Steps)
-	return true
 }
 
 // listing says whether another path may be listed.
