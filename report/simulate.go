@@ -124,7 +124,7 @@ func simText(w io.Writer, res *lint.Result, opts Options) error {
 		} else {
 			r := e.def.Result
 			fmt.Fprintf(bw, "%s: %s; %s\n", name, simSummary(r), plural(len(e.findings()), "finding"))
-			writeTree(bw, r)
+			writeTree(bw, r, e.def.Fold)
 			if len(r.Cover) < r.CoverSize {
 				fmt.Fprintf(bw, "  … %d more covering paths (--max-paths)\n", r.CoverSize-len(r.Cover))
 			}
@@ -141,28 +141,34 @@ func simText(w io.Writer, res *lint.Result, opts Options) error {
 	return t.Write(w, res)
 }
 
-// writeTree prints the covering paths as a tree: steps written node=outcome, the steps
-// paths share printed once, a stretch without branching on one line, each path ending
-// in its end state, number and witness context.
-func writeTree(w io.Writer, r *sim.Result) {
+// writeTree prints the covering paths as a tree: outcomes written node=outcome (a
+// dialect may fold several steps into one, as a DWS phase's pass and the transition
+// it takes), the outcomes paths share printed once, a stretch without branching on one
+// line, each path ending in its end state, number and witness context.
+func writeTree(w io.Writer, r *sim.Result, fold func([]sim.Edge) []sim.Outcome) {
 	type trie struct {
-		step     sim.Edge
-		children []*trie
-		ends     []int // the paths that end here
+		key, label string
+		children   []*trie
+		ends       []int // the paths that end here
 	}
 	root := &trie{}
 	for n, p := range r.Cover {
 		at := root
-		for _, st := range p.Steps {
+		for _, o := range outcomesOf(p.Steps, fold) {
+			// Keyed by the steps, so that two outcomes shown alike stay apart.
+			key := o.Node
+			for _, st := range o.Steps {
+				key += "\x00" + st.Outcome
+			}
 			var next *trie
 			for _, c := range at.children {
-				if c.step == st {
+				if c.key == key {
 					next = c
 					break
 				}
 			}
 			if next == nil {
-				next = &trie{step: st}
+				next = &trie{key: key, label: printable.String(o.Node + "=" + o.Label)}
 				at.children = append(at.children, next)
 			}
 			at = next
@@ -171,10 +177,10 @@ func writeTree(w io.Writer, r *sim.Result) {
 	}
 	var print func(t *trie, depth int)
 	print = func(t *trie, depth int) {
-		chain := []string{printable.String(t.step.Node + "=" + t.step.Outcome)}
+		chain := []string{t.label}
 		for len(t.ends) == 0 && len(t.children) == 1 {
 			t = t.children[0]
-			chain = append(chain, printable.String(t.step.Node+"="+t.step.Outcome))
+			chain = append(chain, t.label)
 		}
 		indent := strings.Repeat("  ", depth)
 		line := indent + strings.Join(chain, ", ")
@@ -205,6 +211,19 @@ func writeTree(w io.Writer, r *sim.Result) {
 	for _, c := range root.children {
 		print(c, 1)
 	}
+}
+
+// outcomesOf is a path's steps as the outcomes a report shows: the dialect's fold, or
+// one a step.
+func outcomesOf(steps []sim.Edge, fold func([]sim.Edge) []sim.Outcome) []sim.Outcome {
+	if fold != nil {
+		return fold(steps)
+	}
+	out := make([]sim.Outcome, len(steps))
+	for i, st := range steps {
+		out[i] = sim.Outcome{Node: st.Node, Label: st.Outcome, Steps: steps[i : i+1]}
+	}
+	return out
 }
 
 type simJSONReport struct {

@@ -71,6 +71,18 @@ type Definition struct {
 	// cut after maxSteps steps. It is safe to call from several goroutines. Nil when
 	// the dialect does not run scenarios.
 	Play func(stubs Stubs, context map[string]any, maxSteps int) (*Run, error)
+	// Fold, when set, groups a path's steps into the outcomes a report shows, one per
+	// choice a node makes: a DWS phase's pass, the loop decision after it and the
+	// transition it takes are one outcome. Each Outcome holds the steps it stands for,
+	// in order. Nil shows every step as an outcome of its own.
+	Fold func(steps []Edge) []Outcome
+}
+
+// Outcome is one shown outcome of a node: Label as a report writes it after "node=",
+// and the steps it stands for.
+type Outcome struct {
+	Node, Label string
+	Steps       []Edge
 }
 
 // Explore explores every run of m within opts and returns the counts, the edges and a

@@ -504,7 +504,58 @@ func simulateWorkflow(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Defin
 		}
 		p.Report(f.Rule, ptr, msg)
 	}
-	return []sim.Definition{{Result: r, Nodes: m.nodes(), Play: m.play}}, nil
+	return []sim.Definition{{Result: r, Nodes: m.nodes(), Play: m.play, Fold: m.fold}}, nil
+}
+
+// fold groups a path's steps into one outcome per phase run (SPEC §8.2's tree): the
+// phase's outcome (pass, fail, a failure route), then what follows it at that phase
+// (its delegations, its loops' decisions, a conditional's branch, a fork), joined by
+// "+": "verify=pass+again". A sequential or handoff transition and the run's end after
+// the phase ("done") are left out: the next outcome names the phase the transition
+// leads to, the end state follows the last. A fork's branches and its join (at the
+// fork's phase) are outcomes of their own.
+func (m *wmachine) fold(steps []sim.Edge) []sim.Outcome {
+	var out []sim.Outcome
+	for _, st := range steps {
+		o := st.Outcome
+		shown := !strings.HasPrefix(o, "sequential ") && !strings.HasPrefix(o, "handoff ") && o != "done"
+		if k := len(out) - 1; k >= 0 && out[k].Node == st.Node && !startsOutcome(o) {
+			out[k].Steps = append(out[k].Steps, st)
+			if shown {
+				if out[k].Label != "" {
+					out[k].Label += "+"
+				}
+				out[k].Label += o
+			}
+			continue
+		}
+		label := o
+		if !shown {
+			label = ""
+		}
+		out = append(out, sim.Outcome{Node: st.Node, Label: label, Steps: []sim.Edge{st}})
+	}
+	for k := range out {
+		if out[k].Label == "" {
+			// Only a transition was taken (cannot happen after a phase's own outcome,
+			// which is always shown): show it rather than nothing.
+			out[k].Label = out[k].Steps[0].Outcome
+		}
+	}
+	return out
+}
+
+// startsOutcome says whether step outcome o begins a shown outcome even at the node of
+// the one before: a phase's own outcome (a run of it, or of a fork's branch: pass,
+// fail, a failure route) and a join do.
+func startsOutcome(o string) bool {
+	switch {
+	case o == "pass" || o == "fail" || strings.HasPrefix(o, "on_"):
+		return true
+	case o == "join" || strings.HasPrefix(o, "join "):
+		return true
+	}
+	return false
 }
 
 // stubOutputs gives each covering path through a conditional the stub output of the

@@ -240,3 +240,19 @@ func TestConditionalSearchBound(t *testing.T) {
 		t.Error("no covering path takes the conditional")
 	}
 }
+
+// A phase looping on itself is one shown outcome per run of it: its own outcome starts
+// a new one even at the same phase.
+func TestFoldSelfLoop(t *testing.T) {
+	m := machineOf(t, `{"entry_phase": "a", "phases": [{"id": "a"}], "transitions": [
+	  {"type": "loop", "from": "a", "to": "a", "max_iterations": 2, "on_exhaustion": "escalate"}]}`)
+	steps := []sim.Edge{{Node: "a", Outcome: "pass"}, {Node: "a", Outcome: "again"}, {Node: "a", Outcome: "pass"},
+		{Node: "a", Outcome: "exit"}, {Node: "a", Outcome: "done"}}
+	var got []string
+	for _, o := range m.fold(steps) {
+		got = append(got, fmt.Sprintf("%s=%s/%d", o.Node, o.Label, len(o.Steps)))
+	}
+	if strings.Join(got, ", ") != "a=pass+again/2, a=pass+exit/3" {
+		t.Errorf("folded %v", got)
+	}
+}
