@@ -256,3 +256,52 @@ func TestFoldSelfLoop(t *testing.T) {
 		t.Errorf("folded %v", got)
 	}
 }
+
+// loop-target searches each loop's body only, and still finds the way back wherever it
+// goes: through a fork of the graph, a cycle of other transitions, or not at all.
+func TestLoopTargetSearch(t *testing.T) {
+	for _, tc := range []struct {
+		name, transitions string
+		findings          int
+	}{
+		{"chain", `{"type": "sequential", "from": "a", "to": "b"}, {"type": "sequential", "from": "b", "to": "c"},
+			{"type": "loop", "from": "c", "to": "a", "max_iterations": 2}`, 0},
+		{"forward", `{"type": "sequential", "from": "a", "to": "b"}, {"type": "sequential", "from": "b", "to": "c"},
+			{"type": "loop", "from": "a", "to": "c", "max_iterations": 2}`, 1},
+		{"detour", `{"type": "sequential", "from": "a", "to": "d"}, {"type": "sequential", "from": "d", "to": "c"},
+			{"type": "sequential", "from": "c", "to": "b"}, {"type": "sequential", "from": "a", "to": "b"},
+			{"type": "loop", "from": "b", "to": "a", "max_iterations": 2}`, 0},
+		{"cycle", `{"type": "sequential", "from": "a", "to": "b"}, {"type": "sequential", "from": "b", "to": "a"},
+			{"type": "sequential", "from": "b", "to": "c"}, {"type": "loop", "from": "b", "to": "a", "max_iterations": 2},
+			{"type": "loop", "from": "a", "to": "c", "max_iterations": 2}`, 1},
+		{"self", `{"type": "loop", "from": "a", "to": "a", "max_iterations": 2}`, 0},
+	} {
+		var phases []string
+		for _, id := range []string{"a", "b", "c", "d"} {
+			phases = append(phases, fmt.Sprintf(`{"id": %q, "name": %q, "purpose": "p", "worker_assignment": {"role": "r"}, "exit_conditions": []}`, id, id))
+		}
+		text := `{"name": "w", "version": "1.0.0", "description": "d", "entry_phase": "a", "phases": [` + strings.Join(phases, ",") +
+			`], "transitions": [` + tc.transitions + `], "exit_conditions": {}}`
+		n := 0
+		for _, d := range lintText(t, text) {
+			if d.Rule == "loop-target" {
+				n++
+			}
+		}
+		if n != tc.findings {
+			t.Errorf("%s: %d loop-target findings, want %d", tc.name, n, tc.findings)
+		}
+	}
+}
+
+// lintText validates text as a workflow file and returns its findings.
+func lintText(t *testing.T, text string) []lint.Diagnostic {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.json")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := &lint.Linter{Registry: lint.NewRegistry(Dialects()...), Config: lint.DefaultConfig(dir)}
+	return l.Run([]lint.Input{{Path: path}}).Files[0].Diagnostics
+}
