@@ -4,22 +4,29 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/dwsdev/dws/internal/benchcpu"
 )
 
-// dag is a generated definition of n steps: each step's ok and fail outcomes go to a
-// later step near it or end the run, like a long workflow with failure handlers.
+// dag is a generated definition of n steps: each step's ok outcome goes to the next
+// step, its fail outcome to a later step near it (a failure handler) or, one time in
+// twenty, ends the run, like a long workflow with failure handlers. Every step is
+// reached, and the counts grow to thousands of digits.
 type dag struct{ next [][2]int }
 
 func newDAG(n int) dag {
 	r := rand.New(rand.NewPCG(uint64(n), 7))
 	d := dag{next: make([][2]int, n)}
 	for i := range d.next {
+		d.next[i][0] = i + 1
+		d.next[i][1] = i + 1 + r.IntN(4)
+		if r.IntN(20) == 0 {
+			d.next[i][1] = -1
+		}
 		for k := range 2 {
-			j := i + 1 + r.IntN(4)
-			if j >= n || r.IntN(20) == 0 {
-				j = -1
+			if d.next[i][k] >= n {
+				d.next[i][k] = -1
 			}
-			d.next[i][k] = j
 		}
 	}
 	return d
@@ -45,12 +52,12 @@ func BenchmarkExplore(b *testing.B) {
 	for _, n := range []int{3000, 30000, 100000} {
 		d := newDAG(n)
 		b.Run(fmt.Sprint("steps=", n), func(b *testing.B) {
-			for b.Loop() {
+			benchcpu.Loop(b, func() {
 				r, err := Explore[int](d, Options{}, 100, nil)
 				if err != nil || r.CoverSize == 0 {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 	}
 }

@@ -348,38 +348,95 @@ func backward(order []int) []int {
 	return out
 }
 
-// preflow computes a maximum flow from s to t by FIFO push-relabel with global
-// relabelling (a backward breadth-first search from t, rerun after every n relabels)
-// and returns its value. Dinic's phases grow with the length of augmenting paths,
-// which in a long definition are thousands of steps; push-relabel does not care.
+// preflow computes a maximum flow from s to t by push-relabel, highest label first,
+// with the gap heuristic and global relabelling (backward breadth-first searches from t,
+// and from s for the nodes that cannot reach t, rerun after every n relabels), and
+// returns its value. What it leaves is a flow: every node's excess has gone on to t or
+// back to s. Dinic's phases grow with the length of augmenting paths, which in a long
+// definition are thousands of steps; FIFO push-relabel sloshed excess back and forth
+// (400 pushes a node on a generated 30,000-step definition); with the highest label
+// first and gaps, excess that cannot reach t is sent back at once.
 func (g *network) preflow(s, t int, l *limits) (int64, error) {
 	n := len(g.adj)
+	top := 2 * n // the height of a node that can reach neither t nor s
 	height := make([]int, n)
 	excess := make([]int64, n)
-	active := make([]bool, n)
 	current := make([]int, n)
-	queue := make([]int, 0, n)
-	relabel := func() {
-		for i := range height {
-			height[i] = 2 * n
+	// Active nodes in buckets by height (a node is in at most one; a bucket may hold a
+	// node whose height has changed since, moved when it is taken), and every node
+	// below n in a doubly linked list by height, for the gap.
+	bucket := make([][]int, top+1)
+	queued := make([]bool, n)
+	highest := 0
+	activate := func(v int) {
+		if v != s && v != t && !queued[v] && excess[v] > 0 && height[v] < top {
+			queued[v] = true
+			bucket[height[v]] = append(bucket[height[v]], v)
+			highest = max(highest, height[v])
 		}
-		height[t] = 0
-		bfs := []int{t}
+	}
+	head := make([]int, n)
+	next := make([]int, n)
+	prev := make([]int, n)
+	count := make([]int, n)
+	link := func(v int) {
+		if h := height[v]; h < n {
+			next[v], prev[v] = head[h], -1
+			if head[h] >= 0 {
+				prev[head[h]] = v
+			}
+			head[h] = v
+			count[h]++
+		}
+	}
+	unlink := func(v int) {
+		if h := height[v]; h < n {
+			if prev[v] >= 0 {
+				next[prev[v]] = next[v]
+			} else {
+				head[h] = next[v]
+			}
+			if next[v] >= 0 {
+				prev[next[v]] = prev[v]
+			}
+			count[h]--
+		}
+	}
+	// search sets the height of every node that can push to from (through arcs with
+	// room) and has none yet, to its distance plus base.
+	search := func(from, base int) {
+		height[from] = base
+		bfs := []int{from}
 		for len(bfs) > 0 {
 			v := bfs[0]
 			bfs = bfs[1:]
 			for _, a := range g.adj[v] {
 				// a.to can push to v when the arc to v has room.
 				back := &g.adj[a.to][a.rev]
-				if back.cap-back.flow > 0 && height[a.to] == 2*n && a.to != s {
+				if back.cap-back.flow > 0 && height[a.to] == top && a.to != s && a.to != t {
 					height[a.to] = height[v] + 1
 					bfs = append(bfs, a.to)
 				}
 			}
 		}
-		height[s] = n
-		for i := range current {
-			current[i] = 0
+	}
+	relabel := func() {
+		for i := range height {
+			height[i], current[i] = top, 0
+		}
+		for h := range head {
+			head[h], count[h] = -1, 0
+		}
+		search(t, 0)
+		search(s, n)
+		for h := range bucket {
+			bucket[h] = bucket[h][:0]
+		}
+		highest = 0
+		for v := range n {
+			queued[v] = false
+			link(v)
+			activate(v)
 		}
 	}
 	relabel()
@@ -390,33 +447,61 @@ func (g *network) preflow(s, t int, l *limits) (int64, error) {
 			g.adj[a.to][a.rev].flow -= d
 			excess[a.to] += d
 			excess[s] -= d
-			if a.to != t && !active[a.to] {
-				active[a.to] = true
-				queue = append(queue, a.to)
-			}
+			activate(a.to)
 		}
 	}
 	relabels := 0
-	for len(queue) > 0 {
+	for {
+		for highest > 0 && len(bucket[highest]) == 0 {
+			highest--
+		}
+		if len(bucket[highest]) == 0 {
+			break
+		}
 		if err := l.alive(); err != nil {
 			return 0, err
 		}
-		v := queue[0]
-		queue = queue[1:]
-		active[v] = false
-		for excess[v] > 0 && height[v] < 2*n {
+		b := bucket[highest]
+		v := b[len(b)-1]
+		bucket[highest] = b[:len(b)-1]
+		queued[v] = false
+		if height[v] != highest {
+			activate(v) // moved by a gap since it was queued
+			continue
+		}
+		for excess[v] > 0 && height[v] < top {
 			if current[v] == len(g.adj[v]) {
 				// Relabel: the lowest neighbour with room, plus one.
-				h := 2 * n
+				old := height[v]
+				h := top
 				for _, a := range g.adj[v] {
 					if a.cap-a.flow > 0 {
 						h = min(h, height[a.to]+1)
 					}
 				}
+				unlink(v)
 				height[v], current[v] = h, 0
+				if old < n && count[old] == 0 {
+					// A gap: no node is left at old, so none above it (below n) can
+					// reach t; they go back towards s.
+					for k := old + 1; k < n; k++ {
+						for u := head[k]; u >= 0; u = next[u] {
+							height[u], current[u] = n+1, 0
+						}
+						head[k], count[k] = -1, 0
+					}
+					if height[v] < n+1 {
+						height[v] = n + 1
+					}
+				} else {
+					link(v)
+				}
 				if relabels++; relabels == n {
 					relabels = 0
 					relabel()
+				}
+				if queued[v] {
+					break // the global relabel queued it again
 				}
 				continue
 			}
@@ -427,10 +512,7 @@ func (g *network) preflow(s, t int, l *limits) (int64, error) {
 				g.adj[a.to][a.rev].flow -= d
 				excess[v] -= d
 				excess[a.to] += d
-				if a.to != s && a.to != t && !active[a.to] {
-					active[a.to] = true
-					queue = append(queue, a.to)
-				}
+				activate(a.to)
 				continue
 			}
 			current[v]++

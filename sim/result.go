@@ -152,7 +152,15 @@ func (r *Result) count(all []Edge, l *limits) error {
 		if err := l.alive(); err != nil {
 			return err
 		}
-		for _, mv := range sp.moves[i] {
+		// The last move that leads to a state no path has reached yet takes the
+		// count itself, uncopied (a chain's states hand theirs on).
+		handOn, handed := -1, false
+		for k, mv := range sp.moves[i] {
+			if sp.takeable(r.live, i, mv) && mv.next >= 0 {
+				handOn = k
+			}
+		}
+		for k, mv := range sp.moves[i] {
 			if !sp.takeable(r.live, i, mv) {
 				continue
 			}
@@ -168,6 +176,10 @@ func (r *Result) count(all []Edge, l *limits) error {
 				r.Counts[mv.status].Add(r.Counts[mv.status], in)
 				continue
 			}
+			if k == handOn && into[mv.next] == nil {
+				into[mv.next], handed = in, true // kept already
+				continue
+			}
 			next := into[mv.next]
 			if next == nil {
 				next = new(big.Int)
@@ -180,7 +192,9 @@ func (r *Result) count(all []Edge, l *limits) error {
 				return err
 			}
 		}
-		l.release(in)
+		if !handed {
+			l.release(in)
+		}
 	}
 	for _, n := range paths {
 		if err := l.keep(n); err != nil {
