@@ -1,6 +1,8 @@
 // Command gen writes a corpus of generated workflow definitions for the benchmark
 // script: Cortex files of about 4 KB (JSON and YAML, with SQL steps, branches, http and
-// ai steps) whose shape varies with a seed, so runs are reproducible.
+// ai steps) whose shape varies with a seed, so runs are reproducible. With -dialect it
+// writes -n copies of one long definition of that dialect, -steps long, as the
+// simulation's benchmarks use them (internal/simgen).
 package main
 
 import (
@@ -10,6 +12,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/dwsdev/dws/internal/simgen"
 )
 
 func main() {
@@ -19,7 +24,15 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random seed")
 	scenarios := flag.Int("scenarios", 0, "scenario files to write into OUT/scenarios, spread over the definitions")
 	realistic := flag.Bool("realistic", false, "varied SQL over a 24-table schema (written to OUT/schema.sql); prints the share of repeated statements")
+	dialect := flag.String("dialect", "", "write a simulation benchmark definition of this dialect instead: "+strings.Join(simgen.Dialects, ", "))
 	flag.Parse()
+	if *dialect != "" {
+		if err := writeDialect(*out, *dialect, *n, *steps); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -165,4 +178,22 @@ func workflow(r *rand.Rand, i, n int) map[string]any {
 		"steps":         steps,
 		"signature":     "",
 	}
+}
+
+// writeDialect writes n copies of simgen's definition of the dialect, steps long, as
+// OUT/flow-00000.json and on.
+func writeDialect(out, dialect string, n, steps int) error {
+	text, ext, ok := simgen.Of(dialect, steps)
+	if !ok {
+		return fmt.Errorf("gen: -dialect %q: want one of %s", dialect, strings.Join(simgen.Dialects, ", "))
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(out, fmt.Sprintf("flow-%05d%s", i, ext)), text, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
