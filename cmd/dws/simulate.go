@@ -38,6 +38,11 @@ edges no path can take, and findings (the sim-* rules; dws explain RULE).
 
 --path N prints path N (1-based, in the order outcomes are listed) in full.
 
+Every run of a definition ends on its own: its loops and iteration limits are part of
+its state. --max-steps N cuts runs longer than N steps (they end "cut"); it makes the
+steps taken part of the state, which for a definition whose runs are far longer than N
+costs states in proportion to both.
+
 Exploration is bounded: 1,000,000 states, 256 MiB for the exact path counts, and
 --max-time. A definition a bound stops is reported as not simulated, naming the bound,
 and fails the run unless --allow-partial.
@@ -47,7 +52,7 @@ included) or a definition a bound stopped; 2 usage or configuration error; 3 dws
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.SimulationFormats, ", ")},
 			&cli.IntFlag{Name: "max-paths", Value: 100, Usage: "covering paths listed per definition, of 100 steps each on average at most (counting is never cut)"},
-			&cli.IntFlag{Name: "max-steps", Value: 10000, Usage: "steps a run may take before it ends cut"},
+			&cli.IntFlag{Name: "max-steps", Value: 0, Usage: "steps a run may take before it ends cut (0: no limit; every run ends on its own)"},
 			&cli.StringFlag{Name: "path", Usage: "print path N of each definition in full"},
 			&cli.StringFlag{Name: "context", Usage: "a JSON or YAML object: the context every run starts with", TakesFile: true},
 			&cli.StringFlag{Name: "emit-scenarios", Usage: "write each covering path as a scenario file into this directory (for dws test)", TakesFile: true},
@@ -75,8 +80,8 @@ func simulate(c *cli.Context) error {
 	if err != nil || failOn == lint.Off {
 		return usagef("--fail-on: %q is not one of error, warning, info", c.String("fail-on"))
 	}
-	if c.Int("max-paths") < 0 || c.Int("max-steps") < 1 || c.Int("jobs") < 1 || c.Duration("max-time") < 0 {
-		return usagef("--max-paths and --max-time must be at least 0, --max-steps and --jobs at least 1")
+	if c.Int("max-paths") < 0 || c.Int("max-steps") < 0 || c.Int("jobs") < 1 || c.Duration("max-time") < 0 {
+		return usagef("--max-paths, --max-steps and --max-time must be at least 0, --jobs at least 1")
 	}
 	var pathN *big.Int
 	if p := c.String("path"); p != "" {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dwsdev/dws/internal/simgen"
 )
 
 var updateSim = flag.Bool("update-sim", false, "rewrite the expected dws simulate output of fixtures/sim")
@@ -112,5 +114,26 @@ func TestSimulateOkFixtures(t *testing.T) {
 		if !dialects[want] {
 			t.Errorf("no %s fixture was simulated", want)
 		}
+	}
+}
+
+// A DWS chain of 3,000 phases with a loop every ten is simulated with the default flags
+// (issue 28, item 12): its state keeps no count of the turns in all without a global
+// bound, and no run is cut unless --max-steps asks (a run of it takes some 18,000 steps,
+// and cutting at a depth makes the depth part of the state).
+func TestSimulateLongDWSChain(t *testing.T) {
+	dir := t.TempDir()
+	def := filepath.Join(dir, "chain.json")
+	if err := os.WriteFile(def, simgen.DWS(3000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".dws.yaml"), []byte("version: 1\nlimits: { max_steps: 10000, max_bytes: 4194304 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"dws", "simulate", "--no-color", "--config", filepath.Join(dir, ".dws.yaml"), def}, nil, &stdout, &stderr)
+	first, _, _ := strings.Cut(stdout.String(), "\n")
+	if code != exitOK || !strings.Contains(first, " paths: ") || strings.Contains(first, "not simulated") {
+		t.Fatalf("exit %d: %.300s\n%s", code, first, stderr.String())
 	}
 }
