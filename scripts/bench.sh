@@ -209,9 +209,9 @@ for d in cortex dws-workflow direclaw ensemble; do
   cp fixtures/cortex/prompt_templates.yaml fixtures/cortex/schema.sql "$dir/"
   printf "$sim_config" > "$dir/.dws.yaml"
   # Once checked: simulated, no bound stopped it (exit 0; the infos do not fail it).
-  (cd "$dir" && "$dws" simulate --max-steps 1000000 flow-00000.json >/dev/null) || { echo "bench: dws simulate $d failed" >&2; exit 1; }
-  ms=$(cd "$dir" && RUNS=5 cold "$dws" simulate --max-steps 1000000 flow-00000.json)
-  cpu_ms=$(cd "$dir" && RUNS=5 cpu "$dws" simulate --max-steps 1000000 flow-00000.json)
+  (cd "$dir" && "$dws" simulate flow-00000.json >/dev/null) || { echo "bench: dws simulate $d failed" >&2; exit 1; }
+  ms=$(cd "$dir" && RUNS=5 cold "$dws" simulate flow-00000.json)
+  cpu_ms=$(cd "$dir" && RUNS=5 cpu "$dws" simulate flow-00000.json)
   v=$(verdict "$ms" 100)
   [[ $v == MISSED ]] && missed+=("3,000-step $d simulate: ${ms} ms (budget 100 ms)")
   sim_line+="${sim_line:+, }$d ${ms} ms (CPU ${cpu_ms} ms; $v)"
@@ -240,10 +240,10 @@ go test -run '^$' -bench 'BenchmarkSimulate' -benchtime 1x -count "$SIM_COUNT" .
 chain="$work/sim/chain"
 go run ./bench/gen -out "$chain" -n 1 -steps 10000 -dialect dws-workflow
 printf 'version: 1\nlimits: { max_steps: 1000000, max_bytes: 4194304 }\n' > "$chain/.dws.yaml"
-(cd "$chain" && "$dws" simulate --max-steps 1000000 flow-00000.json >/dev/null) || { echo "bench: dws simulate of the 10,000-phase chain failed" >&2; exit 1; }
-chain_ms=$(cd "$chain" && RUNS=5 cold "$dws" simulate --max-steps 1000000 flow-00000.json)
-chain_cpu=$(cd "$chain" && RUNS=5 cpu "$dws" simulate --max-steps 1000000 flow-00000.json)
-(cd "$chain" && "$dws" simulate --max-steps 1000000 --format json flow-00000.json > "$work/chain.json")
+(cd "$chain" && "$dws" simulate flow-00000.json >/dev/null) || { echo "bench: dws simulate of the 10,000-phase chain failed" >&2; exit 1; }
+chain_ms=$(cd "$chain" && RUNS=5 cold "$dws" simulate flow-00000.json)
+chain_cpu=$(cd "$chain" && RUNS=5 cpu "$dws" simulate flow-00000.json)
+(cd "$chain" && "$dws" simulate --format json flow-00000.json > "$work/chain.json")
 chain_digits=$(grep -m1 '"total": "' "$work/chain.json" | tr -dc 0-9 | wc -c)
 echo "dws simulate, a DWS chain of 10,000 phases with a loop every ten (median of 5): ${chain_ms} ms (CPU ${chain_cpu} ms); its path count has ${chain_digits} digits"
 
