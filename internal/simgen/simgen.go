@@ -136,7 +136,8 @@ func DireClaw(n int) []byte {
 }
 
 // Ensemble is an ensemble of n phases, each waiting for one or two of the four phases
-// before it, every tenth reviewed with one retry. Written as JSON (see DireClaw).
+// before it, every tenth reviewed with one retry and one re-run of a predecessor.
+// Written as JSON (see DireClaw).
 func Ensemble(n int) []byte {
 	r := rand.New(rand.NewPCG(uint64(n), 9))
 	var b strings.Builder
@@ -153,7 +154,7 @@ func Ensemble(n int) []byte {
 		}
 		fmt.Fprintf(&b, `{"name": "p%d", "after": [%s], "tasks": [{"name": "t%d", "description": "d"}]`, i, strings.Join(after, ", "), i)
 		if i%10 == 9 {
-			fmt.Fprintf(&b, `, "review": {"task": {"name": "r%d", "description": "d"}, "maxRetries": 1}`, i)
+			fmt.Fprintf(&b, `, "review": {"task": {"name": "r%d", "description": "d"}, "maxRetries": 1, "maxPredecessorRetries": 1}`, i)
 		}
 		b.WriteString("}")
 	}
