@@ -30,7 +30,7 @@ type Drawing struct {
 type DrawNode struct {
 	ID                                string
 	Entry, Exit, Unreachable, DeadEnd bool
-	// Ends label the node's edges to the end of the run ("" when unlabelled).
+	// Ends label the node's edges to the end of the run, one edge each.
 	Ends []string
 }
 
@@ -69,18 +69,22 @@ func Drawings(in *lint.Inspection) []Drawing {
 				incoming[i] = true
 			}
 		}
+		// A graph that names no entry of its own and checks only cycles (an ensemble's
+		// tasks, ordered by their context lists) starts, like a multi-root graph, at
+		// every node nothing leads to.
+		multiRoot := gc.Options.MultiRoot || gc.Options.CyclesOnly
 		entry := -1
 		switch {
-		case gc.Options.MultiRoot:
+		case multiRoot:
 		case gc.Options.Entry != "":
 			entry, _ = g.Lookup(gc.Options.Entry)
 		case gc.Options.EntryPointer == "" && len(g.Nodes) > 0:
 			entry = 0
 		}
 		for i, n := range g.Nodes {
-			dn := DrawNode{ID: n.ID, Exit: n.Exit, Entry: i == entry || gc.Options.MultiRoot && !incoming[i]}
+			dn := DrawNode{ID: n.ID, Exit: n.Exit, Entry: i == entry || multiRoot && !incoming[i]}
 			if n.Exit {
-				dn.Ends = endLabels(in.Doc, n)
+				dn.Ends = endLabels(in, n)
 			}
 			for _, p := range []string{n.Pointer, n.IDPointer} {
 				switch flag[p] {
@@ -110,14 +114,32 @@ func Drawings(in *lint.Inspection) []Drawing {
 	return out
 }
 
-// endLabels are the outcomes with which node n ends the run: for a Cortex step, each of
-// onSuccess and onFailure that is null or absent, named as its edges are; elsewhere one
-// unlabelled end.
-func endLabels(doc *source.Document, n graph.Node) []string {
-	obj := strings.TrimSuffix(n.Pointer, "/id")
+// endLabels are the outcomes with which node n ends the run, each named as the
+// dialect's runs name it (dws simulate's outcomes), so that every edge of a drawing has
+// a label: a Cortex step's onSuccess and onFailure that are null or absent (ok and
+// fail, a branch's true and false); a DWS phase with no transition on is done; an
+// ensemble phase or task ends the run completed; a DireClaw review with no route for a
+// decision ends on that decision (approve, reject), and a last step on complete.
+func endLabels(in *lint.Inspection, n graph.Node) []string {
+	doc := in.Doc
+	dialect := ""
+	if in.Dialect != nil {
+		dialect = in.Dialect.ID
+	}
+	obj := strings.TrimSuffix(strings.TrimSuffix(n.Pointer, "/id"), "/name")
 	step := doc.Lookup(obj)
-	if doc.Root.Get("schemaVersion") == nil || step == nil || step.Kind != source.Object {
-		return []string{""}
+	switch {
+	case dialect == "ensemble":
+		return []string{"completed"}
+	case strings.HasPrefix(dialect, "dws-"):
+		return []string{"done"}
+	case dialect == "direclaw":
+		if typ, _ := doc.Lookup(obj + "/type").Str(); typ == "agent_review" {
+			return routelessDecisions(doc, obj)
+		}
+		return []string{"complete"}
+	case doc.Root.Get("schemaVersion") == nil || step == nil || step.Kind != source.Object:
+		return []string{"end"}
 	}
 	typ, _ := step.Get("type").Str()
 	fields := [][2]string{{"onSuccess", "ok"}, {"onFailure", "fail"}}
@@ -134,7 +156,30 @@ func endLabels(doc *source.Document, n graph.Node) []string {
 		}
 	}
 	if len(out) == 0 {
-		out = []string{""}
+		out = []string{"end"}
+	}
+	return out
+}
+
+// routelessDecisions are the decisions of the DireClaw review at obj whose route is
+// absent, null, or names no step of its workflow: the run ends on them.
+func routelessDecisions(doc *source.Document, obj string) []string {
+	ids := map[string]bool{}
+	if steps := doc.Lookup(obj[:max(strings.LastIndexByte(obj, '/'), 0)]); steps != nil {
+		for _, st := range steps.Items {
+			if id, ok := st.Get("id").Str(); ok {
+				ids[id] = true
+			}
+		}
+	}
+	var out []string
+	for _, f := range [][2]string{{"on_approve", "approve"}, {"on_reject", "reject"}} {
+		if to, ok := doc.Lookup(obj + "/" + f[0]).Str(); !ok || !ids[to] {
+			out = append(out, f[1])
+		}
+	}
+	if len(out) == 0 {
+		out = []string{"end"}
 	}
 	return out
 }
@@ -221,11 +266,7 @@ func writeMermaid(b *strings.Builder, title string, ds []Drawing) {
 				if l == "fail" {
 					arrow = "-.->"
 				}
-				if l == "" {
-					fmt.Fprintf(b, "%sg%dn%d %s %s\n", indent, gi, ni, arrow, end)
-				} else {
-					fmt.Fprintf(b, "%sg%dn%d %s|\"%s\"| %s\n", indent, gi, ni, arrow, mermaidText(l), end)
-				}
+				fmt.Fprintf(b, "%sg%dn%d %s|\"%s\"| %s\n", indent, gi, ni, arrow, mermaidText(l), end)
 			}
 		}
 		for ei, e := range d.Edges {
@@ -300,10 +341,7 @@ func writeDOT(b *strings.Builder, title string, ds []Drawing) {
 		for ni, n := range d.Nodes {
 			for _, l := range n.Ends {
 				hasEnd = true
-				attrs := ""
-				if l != "" {
-					attrs = fmt.Sprintf(" [label=\"%s\"]", dotText(l))
-				}
+				attrs := fmt.Sprintf(" [label=\"%s\"]", dotText(l))
 				if l == "fail" {
 					attrs = fmt.Sprintf(" [label=\"%s\", style=dashed]", dotText(l))
 				}
