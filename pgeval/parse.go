@@ -37,6 +37,22 @@
 //     (Expr.Unsupported), never by evaluating it once. Anything outside the subset is
 //     Unsupported, with its offset; a supported expression still returns Unsupported
 //     for a context value it has no SQL value for (an array, an object, numeric NaN).
+//
+// Witness decisions (SPEC §8.4, "A proof is a promise"; witness.go, regions.go,
+// abstract.go):
+//   - A variable no domain restricts ranges over every JSON value: a number, a string,
+//     true, false, and null or absent (both NULL). A number is one numeric can hold: one
+//     it cannot (10^131072 or more, more than 16383 digits after the point) raises an
+//     error wherever it stands, and proofs do not cover it. A string is one text can
+//     hold (no NUL), ordered byte by byte, as the "C" collation orders it (the
+//     differential server runs with --locale=C).
+//   - A search whose "none found" is no proof tries, besides the regions, the negatives
+//     of the constants and the other variables' domain bounds; its candidates are
+//     bounded by MaxWork.
+//   - ErrorWitness (sim-branch-error) counts only contexts whose types the expression
+//     compiles with: a value of a type it cannot take at all (a string compared with a
+//     number) raises an error for every value of that type, which is no finding of its
+//     own; it still takes the false edge, and proofs count it.
 package pgeval
 
 import (
@@ -150,6 +166,20 @@ func validName(s string) bool {
 		}
 	}
 	return true
+}
+
+// Renamed is the expression with each variable v read as name(v): the same expression
+// over other variables (a witness search over a path gives a variable that changes on
+// the way one name per value).
+func (e *Expr) Renamed(name func(string) string) *Expr {
+	r := &Expr{src: e.src, root: e.root, names: map[int32]string{}, conjunct: e.conjunct}
+	for n, v := range e.names {
+		r.names[n] = name(v)
+	}
+	for _, v := range e.vars {
+		r.vars = append(r.vars, name(v))
+	}
+	return r
 }
 
 // Source is the expression as written.

@@ -2,11 +2,10 @@ package pgeval
 
 import (
 	"encoding/json"
-	"math"
+	"fmt"
 	"math/big"
 	"slices"
 	"sort"
-	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -27,13 +26,58 @@ func (c Condition) Holds(ctx map[string]any) bool {
 	return truth == c.Want
 }
 
-// Domain restricts the values a variable may take (an ai step's output schema): a
-// type ("number", "integer", "string", "boolean"), bounds and an enum.
+// Domain restricts the values a variable may take (an ai step's output schema): a JSON
+// type ("number", "integer", "string", "boolean"; "" for any), bounds and an enum. The
+// zero Domain is every JSON value: a number, a string, a boolean, NULL or absent.
 type Domain struct {
 	Type     string
 	Min, Max string // JSON number literals, "" when unbounded
 	Enum     []any
-	NotNull  bool // the value is always present
+	NotNull  bool // the value is always present and not null
+	// Union, when set, is a domain made of these (two schemas writing one property):
+	// a value of any of them. The other fields are then unused.
+	Union []Domain
+}
+
+// Admits says whether x (a JSON value as a context holds it; nil for null or absent) is
+// one of the domain's values.
+func (d Domain) Admits(x any) bool {
+	if d.Union != nil {
+		return slices.ContainsFunc(d.Union, func(u Domain) bool { return u.Admits(x) })
+	}
+	if x == nil {
+		return !d.NotNull || slices.Contains(d.Enum, nil)
+	}
+	if d.Enum != nil {
+		same := func(e any) bool {
+			if a, ok := e.(json.Number); ok {
+				b, isNum := x.(json.Number)
+				ra, okA := new(big.Rat).SetString(string(a))
+				rb, okB := new(big.Rat).SetString(string(b))
+				return isNum && okA && okB && ra.Cmp(rb) == 0
+			}
+			return classOf(e) == classOf(x) && fmt.Sprint(e) == fmt.Sprint(x)
+		}
+		if !slices.ContainsFunc(d.Enum, same) {
+			return false
+		}
+	}
+	if d.Type == "" {
+		return classOf(x) != 0
+	}
+	if !fitsType(d.Type, x) {
+		return false
+	}
+	if n, ok := x.(json.Number); ok {
+		r, _ := new(big.Rat).SetString(string(n))
+		if lo, ok := new(big.Rat).SetString(d.Min); ok && d.Min != "" && r.Cmp(lo) < 0 {
+			return false
+		}
+		if hi, ok := new(big.Rat).SetString(d.Max); ok && d.Max != "" && r.Cmp(hi) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // MaxCandidates bounds the contexts ErrorWitness tries.
@@ -47,18 +91,20 @@ const MaxWork = MaxCandidates * 64
 
 // Witness looks for a context, extending fixed, under which every condition holds.
 // Each variable takes values from a candidate set built from the constants the
-// expressions compare it with (each constant, the numbers just beside it, midpoints,
-// values beyond the extremes, NULL), restricted to its domain.
+// expressions compare it with (see regions.go): one value in each region those constants
+// split each JSON type into, restricted to its domain, and NULL.
 //
 // The conditions are split into independent parts first: each condition, and each
 // argument of a wanted-true AND (true exactly when every argument is); parts that share
 // a variable form a group, and each group is searched on its own, over the combinations
 // of its own variables' candidates only. A group whose every atom compares one variable
-// with constants, searched exhaustively, has tried every region those constants split
-// its variables' domains into, and a group with no variable left (all fixed, or none) is
-// evaluated once, exactly: "none found" in such a group is a proof (proven) that no
-// context satisfies the conditions. So x IN (…2500 constants…) AND x NOT IN (…) is one
-// variable's regions, a few thousand tries, never the product of unrelated variables'.
+// with constants, searched exhaustively, has tried every region of every type of its
+// variables, and a group with no variable left (all fixed, or none) is evaluated once,
+// exactly: "none found" in such a group is a proof (proven) that no context satisfies
+// the conditions. So is a group that no combination of its variables' types can satisfy,
+// outcome by outcome (abstract.go: {{x}} / 0 > 1 is never true). So x IN (…2500
+// constants…) AND x NOT IN (…) is one variable's regions, a few thousand tries, never the
+// product of unrelated variables'.
 func Witness(conds []Condition, fixed map[string]any, domains map[string]Domain) (ctx map[string]any, found, proven bool) {
 	var parts []Condition
 	for _, c := range conds {
@@ -177,6 +223,9 @@ func (g *group) search(fixed map[string]any, domains map[string]Domain) (values 
 		a.expr(c.Expr)
 		cost += treeSize(c.Expr.root)
 	}
+	if !a.simple {
+		a.widen(g.vars, domains)
+	}
 	limit := max(MaxWork/max(cost, 1), 1)
 	cands := make([][]any, len(g.vars))
 	total := 1
@@ -188,42 +237,303 @@ func (g *group) search(fixed map[string]any, domains map[string]Domain) (values 
 		}
 	}
 	exhaustive = total <= limit && (a.simple || len(g.vars) == 0)
-	ctx := map[string]any{}
-	for k, v := range fixed {
-		ctx[k] = v
-	}
+	b := newBinder(g.vars, cands, fixed)
 	pick := make([]int, len(g.vars))
 	for n := 0; n < limit; n++ {
-		for i, v := range g.vars {
-			if x := cands[i][pick[i]]; x != nil {
-				ctx[v] = x
-			} else {
-				delete(ctx, v)
-			}
-		}
-		if g.holds(ctx) {
+		ok, unsure := b.holds(g.parts, pick)
+		if ok {
 			values = map[string]any{}
-			for _, v := range g.vars {
-				if x, ok := ctx[v]; ok {
+			for i, v := range g.vars {
+				if x := cands[i][pick[i]]; x != nil {
 					values[v] = x
 				}
 			}
 			return values, true, false
 		}
+		if unsure {
+			// The evaluator cannot tell what this context gives: no proof from here.
+			exhaustive = false
+		}
 		if !next(pick, cands) {
 			break // every combination tried
 		}
 	}
+	if !exhaustive {
+		exhaustive = g.impossible(fixed, domains)
+	}
 	return nil, false, exhaustive
 }
 
-func (g *group) holds(ctx map[string]any) bool {
-	for _, c := range g.parts {
-		if !c.Holds(ctx) {
+// binder evaluates expressions over combinations of candidates, each converted to its
+// SQL value once (the search evaluates thousands of combinations).
+type binder struct {
+	vars  []string
+	cands [][]any
+	vals  [][]Value
+	fixed map[string]any
+	fvals map[string]Value
+	slow  bool // a fixed value has no SQL value: evaluate contexts as Eval does
+	buf   []Value
+}
+
+func newBinder(vars []string, cands [][]any, fixed map[string]any) *binder {
+	b := &binder{vars: vars, cands: cands, vals: make([][]Value, len(vars)), fixed: fixed, fvals: map[string]Value{}}
+	for i := range vars {
+		b.vals[i] = make([]Value, len(cands[i]))
+		for j, x := range cands[i] {
+			v, err := contextValue(x)
+			if err != nil {
+				b.slow = true
+			}
+			b.vals[i][j] = v
+		}
+	}
+	for k, x := range fixed {
+		v, err := contextValue(x)
+		if err != nil {
+			b.slow = true
+		}
+		b.fvals[k] = v
+	}
+	return b
+}
+
+// context is the combination as a context.
+func (b *binder) context(pick []int) map[string]any {
+	ctx := map[string]any{}
+	for k, x := range b.fixed {
+		ctx[k] = x
+	}
+	for i, v := range b.vars {
+		if x := b.cands[i][pick[i]]; x != nil {
+			ctx[v] = x
+		} else {
+			delete(ctx, v)
+		}
+	}
+	return ctx
+}
+
+// eval evaluates e at the combination.
+func (b *binder) eval(e *Expr, pick []int) (Value, error) {
+	if b.slow {
+		return e.Eval(b.context(pick))
+	}
+	b.buf = b.buf[:0]
+	for _, name := range e.vars {
+		v, ok := b.fvals[name]
+		if i := slices.Index(b.vars, name); i >= 0 {
+			v, ok = b.vals[i][pick[i]], true
+		}
+		if !ok {
+			v = Value{Type: Unknown, Null: true} // neither chosen nor fixed: absent
+		}
+		b.buf = append(b.buf, v)
+	}
+	return e.evalValues(b.buf)
+}
+
+// holds says whether the combination satisfies every part; unsure when an evaluation on
+// the way met a construct the evaluator does not support.
+func (b *binder) holds(parts []Condition, pick []int) (ok, unsure bool) {
+	for _, c := range parts {
+		v, err := b.eval(c.Expr, pick)
+		var u *Unsupported
+		if err != nil && asUnsupported(err, &u) {
+			return false, true
+		}
+		if truth := err == nil && !v.Null && v.Type == Bool && v.B; truth != c.Want {
+			return false, false
+		}
+	}
+	return true, false
+}
+
+// evalValues is Eval over the values of the expression's variables (in Variables'
+// order) as SQL values, through the same compiled programs.
+func (e *Expr) evalValues(vals []Value) (Value, error) {
+	var buf [16]byte
+	key := buf[:0]
+	for _, v := range vals {
+		if v.Null {
+			key = append(key, 'N')
+		} else {
+			key = append(key, byte('a'+v.Type))
+		}
+	}
+	pool := e.pool(string(key))
+	p, _ := pool.Get().(*program)
+	if p == nil {
+		ctx := map[string]any{}
+		for i, name := range e.vars {
+			if x := jsonOf(vals[i]); x != nil {
+				ctx[name] = x
+			}
+		}
+		p = &program{slots: make([]Value, len(e.vars))}
+		c := &compiler{e: e, ctx: ctx, slots: p.slots}
+		p.root, p.err = c.top()
+	}
+	defer pool.Put(p)
+	if p.err != nil {
+		return Value{}, p.err
+	}
+	copy(p.slots, vals)
+	return p.root.eval()
+}
+
+// jsonOf is the context value whose SQL value v is (v is one: a number, a string, a
+// boolean or NULL).
+func jsonOf(v Value) any {
+	switch {
+	case v.Null:
+		return nil
+	case v.Type == Bool:
+		return v.B
+	case v.Type == Text:
+		return v.S
+	}
+	return json.Number(v.N.String())
+}
+
+// MaxSignatures bounds the combinations of JSON types impossible tries.
+const MaxSignatures = 1024
+
+// impossible says whether no combination of the group's variables' types can satisfy
+// every part (abstract.go): for each, some part compiles to an error that it does not
+// want, or cannot give the outcome it wants.
+func (g *group) impossible(fixed map[string]any, domains map[string]Domain) bool {
+	classes := make([][]byte, len(g.vars))
+	total := 1
+	for i, v := range g.vars {
+		classes[i] = typeClasses(domains[v])
+		if total *= len(classes[i]); total > MaxSignatures || total == 0 {
 			return false
 		}
 	}
-	return true
+	class := map[string]byte{}
+	ctx := map[string]any{}
+	for k, v := range fixed {
+		ctx[k] = v
+		class[k] = classOf(v)
+	}
+	pick := make([]int, len(g.vars))
+	for {
+		for i, v := range g.vars {
+			class[v] = classes[i][pick[i]]
+			if x := representative(class[v]); x != nil {
+				ctx[v] = x
+			} else {
+				delete(ctx, v)
+			}
+		}
+		possible := true
+		for _, c := range g.parts {
+			o, ok := outcomes(c.Expr, ctx, class)
+			if !ok {
+				return false
+			}
+			if c.Want && o&oTrue == 0 || !c.Want && o&^oTrue == 0 {
+				possible = false
+				break
+			}
+		}
+		if possible {
+			return false
+		}
+		if !nextClass(pick, classes) {
+			return true
+		}
+	}
+}
+
+// outcomes is what e may give for the contexts of ctx's types (ctx holds one value of
+// each); ok is false when the evaluator does not support it.
+func outcomes(e *Expr, ctx map[string]any, class map[string]byte) (outcome, bool) {
+	c := &compiler{e: e, ctx: ctx}
+	if _, err := c.top(); err != nil {
+		var u *Unsupported
+		if asUnsupported(err, &u) {
+			return 0, false
+		}
+		return oError, true // an error for every context of these types
+	}
+	return (&abstract{e: e, class: class}).eval(e.root).o, true
+}
+
+// typeClasses are the JSON types a domain admits: 'n' number, 't' text, 'b' boolean,
+// 'N' NULL (absent).
+func typeClasses(d Domain) []byte {
+	if d.Union != nil {
+		var out []byte
+		for _, u := range d.Union {
+			for _, c := range typeClasses(u) {
+				if !slices.Contains(out, c) {
+					out = append(out, c)
+				}
+			}
+		}
+		return out
+	}
+	var out []byte
+	if d.Enum != nil {
+		for _, x := range d.Enum {
+			if c := classOf(x); c != 0 && !slices.Contains(out, c) && (x == nil || fitsType(d.Type, x)) {
+				out = append(out, c)
+			}
+		}
+	} else {
+		switch d.Type {
+		case "number", "integer":
+			out = []byte{'n'}
+		case "string":
+			out = []byte{'t'}
+		case "boolean":
+			out = []byte{'b'}
+		default:
+			out = []byte{'n', 't', 'b'}
+		}
+	}
+	if !d.NotNull && !slices.Contains(out, 'N') {
+		out = append(out, 'N')
+	}
+	return out
+}
+
+func classOf(x any) byte {
+	switch x.(type) {
+	case nil:
+		return 'N'
+	case bool:
+		return 'b'
+	case string:
+		return 't'
+	case json.Number, float64, int, int64:
+		return 'n'
+	}
+	return 0
+}
+
+func representative(class byte) any {
+	switch class {
+	case 'n':
+		return json.Number("0")
+	case 't':
+		return ""
+	case 'b':
+		return false
+	}
+	return nil
+}
+
+func nextClass(pick []int, classes [][]byte) bool {
+	for k := range pick {
+		if pick[k]++; pick[k] < len(classes[k]) {
+			return true
+		}
+		pick[k] = 0
+	}
+	return false
 }
 
 // treeSize is the number of nodes below and at n, a list of constants counting as one.
@@ -231,7 +541,7 @@ func treeSize(n *pg.Node) int {
 	if n == nil {
 		return 0
 	}
-	if n.GetList() != nil && constantsOf(n) != nil {
+	if n.GetList() != nil && !hasParam(n) {
 		return 1
 	}
 	size := 1
@@ -240,350 +550,6 @@ func treeSize(n *pg.Node) int {
 	}
 	return size
 }
-
-// analysis gathers, per variable, the constants it is compared with and what kind of
-// value it is used as, and whether every atom is "one variable against constants".
-type analysis struct {
-	nums   map[string][]Decimal
-	texts  map[string][]string
-	kind   map[string]string // "num", "text", "bool"
-	simple bool
-}
-
-func newAnalysis() *analysis {
-	return &analysis{nums: map[string][]Decimal{}, texts: map[string][]string{}, kind: map[string]string{}, simple: true}
-}
-
-func (a *analysis) expr(e *Expr) {
-	a.walk(e, e.root, "bool")
-}
-
-// walk visits n, which stands where a value of the given kind is expected.
-func (a *analysis) walk(e *Expr, n *pg.Node, want string) {
-	if n == nil {
-		return
-	}
-	switch x := n.Node.(type) {
-	case *pg.Node_ParamRef:
-		if name, ok := e.names[x.ParamRef.Number]; ok {
-			if want != "" && a.kind[name] == "" {
-				a.kind[name] = want
-			}
-		}
-		return
-	case *pg.Node_BoolExpr:
-		for _, arg := range x.BoolExpr.Args {
-			a.walk(e, arg, "bool")
-		}
-		return
-	case *pg.Node_NullTest:
-		if x.NullTest.Arg.GetParamRef() == nil {
-			a.simple = false
-		}
-		a.walk(e, x.NullTest.Arg, "")
-		return
-	case *pg.Node_BooleanTest:
-		a.walk(e, x.BooleanTest.Arg, "bool")
-		return
-	case *pg.Node_AExpr:
-		ae := x.AExpr
-		op := opName(ae.Name)
-		variable, other := ae.Lexpr, ae.Rexpr
-		if variable.GetParamRef() == nil {
-			variable, other = other, variable
-		}
-		name := ""
-		if variable != nil && variable.GetParamRef() != nil {
-			name = e.names[variable.GetParamRef().Number]
-		}
-		consts := constantsOf(other)
-		switch {
-		case name != "" && consts != nil && (ae.Kind == pg.A_Expr_Kind_AEXPR_OP && isComparison(op) ||
-			ae.Kind == pg.A_Expr_Kind_AEXPR_IN || ae.Kind == pg.A_Expr_Kind_AEXPR_BETWEEN ||
-			ae.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN || ae.Kind == pg.A_Expr_Kind_AEXPR_DISTINCT ||
-			ae.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT):
-			a.record(name, consts)
-			return
-		case name != "" && consts != nil && (ae.Kind == pg.A_Expr_Kind_AEXPR_LIKE || ae.Kind == pg.A_Expr_Kind_AEXPR_ILIKE):
-			a.record(name, consts)
-			for _, k := range consts {
-				if s, ok := k.(string); ok {
-					a.texts[name] = append(a.texts[name], likeExample(s), likeExample(s)+"x", "x"+likeExample(s))
-				}
-			}
-			a.simple = false // a pattern's matches are not finitely many regions
-			return
-		}
-		a.simple = false
-		kind := "num"
-		if op == "||" || ae.Kind == pg.A_Expr_Kind_AEXPR_LIKE || ae.Kind == pg.A_Expr_Kind_AEXPR_ILIKE {
-			kind = "text"
-		}
-		for _, k := range append(constantsOf(ae.Lexpr), constantsOf(ae.Rexpr)...) {
-			for _, v := range e.vars {
-				a.addConst(v, k)
-			}
-		}
-		a.walk(e, ae.Lexpr, kind)
-		a.walk(e, ae.Rexpr, kind)
-		if l := ae.Rexpr.GetList(); l != nil {
-			for _, it := range l.Items {
-				a.walk(e, it, kind)
-			}
-		}
-		return
-	}
-	// Anything else: not one variable against constants. Gather what can be gathered.
-	a.simple = false
-	for _, child := range children(n) {
-		a.walk(e, child, "")
-	}
-}
-
-func isComparison(op string) bool {
-	switch op {
-	case "=", "<>", "!=", "<", "<=", ">", ">=":
-		return true
-	}
-	return false
-}
-
-// constantsOf returns the constant values of a constant, a list of constants, or a
-// cast of a constant; nil when n is something else.
-func constantsOf(n *pg.Node) []any {
-	if n == nil {
-		return nil
-	}
-	if l := n.GetList(); l != nil {
-		var out []any
-		for _, it := range l.Items {
-			ks := constantsOf(it)
-			if ks == nil {
-				return nil
-			}
-			out = append(out, ks...)
-		}
-		return out
-	}
-	if tc := n.GetTypeCast(); tc != nil {
-		return constantsOf(tc.Arg)
-	}
-	k := n.GetAConst()
-	if k == nil {
-		return nil
-	}
-	switch {
-	case k.Isnull:
-		return []any{}
-	case k.GetIval() != nil:
-		return []any{decimalOf(int64(k.GetIval().Ival))}
-	case k.GetFval() != nil:
-		if d, ok := ParseDecimal(k.GetFval().Fval); ok {
-			return []any{d}
-		}
-	case k.GetSval() != nil:
-		return []any{k.GetSval().Sval}
-	case k.GetBoolval() != nil:
-		return []any{k.GetBoolval().Boolval}
-	}
-	return nil
-}
-
-func (a *analysis) record(name string, consts []any) {
-	for _, k := range consts {
-		a.addConst(name, k)
-		switch v := k.(type) {
-		case Decimal:
-			if a.kind[name] == "" {
-				a.kind[name] = "num"
-			}
-		case string:
-			if a.kind[name] == "" {
-				a.kind[name] = "text"
-			}
-			if d, ok := ParseDecimal(v); ok {
-				a.nums[name] = append(a.nums[name], d)
-			}
-		case bool:
-			if a.kind[name] == "" {
-				a.kind[name] = "bool"
-			}
-		}
-	}
-}
-
-func (a *analysis) addConst(name string, k any) {
-	switch v := k.(type) {
-	case Decimal:
-		a.nums[name] = append(a.nums[name], v)
-	case string:
-		a.texts[name] = append(a.texts[name], v)
-	}
-}
-
-// likeExample is a string the LIKE pattern matches.
-func likeExample(p string) string {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '%':
-		case '_':
-			b.WriteByte('a')
-		case '\\':
-			if i+1 < len(p) {
-				i++
-				b.WriteByte(p[i])
-			}
-		default:
-			b.WriteByte(p[i])
-		}
-	}
-	return b.String()
-}
-
-// candidates are the values variable v takes in the search, the simplest first (small
-// numbers, short strings), nil (absent) last, so that a witness reads naturally.
-func (a *analysis) candidates(v string, d Domain) []any {
-	out := a.values(v, d)
-	if !d.NotNull {
-		out = append(out, nil)
-	}
-	return out
-}
-
-func (a *analysis) values(v string, d Domain) []any {
-	var out []any
-	kind := a.kind[v]
-	switch d.Type {
-	case "number", "integer":
-		kind = "num"
-	case "string":
-		kind = "text"
-	case "boolean":
-		kind = "bool"
-	}
-	if d.Enum != nil {
-		return append(out, d.Enum...)
-	}
-	switch kind {
-	case "bool":
-		return append(out, true, false)
-	case "text":
-		seen := map[string]bool{}
-		for _, s := range append([]string{"", "x"}, a.texts[v]...) {
-			if !seen[s] {
-				seen[s] = true
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	// Numbers: each constant, one either side, midpoints, beyond both ends.
-	nums := []Decimal{decimalOf(0)}
-	seen := map[string]bool{"0": true}
-	for _, n := range a.nums[v] {
-		if k := valueKey(Value{N: n}, Numeric); !seen[k] {
-			seen[k] = true
-			nums = append(nums, n)
-		}
-	}
-	// Points are ordered by their float64 first (correctly rounded, so never out of
-	// order), exactly only where those are equal.
-	type point struct {
-		r *big.Rat
-		f float64
-	}
-	var pts []point
-	add := func(r *big.Rat) {
-		f, _ := r.Float64()
-		pts = append(pts, point{r, f})
-	}
-	less := func(a, b point) bool {
-		if a.f != b.f {
-			return a.f < b.f
-		}
-		return a.r.Cmp(b.r) < 0
-	}
-	for _, n := range nums {
-		r := n.rat()
-		add(r)
-		add(new(big.Rat).Add(r, big.NewRat(1, 1)))
-		add(new(big.Rat).Sub(r, big.NewRat(1, 1)))
-		add(new(big.Rat).Add(r, big.NewRat(1, 2)))
-		add(new(big.Rat).Sub(r, big.NewRat(1, 2)))
-	}
-	sort.Slice(pts, func(i, j int) bool { return less(pts[i], pts[j]) })
-	var uniq []point
-	for _, p := range pts {
-		if len(uniq) == 0 || uniq[len(uniq)-1].r.Cmp(p.r) != 0 {
-			uniq = append(uniq, p)
-		}
-	}
-	for i, n := 1, len(uniq); i < n; i++ {
-		m := new(big.Rat).Add(uniq[i-1].r, uniq[i].r)
-		m.Quo(m, big.NewRat(2, 1))
-		f, _ := m.Float64()
-		uniq = append(uniq, point{m, f})
-	}
-	// Every midpoint lies strictly between two neighbours, so all are distinct.
-	// Closest to zero first, a positive before its negative.
-	abs := func(p point) point { return point{new(big.Rat).Abs(p.r), math.Abs(p.f)} }
-	ps := make([]struct{ p, abs point }, len(uniq))
-	for i, p := range uniq {
-		ps[i].p, ps[i].abs = p, abs(p)
-	}
-	sort.Slice(ps, func(i, j int) bool {
-		if less(ps[i].abs, ps[j].abs) || less(ps[j].abs, ps[i].abs) {
-			return less(ps[i].abs, ps[j].abs)
-		}
-		return ps[i].p.r.Sign() > ps[j].p.r.Sign()
-	})
-	lo, hasLo := new(big.Rat).SetString(d.Min)
-	hi, hasHi := new(big.Rat).SetString(d.Max)
-	for _, pt := range ps {
-		p := pt.p.r
-		if d.Min != "" && hasLo && p.Cmp(lo) < 0 || d.Max != "" && hasHi && p.Cmp(hi) > 0 {
-			continue
-		}
-		if d.Type == "integer" && !p.IsInt() {
-			continue
-		}
-		out = append(out, json.Number(ratText(p)))
-	}
-	if d.Min != "" && hasLo {
-		out = append(out, json.Number(ratText(lo)))
-	}
-	if d.Max != "" && hasHi {
-		out = append(out, json.Number(ratText(hi)))
-	}
-	return out
-}
-
-func (d Decimal) rat() *big.Rat {
-	return new(big.Rat).SetFrac(d.Unscaled, pow10(d.Scale))
-}
-
-// ratText writes a rational with a terminating decimal expansion (every candidate has
-// one: sums and halves of decimals) as a decimal: its denominator is 2^a·5^b, and
-// max(a, b) digits after the point are exact.
-func ratText(r *big.Rat) string {
-	den := new(big.Int).Set(r.Denom())
-	twos := den.TrailingZeroBits()
-	den.Rsh(den, twos)
-	fives := uint(0)
-	five, q, m := big.NewInt(5), new(big.Int), new(big.Int)
-	for den.Cmp(one) > 0 {
-		q.QuoRem(den, five, m)
-		if m.Sign() != 0 {
-			return r.FloatString(40) // not terminating: no candidate is
-		}
-		den.Set(q)
-		fives++
-	}
-	return r.FloatString(int(max(twos, fives)))
-}
-
-var one = big.NewInt(1)
 
 // children are the nodes directly below n, whatever its type.
 func children(n *pg.Node) []*pg.Node {
@@ -621,33 +587,100 @@ func collect(m protoreflect.Message, out *[]*pg.Node, visit func(protoreflect.Me
 }
 
 // ErrorWitness looks for a context under which evaluating the expression raises an
-// error (division by zero, a value that does not convert), and returns the error.
+// error (division by zero, a value that does not convert), and returns the error. Only
+// well-typed contexts count: ones whose types the expression compiles with. A value of
+// a type the expression cannot take at all (a string compared with a number) raises an
+// error too, for every value of that type; that is no finding of its own.
 func ErrorWitness(e *Expr, domains map[string]Domain) (ctx map[string]any, err error, found bool) {
 	a := newAnalysis()
 	a.expr(e)
 	vars := append([]string(nil), e.vars...)
 	sort.Strings(vars)
-	cands := make([][]any, len(vars))
-	for i, v := range vars {
-		cands[i] = a.candidates(v, domains[v])
+	if a.simple && !constantFails(e, e.root) {
+		// Comparisons of a variable with constants raise no error of their own: only a
+		// constant that fails can, and there is none.
+		return nil, nil, false
 	}
-	pick := make([]int, len(vars))
-	for n := 0; n < MaxCandidates; n++ {
+	if !a.simple {
+		a.widen(vars, domains)
+	}
+	// Each variable's candidates by type; the types' combinations (signatures) that
+	// compile are searched, in the candidates' order, within MaxCandidates in all.
+	byClass := make([]map[byte][]any, len(vars))
+	classes := make([][]byte, len(vars))
+	for i, v := range vars {
+		byClass[i] = map[byte][]any{}
+		for _, x := range a.candidates(v, domains[v]) {
+			c := classOf(x)
+			if byClass[i][c] == nil {
+				classes[i] = append(classes[i], c)
+			}
+			byClass[i][c] = append(byClass[i][c], x)
+		}
+	}
+	for i := range vars {
+		if len(classes[i]) == 0 {
+			return nil, nil, false // a domain with no value
+		}
+	}
+	budget := MaxCandidates
+	sig := make([]int, len(vars))
+	cands := make([][]any, len(vars))
+	for budget > 0 {
 		ctx := map[string]any{}
 		for i, v := range vars {
-			if x := cands[i][pick[i]]; x != nil {
+			cands[i] = byClass[i][classes[i][sig[i]]]
+			if x := cands[i][0]; x != nil {
 				ctx[v] = x
 			}
 		}
-		var se *SQLError
-		if _, err := e.Eval(ctx); err != nil && asSQLError(err, &se) {
-			return ctx, se, true
+		if _, cerr := (&compiler{e: e, ctx: ctx}).top(); cerr == nil {
+			b := newBinder(vars, cands, nil)
+			pick := make([]int, len(vars))
+			for ; budget > 0; budget-- {
+				var se *SQLError
+				if _, err := b.eval(e, pick); err != nil && asSQLError(err, &se) {
+					return b.context(pick), se, true
+				}
+				if !next(pick, cands) {
+					break
+				}
+			}
 		}
-		if !next(pick, cands) {
+		if !nextClass(sig, classes) {
 			break
 		}
 	}
 	return nil, nil, false
+}
+
+// constantFails says whether a variable-free part of n raises an error.
+func constantFails(e *Expr, n *pg.Node) bool {
+	if n == nil {
+		return false
+	}
+	if !hasParam(n) {
+		if n.GetList() != nil {
+			for _, it := range n.GetList().Items {
+				if constantFails(e, it) {
+					return true
+				}
+			}
+			return false
+		}
+		node, err := (&compiler{e: e}).compile(n)
+		if err == nil {
+			_, err = node.eval()
+		}
+		var u *Unsupported
+		return err != nil && !asUnsupported(err, &u)
+	}
+	for _, c := range children(n) {
+		if constantFails(e, c) {
+			return true
+		}
+	}
+	return false
 }
 
 // next advances pick to the next combination of candidates, in mixed radix; false once
