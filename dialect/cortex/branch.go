@@ -13,9 +13,10 @@ import (
 )
 
 // Branches in simulation (SPEC §8.4). Each branch expression is evaluated by pgeval,
-// with PostgreSQL's semantics. A variable that an ai step outputs takes its values from
-// that step's output schema in the prompt-template registry (type, minimum, maximum,
-// enum); every other variable comes from the starting context (--context), or is free.
+// with PostgreSQL's semantics. A variable that an ai step certainly wrote before the
+// branch takes its values from the output schemas that may have written it last in the
+// prompt-template registry (type, minimum, maximum, enum; origins.go); every other
+// variable comes from the starting context (--context), or is free: any JSON value.
 //   - A branch whose expression no context makes true (or none makes false, NULL or an
 //     error) has a dead edge: sim-constant-branch, once per step, with the proof. Only a
 //     search that tried every region of the expression's constants is a proof; a bounded
@@ -59,34 +60,10 @@ func branches(steps []step) map[string]*branch {
 	return out
 }
 
-// domains are the values each variable an ai step outputs can take, from its schema.
-func domains(steps []step, reg *Registry, fixed map[string]any) map[string]pgeval.Domain {
-	out := map[string]pgeval.Domain{}
-	if reg == nil {
-		return out
-	}
-	for _, s := range steps {
-		if s.typ != "ai" || s.params == nil {
-			continue
-		}
-		name, _ := s.params.Get("schema").Str()
-		for _, p := range reg.Properties[name] {
-			if _, given := fixed[p.Name]; given {
-				continue
-			}
-			if _, seen := out[p.Name]; !seen {
-				out[p.Name] = pgeval.Domain{Type: p.Type, Min: p.Minimum, Max: p.Maximum, Enum: p.Enum, NotNull: p.Required}
-			}
-		}
-	}
-	return out
-}
-
 // judgeBranches finds constant branches, erroring and unsupported expressions, and
 // marks the dead outcomes in the machine. Each search is bounded on its own; the time
 // bound (opts.Ctx) stops them all.
-func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, opts sim.Options, dom map[string]pgeval.Domain) error {
-	fixed := opts.Context
+func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, opts sim.Options, f *flow) error {
 	ids := slices.Sorted(maps.Keys(bs))
 	for _, id := range ids {
 		if err := sim.Stopped(opts.Ctx); err != nil {
@@ -99,6 +76,7 @@ func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, opts sim.Opt
 				fmt.Sprintf("branch %q: %s, so the simulator treats the branch as free", id, b.unsup.Error()))
 			continue
 		}
+		fixed, dom := f.atStep(i, b.expr)
 		for _, want := range []bool{true, false} {
 			_, found, proven := pgeval.Witness([]pgeval.Condition{{Expr: b.expr, Want: want}}, fixed, dom)
 			if found || !proven {
@@ -109,9 +87,12 @@ func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, opts sim.Opt
 				never, outcome = "false (or NULL)", "false"
 			}
 			why := fmt.Sprintf("no context makes %q %s: every region of its constants was tried", b.expr.Source(), never)
+			if len(dom) > 0 {
+				why = fmt.Sprintf("no context makes %q %s: every region of its constants was tried, within the output schemas of the ai steps before it", b.expr.Source(), never)
+			}
 			m.dead[i] = deadOutcome{outcome: outcome, why: why}
 			given := "for any context"
-			if len(fixed) > 0 {
+			if len(opts.Context) > 0 {
 				given = "with the starting context (--context)"
 			}
 			p.Report("sim-constant-branch", b.ptr, fmt.Sprintf(
@@ -155,23 +136,25 @@ func jsonText(v any) string {
 }
 
 // witnesses gives each covering path through branches a starting context that takes it.
-func witnesses(r *sim.Result, bs map[string]*branch, opts sim.Options, dom map[string]pgeval.Domain) error {
-	fixed := opts.Context
+func witnesses(r *sim.Result, bs map[string]*branch, opts sim.Options, f *flow) error {
 	for k := range r.Cover {
 		if err := sim.Stopped(opts.Ctx); err != nil {
 			return err
 		}
 		p := &r.Cover[k]
-		var conds []pgeval.Condition
-		for _, st := range p.Steps {
-			if b, ok := bs[st.Node]; ok && b.unsup == nil {
-				conds = append(conds, pgeval.Condition{Expr: b.expr, Want: st.Outcome == "true"})
-			}
-		}
+		conds, fixed, dom, renamed := f.pathConditions(p, bs)
 		if len(conds) == 0 {
 			continue
 		}
 		ctx, found, proven := pgeval.Witness(conds, fixed, dom)
+		if found && len(renamed) > 0 {
+			if why := changed(ctx, renamed); why != "" {
+				if ctx = unchanged(conds, fixed, dom, renamed); ctx == nil {
+					p.Note = "a context takes this path only when " + why
+					continue
+				}
+			}
+		}
 		switch {
 		case found:
 			// Variables an ai step outputs are part of the witness too: they are what
@@ -187,4 +170,64 @@ func witnesses(r *sim.Result, bs map[string]*branch, opts sim.Options, dom map[s
 		}
 	}
 	return nil
+}
+
+// changed drops from a witness the variables renamed for the values an ai step gave
+// them on the way (name#k, see flow.pathConditions) where they equal the value read
+// before; when one differs it says which step changed what, as a witness cannot: a
+// context holds one value per variable, and an emitted scenario's ai stubs answer it.
+func changed(ctx map[string]any, renamed map[string]string) string {
+	text := func(x any, ok bool) string {
+		if !ok {
+			return "absent"
+		}
+		return jsonText(x)
+	}
+	var why []string
+	for _, name := range slices.Sorted(maps.Keys(renamed)) {
+		v, _, _ := strings.Cut(name, "#")
+		x, has := ctx[name]
+		y, had := ctx[v]
+		if text(x, has) == text(y, had) && fmt.Sprintf("%T", x) == fmt.Sprintf("%T", y) {
+			delete(ctx, name)
+			continue
+		}
+		why = append(why, fmt.Sprintf("ai step %q changes %s from %s to %s", renamed[name], v, text(y, had), text(x, has)))
+	}
+	return strings.Join(why, ", and ")
+}
+
+// unchanged looks for a witness in which every variable keeps one value along the path
+// (each ai step that writes it answers the same): it must lie in the domain of each
+// value it takes. nil when none is found.
+func unchanged(conds []pgeval.Condition, fixed map[string]any, dom map[string]pgeval.Domain, renamed map[string]string) map[string]any {
+	base := func(name string) string {
+		v, _, _ := strings.Cut(name, "#")
+		return v
+	}
+	one := make([]pgeval.Condition, len(conds))
+	for i, c := range conds {
+		one[i] = pgeval.Condition{Expr: c.Expr.Renamed(base), Want: c.Want}
+	}
+	fixed1, dom1 := map[string]any{}, map[string]pgeval.Domain{}
+	for k, v := range fixed {
+		if _, r := renamed[k]; !r {
+			fixed1[k] = v
+		}
+	}
+	for k, d := range dom {
+		if _, r := renamed[k]; !r {
+			dom1[k] = d
+		}
+	}
+	ctx, found, _ := pgeval.Witness(one, fixed1, dom1)
+	if !found {
+		return nil
+	}
+	for name := range renamed {
+		if d, ok := dom[name]; ok && !d.Admits(ctx[base(name)]) {
+			return nil
+		}
+	}
+	return ctx
 }

@@ -75,7 +75,18 @@ func (p *player) Decide(i int, moves []sim.Move[int], run *sim.Run) (int, error)
 	case "sleep":
 		return 0, nil
 	case "branch":
-		return p.branch(s, moves, run), nil
+		if i := p.branch(s, moves, run); i >= 0 {
+			return i, nil
+		}
+		// The edge the expression takes was proven dead: the context got there in a way
+		// the proof does not cover (a stub's output writing a variable its step's schema
+		// does not list).
+		for _, mv := range moves {
+			if mv.Dead {
+				return 0, fmt.Errorf("branch %q goes %s, an edge the simulation proved dead (%s): the context reached it in a way the proof does not cover", s.id, mv.Edge.Outcome, mv.Why)
+			}
+		}
+		return 0, fmt.Errorf("branch %q has no edge to take", s.id)
 	}
 	attempts := 1
 	if n, ok := s.node.Get("retry").Get("count").Value().(json.Number); ok {
