@@ -277,9 +277,14 @@ func (f *flow) searchAt(vars []string, origins []origin) (map[string]any, map[st
 }
 
 // propertyDomain is the values a schema property takes when the output holds it: of its
-// type (any JSON value, null included, when it has none).
+// type, or any JSON value, null included, when it has no scalar type ("null", "object",
+// a list of types).
 func propertyDomain(p Property) pgeval.Domain {
-	return pgeval.Domain{Type: p.Type, Min: p.Minimum, Max: p.Maximum, Enum: p.Enum, NotNull: p.Type != ""}
+	switch p.Type {
+	case "number", "integer", "string", "boolean":
+		return pgeval.Domain{Type: p.Type, Min: p.Minimum, Max: p.Maximum, Enum: p.Enum, NotNull: true}
+	}
+	return pgeval.Domain{Enum: p.Enum}
 }
 
 // atStep is the search's fixed values and domains for the branch at step i, over every
