@@ -21,14 +21,17 @@ import (
 //
 // The grid is built here, independently of the search's own candidates: for each
 // variable every JSON type (numbers, strings, true, false, and NULL, which is also what
-// an absent variable is), with numbers at every constant the case uses, the integers
-// around it (±1 of its floor and ceiling), halves, thousandths and midpoints between,
-// and strings at every constant, extended, cut, with the last character moved up and
-// down, and beyond the ends; restricted to the variable's domain when the case gives
-// one (an ai step's output schema). The shapes stress the ways proofs went wrong: cast
-// literals ('100'::numeric), strings between and beyond the constants, values of another
-// JSON type than the comparison suggests, integer domains between non-integer
-// constants, unions of domains, variable-free and always-failing expressions.
+// an absent variable is), with numbers at every constant the case uses (and every bound
+// of its domain), a thousandth either side, the integers around it (its floor and
+// ceiling and one beyond each) and ±1000; strings at every constant, extended by the
+// least character and by "~", cut, with the last character moved up, and just below it,
+// the empty string, strings beyond every constant, and strings numeric input reads in
+// other ways (NaN, Infinity, " 1", 1e3); restricted to the variable's domain when the
+// case gives one (an ai step's output schema). The shapes stress the ways proofs went
+// wrong: cast literals ('100'::numeric), strings between and beyond the constants,
+// values of another JSON type than the comparison suggests, integer domains between
+// non-integer constants, unions of domains, variable-free and always-failing
+// expressions.
 
 // proofCase is one generated case: its expressions, the constants they use (for the
 // grid) and the domains of its variables.
@@ -154,12 +157,12 @@ func (g *proofGen) atom(v string) string {
 	case 11:
 		return x + " IS " + g.pick("", "NOT ") + "DISTINCT FROM " + g.konst()
 	case 12:
-		return "(" + x + " " + g.pick("=", "<", ">") + " " + g.konst() + ") IS " + g.pick("", "NOT ") + g.pick("TRUE", "FALSE", "UNKNOWN")
+		return "(" + x + " " + g.pick("=", "<", ">") + " " + g.konst() + ") IS " + g.pick("", "NOT ") + g.pick("TRUE", "FALSE", "UNKNOWN", "NULL")
 	case 13:
 		return x + g.pick("", " IS TRUE", " IS NOT FALSE", " = true")
 	case 14:
 		// Errors or NULL for every context: the true edge is dead.
-		return x + g.pick(" / 0 > ", " % 0 = ", " / 0 <= ") + g.num()
+		return g.pick(x, x+"::numeric", x+"::int") + g.pick(" / 0 > ", " % 0 = ", " / 0 <= ") + g.num()
 	case 15:
 		// Complements whose union misses only another type, an error or NULL.
 		k := g.konst()
@@ -224,13 +227,17 @@ func (g *proofGen) newCase() *proofCase {
 	if g.r.IntN(2) == 0 {
 		g.c.vars = []string{"x", "y"}
 	}
-	for range 1 + g.r.IntN(2) {
-		g.c.exprs = append(g.c.exprs, mustParseProof(g.expr(g.c.vars, 2)))
-	}
 	for _, v := range g.c.vars {
 		if g.r.IntN(4) == 0 {
 			g.c.domains[v] = g.domain()
+			if d := g.c.domains[v]; d.Type == "integer" || d.Union != nil {
+				// Integers between non-integer constants.
+				g.nums = g.subset([]string{"0.5", "1.5", "10.3", "11.9", "2.25", "-0.5", "10.9"}, 3)
+			}
 		}
+	}
+	for range 1 + g.r.IntN(2) {
+		g.c.exprs = append(g.c.exprs, mustParseProof(g.expr(g.c.vars, 2)))
 	}
 	return g.c
 }
@@ -277,7 +284,7 @@ func gridValues(c *proofCase, v string) []any {
 	// Each string constant, just above it (extended by the least character and by a
 	// high one), its prefix, just below it, and the next string not extending it;
 	// the empty string and strings beyond every constant.
-	strs := []string{"", "~~", "é"}
+	strs := []string{"", "~~", "é", "NaN", "Infinity", " 1", "1e3"}
 	for _, s := range c.strs {
 		strs = append(strs, s, s+"\x01", s+"~")
 		if rs := []rune(s); len(rs) > 0 {
