@@ -479,7 +479,7 @@ func serverResults(t *testing.T, qs map[string]proofQuery) map[string]string {
 }
 
 // contexts are every combination of the variables' grid values (nil: absent).
-func contexts(c *proofCase, vars []string) []map[string]any {
+func proofContexts(c *proofCase, vars []string) []map[string]any {
 	out := []map[string]any{{}}
 	for _, v := range vars {
 		var next []map[string]any
@@ -542,7 +542,7 @@ func TestProofsHoldInPostgreSQL(t *testing.T) {
 	qs := map[string]proofQuery{}
 	points := 0
 	for _, p := range proofs {
-		for _, ctx := range contexts(p.c, p.vars) {
+		for _, ctx := range proofContexts(p.c, p.vars) {
 			points++
 			for _, cd := range p.conds {
 				q := proofQuery{cd.Expr.Source(), ctx}
@@ -574,7 +574,7 @@ func TestProofsHoldInPostgreSQL(t *testing.T) {
 	}
 	counter := 0
 	for _, p := range proofs {
-		for _, ctx := range contexts(p.c, p.vars) {
+		for _, ctx := range proofContexts(p.c, p.vars) {
 			if holds(p.conds, ctx) {
 				counter++
 				if counter <= 20 {
