@@ -89,6 +89,12 @@ const MaxCandidates = 4096
 // as many as the bound allows, and its "none found" is no proof.
 const MaxWork = MaxCandidates * 64
 
+// MaxProofWork bounds a search over one variable whose atoms all compare it with
+// constants: its candidates are the regions its constants make (linear in them), and
+// trying each is a proof (SPEC §8.4), so it may take more work than MaxWork allows a
+// search that can only find.
+const MaxProofWork = MaxWork * 256
+
 // Witness looks for a context, extending fixed, under which every condition holds.
 // Each variable takes values from a candidate set built from the constants the
 // expressions compare it with (see regions.go): one value in each region those constants
@@ -235,6 +241,9 @@ func (g *group) search(fixed map[string]any, domains map[string]Domain) (values 
 		if total > limit {
 			total = limit + 1
 		}
+	}
+	if a.simple && len(g.vars) == 1 && total > limit && len(cands[0])*max(cost, 1) <= MaxProofWork {
+		limit, total = len(cands[0]), len(cands[0])
 	}
 	exhaustive = total <= limit && (a.simple || len(g.vars) == 0)
 	b := newBinder(g.vars, cands, fixed)
