@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/dwsdev/dws/source"
 
@@ -193,12 +194,49 @@ func CreateFile(path string, data []byte, perm fs.FileMode) error {
 	return writeAtomic(path, data, perm, true)
 }
 
-func writeAtomic(path string, data []byte, perm fs.FileMode, noReplace bool) (err error) {
+// ErrNotRegular is the error of a write to a name that holds something other than a
+// regular file (a device, a pipe, a socket): dws never replaces one.
+var ErrNotRegular = errors.New("it is not a regular file (a device, a pipe or a socket), which dws does not replace")
+
+// Target is where a write to path lands: path itself when nothing is there or a regular
+// file is, the file a symbolic link at path leads to (the link is kept), and an error
+// for a link that leads nowhere or a name that holds anything but a regular file.
+func Target(path string) (string, error) {
+	st, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return path, nil
+	case err != nil:
+		return "", err
+	case st.Mode()&fs.ModeSymlink != 0:
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return "", err
+		}
+		if st, err = os.Stat(real); err != nil {
+			return "", err
+		}
+		path = real
+	}
+	if st.IsDir() {
+		return "", syscall.EISDIR
+	}
+	if !st.Mode().IsRegular() {
+		return "", ErrNotRegular
+	}
+	return path, nil
+}
+
+func writeAtomic(name string, data []byte, perm fs.FileMode, noReplace bool) (err error) {
 	defer func() {
 		if err != nil {
-			err = writeError(path, err)
+			err = writeError(name, err)
 		}
 	}()
+	path, err := Target(name)
+	if err != nil {
+		return err
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."

@@ -38,6 +38,11 @@ func outputFlag(c *cli.Context, name string) (string, error) {
 // directory, whose directory does not exist or is not one, or whose name the system
 // refuses (too long, a loop of links).
 func checkOutput(flag, path string) error {
+	if lst, err := os.Lstat(path); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return outputError(flag, path, err)
+		}
+	}
 	st, err := os.Stat(path)
 	switch {
 	case err == nil && st.IsDir():
@@ -60,7 +65,24 @@ func checkOutput(flag, path string) error {
 
 // writeOutput writes data to the output file path atomically, or returns the usage
 // error that says why it could not.
+//
+// A report named onto a device or a pipe (-o /dev/stdout, -o /dev/null, a FIFO another
+// program reads) is written through it, as a shell's > would; such a name is never
+// replaced by a file. A link to a regular file is written through too (the link stays).
 func writeOutput(flag, path string, data []byte) error {
+	if st, err := os.Stat(path); err == nil && !st.IsDir() && !st.Mode().IsRegular() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err == nil {
+			_, err = f.Write(data)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return outputError(flag, path, err)
+		}
+		return nil
+	}
 	if err := lint.WriteFileAtomic(path, data); err != nil {
 		return outputError(flag, path, err)
 	}

@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/dwsdev/dws/internal/printable"
 )
@@ -152,5 +156,94 @@ func TestSimulatePathBeyond(t *testing.T) {
 	errb.Reset()
 	if code := run([]string{"dws", "simulate", "--path", "3", "def.yaml"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "def.yaml (workflow second): path 3 of 3") {
 		t.Errorf("--path 3: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
+
+// An output named onto a device, a pipe or a link is never replaced by a file: a report
+// is written through it as a shell's > would (-o /dev/null, a FIFO, a link to a file,
+// whose target gets the report and which stays a link); /dev/full's "no space" is the
+// user's error; a file dws keeps (the lockfile) is refused on anything but a regular
+// file.
+func TestOutputsOntoDevicesAndLinks(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("def.yaml", []byte(direclawWith("main")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("real.txt", []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// /dev/null and /dev/full through links of the test's own: a dws that replaced what
+	// it writes to replaces the link, never the machine's devices.
+	for _, l := range [][2]string{{"real.txt", "link"}, {"/nonexistent/dws-target", "dangling"}, {"/dev/null", "null"}, {"/dev/full", "full"}} {
+		if err := os.Symlink(l[0], l[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo("fifo", 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dws := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"dws"}, args...), nil, &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	kind := func(p string) fs.FileMode {
+		st, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Mode().Type()
+	}
+
+	if code, _, errs := dws("validate", "--no-cache", "-o", "null", "def.yaml"); code != 0 || kind("null") != fs.ModeSymlink {
+		t.Errorf("-o null (a link to /dev/null): exit %d %q; the link is now %v", code, errs, kind("null"))
+	}
+	if code, _, errs := dws("validate", "--no-cache", "-o", "full", "def.yaml"); code != exitUsage ||
+		!strings.Contains(errs, "cannot write full: no space left on device") || kind("full") != fs.ModeSymlink {
+		t.Errorf("-o full (a link to /dev/full): exit %d %q; the link is now %v; want exit 2 and no space left", code, errs, kind("full"))
+	}
+	if code, _, errs := dws("validate", "--no-cache", "-o", "link", "def.yaml"); code != 0 || kind("link") != fs.ModeSymlink {
+		t.Errorf("-o link: exit %d %q; link is now %v", code, errs, kind("link"))
+	}
+	if b, _ := os.ReadFile("real.txt"); !strings.Contains(string(b), "in 1 of 1 file") {
+		t.Errorf("the link's target holds %q, want the report", b)
+	}
+	got := make(chan string, 1)
+	go func() {
+		// Opened for reading, so that the writer's open returns; without blocking, so that
+		// a dws that replaced the pipe leaves no reader waiting for ever.
+		f, err := os.OpenFile("fifo", os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer f.Close()
+		var b bytes.Buffer
+		deadline := time.Now().Add(20 * time.Second)
+		buf := make([]byte, 4096)
+		for time.Now().Before(deadline) {
+			n, err := f.Read(buf)
+			b.Write(buf[:n])
+			if n == 0 && err == io.EOF && b.Len() > 0 {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		got <- b.String()
+	}()
+	if code, _, errs := dws("graph", "-o", "fifo", "def.yaml"); code != 0 || kind("fifo") != fs.ModeNamedPipe {
+		t.Errorf("graph -o fifo: exit %d %q; fifo is now %v", code, errs, kind("fifo"))
+	}
+	if g := <-got; !strings.Contains(g, "flowchart") && !strings.Contains(g, "graph") {
+		t.Errorf("the pipe's reader got %q, want the graph", g)
+	}
+	if code, _, errs := dws("validate", "--no-cache", "-o", "dangling", "def.yaml"); code != exitUsage ||
+		!strings.Contains(errs, "a symbolic link to /nonexistent/dws-target, which does not exist") || kind("dangling") != fs.ModeSymlink {
+		t.Errorf("-o dangling: exit %d %q", code, errs)
+	}
+	if code, _, errs := dws("checksum", "--write", "fifo", "def.yaml"); code != exitUsage ||
+		!strings.Contains(errs, "not a regular file") || kind("fifo") != fs.ModeNamedPipe {
+		t.Errorf("checksum --write fifo: exit %d %q; fifo is now %v; want exit 2, not a regular file", code, errs, kind("fifo"))
 	}
 }
