@@ -1,13 +1,13 @@
 // Package cache remembers which files dws validate found clean, so that a run over
 // an unchanged repository reads and hashes each file and checks nothing.
 //
-// A cache is one index file per scope: the scope is everything besides a file's
-// bytes that decides what a run finds in it (the dws build, the config and every
-// file it names, the forced dialect), hashed by the caller. Within a scope an entry
-// is keyed by the file's path and bytes, and holds what a clean file's result is:
-// its dialect and checksum. Only clean files are remembered (no finding, no inline
-// ignore): a file with findings is checked again on every run, so its report, its
-// source lines and what its waivers match are always today's.
+// A cache is one index per scope: the scope is everything besides a file's bytes
+// that decides what a run finds in it (the dws build, the config and every file it
+// names, the forced dialect), hashed by the caller. Within a scope an entry is keyed
+// by the file's path and bytes, and holds what a clean file's result is: its dialect
+// and checksum. Only clean files are remembered (no finding, no inline ignore): a
+// file with findings is checked again on every run, so its report, its source lines
+// and what its waivers match are always today's.
 //
 // A file whose metadata (device, inode, size, modification and status-change times)
 // is what it was when its bytes were last found clean is taken as unchanged without
@@ -18,41 +18,63 @@
 // cannot leave the stamp as it was. A fresh checkout (CI) has new times throughout:
 // there, every file is read and hashed.
 //
-// Writes are atomic (a temporary file renamed over the index), so a reader never
-// sees half an index, whatever other processes do; writers of one scope take turns
-// under a lock beside the index, each merging what the others wrote. An index keeps
-// at most MaxEntries entries, the most recently used, and the directory at most
-// MaxBytes of indexes, the most recently written.
+// A lookup costs what it looks up, whatever the size of the index. The index is a
+// file of fixed-width records sorted by key (a stamp's key is the SHA-256 of the
+// file's absolute path), mapped into memory and searched, never decoded whole:
+// a one-file run touches a few pages of it. What a run adds is appended to a small
+// journal beside the index, one batch a run; the journal is read whole. Once it
+// would outgrow maxJournalBytes (or the index is missing, damaged, of an older
+// format or refused) the writer merges index, journal and its own additions into a
+// new index, written to a temporary file and renamed over the old one, then removes
+// the journal. Everything an index or journal says stays true (an entry is keyed by
+// the bytes it describes, a stamp by the metadata it was taken from), so a reader
+// that sees the new index with the old journal, or the old index without the
+// journal, believes nothing false: at worst it checks a file again.
+//
+// Writers of one scope take turns under a lock beside the index; readers take no
+// lock. A reader never believes half a write: an index is renamed into place whole,
+// and a journal batch carries its length and checksum, so a batch being appended,
+// or one a killed writer left torn, is not read (and the next writer merges the
+// journal into a new index rather than appending after it). An index keeps at most
+// MaxEntries entries and as many stamps, the most recently used ones; a use is
+// recorded only when the index is full and the entry's last recorded use is more
+// than useGrain old, so that a warm run over a full index does not rewrite it. The
+// directory keeps at most MaxBytes of indexes and journals, the most recently
+// written.
+//
+// Damage is never believed. An index whose header (format, counts, sizes, the
+// checksum of the header) does not hold reads as empty; each record carries its own
+// checksum, checked when a lookup reads it, and a record found damaged makes the
+// whole index read as empty from then on (and be rewritten by the next writer). An
+// index cut short under the mapping (a fault reading it) reads as empty too. In a
+// journal, batches are believed up to the first that is not whole. An index of an
+// older format reads as empty and is replaced by the first run that writes.
 //
 // An index is believed without checking it again, and its entries are SHA-256 sums
 // of nothing secret: whoever can write it can make a file with errors pass. So a
 // cache is only the user's own. The directory is created 0700; one that exists and
 // is not the user's own (owned by another user, or writable by its group or others,
 // as source.Private says; a link to a directory is followed and the directory
-// checked) is not used at all, and an index that is not the user's own regular file
-// is not read (source.ReadPrivate: no link, no pipe, no device, bounded), and is
-// replaced when the run writes. Refused tells the caller which, once. An index
-// damaged anywhere reads as empty. Trimming deletes only the files a cache writes
-// (named as dwsFile names them, the user's own, an index starting as one does),
+// checked) is not used at all. An index or journal that is not the user's own
+// regular file is neither mapped nor read (opened without following a link and
+// without waiting, then checked on the open file: its kind, source.Private, its
+// size against a bound), and is replaced when the run writes. Refused tells the
+// caller which, once. Trimming deletes only the files a cache writes (named as
+// dwsFile names them, the user's own, an index or journal starting as one does),
 // since the directory may be one the user named and keeps other files in.
 //
 // It knows nothing about definitions, rules or reports.
 package cache
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -62,20 +84,28 @@ import (
 
 // Bounds of a cache directory.
 const (
-	MaxEntries = 200_000  // per index: about 25 MB
-	MaxBytes   = 64 << 20 // all indexes of a directory together
+	MaxEntries = 200_000  // entries per index, and as many stamps: about 45 MB
+	MaxBytes   = 64 << 20 // all indexes and journals of a directory together
 )
 
 // maxEntries is MaxEntries, lowered by tests.
 var maxEntries = MaxEntries
 
-// maxIndexBytes bounds the read of an index: one index never takes more than the
-// directory may hold.
+// maxIndexBytes bounds an index: one index never takes more than the directory may
+// hold.
 const maxIndexBytes = MaxBytes
 
-// magic opens every index; a file that does not start with it is no index (and is
-// read as empty).
-const magic = "dws-cache 3\n"
+// maxJournalBytes bounds a journal, which every run reads whole: a writer whose
+// batch would take it past this merges it into the index instead. About 1,000
+// one-file runs' additions. Lowered by tests.
+var maxJournalBytes = 256 << 10
+
+// journalReadBytes bounds the read of a journal: above any journal a writer leaves.
+const journalReadBytes = 4 << 20
+
+// useGrain is how old an entry's recorded use must be for a run that uses it to
+// record the use again (only when the index is full; see the package comment).
+var useGrain int64 = 24 * 60 * 60
 
 // RacyWindow is how much older than the run a file's times must be for its stamp to
 // be kept: far more than any file system clock's tick.
@@ -86,12 +116,6 @@ type Stamp struct {
 	Dev, Ino     uint64
 	Size         int64
 	Mtime, Ctime int64 // nanoseconds since 1970
-}
-
-type stampRecord struct {
-	Stamp
-	key  Key // the entry of the bytes the file had
-	used int64
 }
 
 // Key is the SHA-256 of the parts that identify an entry or a scope.
@@ -111,15 +135,36 @@ func KeyOf(parts ...[]byte) Key {
 	return k
 }
 
+// pathKey is KeyOf(abs), the key of the stamp of the file at abs, without KeyOf's
+// allocations: it is computed for every file of a warm run.
+func pathKey(abs string) Key {
+	var buf [512]byte
+	if len(abs)+8 > len(buf) {
+		return KeyOf([]byte(abs))
+	}
+	binary.LittleEndian.PutUint64(buf[:8], uint64(len(abs)))
+	n := copy(buf[8:], abs)
+	return sha256.Sum256(buf[:8+n])
+}
+
 // Entry is what a clean file's result is.
 type Entry struct {
 	Dialect  string
 	Checksum string
 }
 
+// maxField bounds an entry's dialect and checksum: a longer one is not remembered.
+const maxField = 1 << 10
+
 type record struct {
 	Entry
-	used int64 // unix seconds of the last run that read or wrote it
+	used int64 // unix seconds of the last run that recorded a use
+}
+
+type stampRecord struct {
+	Stamp
+	key  Key // the entry of the bytes the file had
+	used int64
 }
 
 // Cache is one scope of a cache directory, open for one run. Its methods are safe
@@ -130,23 +175,30 @@ type Cache struct {
 	opened    time.Time
 
 	mu      sync.Mutex
-	entries map[Key]record
-	stamps  map[string]stampRecord // by absolute path
-	changed bool
-	off     bool  // the directory is refused: nothing is read or written
-	refused error // the first reason something was not used, for Refused
+	index   *table              // the index, mapped; nil when there is none to read
+	known   map[Key]record      // the journal's entries
+	kstamps map[Key]stampRecord // the journal's stamps, by path key
+	added   map[Key]record      // what this run adds, for Close to write
+	astamps map[Key]stampRecord // by path key
+	names   map[string]string   // dialect names, each kept once
+	off     bool                // the directory is refused: nothing is read or written
+	refused error               // the first reason something was not used, for Refused
 }
 
-// Open opens the scope of dir that scope identifies, reading its index. A missing,
-// damaged or refused index is an empty one: a cache can only make a run faster. A
-// directory that is not the user's own (Private) is not used at all; Refused says so.
+// Open opens the scope of dir that scope identifies: it maps the index and reads
+// the journal. A missing, damaged or refused index is an empty one: a cache can only
+// make a run faster. A directory that is not the user's own (Private) is not used at
+// all; Refused says so.
 func Open(dir string, scope Key) *Cache {
 	c := &Cache{
 		dir:     dir,
 		path:    filepath.Join(dir, hex.EncodeToString(scope[:16])+indexSuffix),
 		opened:  time.Now(),
-		entries: map[Key]record{},
-		stamps:  map[string]stampRecord{},
+		known:   map[Key]record{},
+		kstamps: map[Key]stampRecord{},
+		added:   map[Key]record{},
+		astamps: map[Key]stampRecord{},
+		names:   map[string]string{},
 	}
 	c.now = c.opened.Unix()
 	switch there, err := checkDir(dir); {
@@ -154,7 +206,16 @@ func Open(dir string, scope Key) *Cache {
 		c.off = true
 		c.refuse(err)
 	case there:
-		c.entries, c.stamps = c.read()
+		t, err := openTable(c.path)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			c.refuse(fmt.Errorf("cache index not read: %w", err))
+		}
+		c.index = t
+		j, err := readJournal(c.path+journalSuffix, c.names)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			c.refuse(fmt.Errorf("cache index not read: %w", err))
+		}
+		c.known, c.kstamps = j.entries, j.stamps
 	}
 	return c
 }
@@ -188,41 +249,71 @@ func checkDir(dir string) (there bool, refused error) {
 	return true, nil
 }
 
-// read reads the index, or nothing: only a regular file of the user's own, through
-// the bounded reader, so that no file put in its place can block the run or fill its
-// memory. Any damage makes it empty. Why it was not read, if it exists, is kept for
-// Refused.
-func (c *Cache) read() (map[Key]record, map[string]stampRecord) {
-	data, err := source.ReadPrivate(c.path, maxIndexBytes)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			c.refuse(fmt.Errorf("cache index not read: %w", err))
-		}
-		return map[Key]record{}, map[string]stampRecord{}
+// full says whether the index holds as many entries (or stamps) as it may keep, so
+// that recording a use can change what eviction keeps.
+func (c *Cache) full(stamps bool) bool {
+	if stamps {
+		return c.index.stampCount()+len(c.kstamps)+len(c.astamps) >= maxEntries
 	}
-	return decode(data)
+	return c.index.entryCount()+len(c.known)+len(c.added) >= maxEntries
+}
+
+// stale says whether a use recorded at used is worth recording again now.
+func (c *Cache) stale(used int64, stamps bool) bool {
+	return c.now-used >= useGrain && c.full(stamps)
+}
+
+// entry finds k in what this run added, the journal and the index, newest first.
+// Called with c.mu held.
+func (c *Cache) entry(k Key) (record, bool) {
+	if r, ok := c.added[k]; ok {
+		return r, true
+	}
+	if r, ok := c.known[k]; ok {
+		return r, true
+	}
+	return c.index.get(k, c.names)
 }
 
 // Stamped returns the entry of the file at the absolute path abs when its stamp is
-// the one kept for it.
+// the one kept for it, and its entry is still there.
 func (c *Cache) Stamped(abs string, st Stamp) (Entry, bool) {
+	pk := pathKey(abs)
 	c.mu.Lock()
-	sr, ok := c.stamps[abs]
-	c.mu.Unlock()
-	if !ok || sr.Stamp != st {
-		return Entry{}, false
-	}
-	e, ok := c.Get(sr.key)
-	if ok && sr.used != c.now {
-		c.mu.Lock()
-		sr.used = c.now
-		c.stamps[abs] = sr
-		if len(c.stamps) >= maxEntries {
-			c.changed = true
+	defer c.mu.Unlock()
+	// Every stamp kept for the path is a fact about the file as it was; the newest
+	// is the likeliest to be today's, and any that matches answers.
+	for _, layer := range []map[Key]stampRecord{c.astamps, c.kstamps} {
+		if sr, ok := layer[pk]; ok && sr.Stamp == st {
+			if r, ok := c.entry(sr.key); ok {
+				return c.stamped(pk, sr, r), true
+			}
 		}
-		c.mu.Unlock()
 	}
-	return e, ok
+	// The index's stamp names its entry in the index: no second search.
+	if sr, r, ok := c.index.stamp(pk, c.names); ok && sr.Stamp == st {
+		return c.stamped(pk, sr, r), true
+	}
+	return Entry{}, false
+}
+
+// stamped returns the entry r of the stamp sr of the path key pk, recording their
+// use. Called with c.mu held.
+func (c *Cache) stamped(pk Key, sr stampRecord, r record) Entry {
+	c.use(sr.key, r)
+	if c.stale(sr.used, true) {
+		sr.used = c.now
+		c.astamps[pk] = sr
+	}
+	return r.Entry
+}
+
+// use records that the run used the entry r under k, when it is worth recording.
+func (c *Cache) use(k Key, r record) {
+	if c.stale(r.used, false) {
+		r.used = c.now
+		c.added[k] = r
+	}
 }
 
 // PutStamp keeps st as the stamp of the file at abs, whose bytes are the entry k,
@@ -232,49 +323,61 @@ func (c *Cache) PutStamp(abs string, st Stamp, k Key) {
 	if st.Ctime >= limit || st.Mtime >= limit || st == (Stamp{}) {
 		return
 	}
+	pk := pathKey(abs)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old, ok := c.stamps[abs]; ok && old.Stamp == st && old.key == k {
+	if sr, ok := c.astamps[pk]; ok && sr.Stamp == st && sr.key == k {
 		return
 	}
-	c.stamps[abs] = stampRecord{Stamp: st, key: k, used: c.now}
-	c.changed = true
+	if sr, ok := c.kstamps[pk]; ok && sr.Stamp == st && sr.key == k {
+		return
+	}
+	if sr, _, ok := c.index.stamp(pk, c.names); ok && sr.Stamp == st && sr.key == k {
+		return
+	}
+	c.astamps[pk] = stampRecord{Stamp: st, key: k, used: c.now}
 }
 
 // Get returns the entry under k.
 func (c *Cache) Get(k Key) (Entry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	r, ok := c.entries[k]
-	if ok && r.used != c.now {
-		r.used = c.now
-		c.entries[k] = r
-		// Marking use only matters once it could change what eviction keeps.
-		if len(c.entries) >= maxEntries {
-			c.changed = true
-		}
+	r, ok := c.entry(k)
+	if ok {
+		c.use(k, r)
 	}
 	return r.Entry, ok
 }
 
 // Put records e under k.
 func (c *Cache) Put(k Key, e Entry) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if old, ok := c.entries[k]; ok && old.Entry == e {
+	if len(e.Dialect) > maxField || len(e.Checksum) > maxField {
 		return
 	}
-	c.entries[k] = record{Entry: e, used: c.now}
-	c.changed = true
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.entry(k); ok && old.Entry == e {
+		return
+	}
+	c.added[k] = record{Entry: e, used: c.now}
 }
 
-// Close writes the index if the run changed it, then trims the directory to
-// MaxBytes. Its error is for the caller to mention, never to fail a run with; a
-// directory found not to be the user's own is not written to, and Refused says so.
+// Close writes what the run added, if anything: appended to the journal, or merged
+// with the index and journal into a new index (see the package comment); then trims
+// the directory to MaxBytes. Its error is for the caller to mention, never to fail a
+// run with; a directory found not to be the user's own is not written to, and
+// Refused says so.
 func (c *Cache) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.off || !c.changed {
+	// Damage a lookup found in the index (a record's checksum, a fault) is for this
+	// writer to replace, whatever the index looks like when opened again.
+	damaged := c.index != nil && c.index.bad
+	defer func() {
+		c.index.close()
+		c.index = nil
+	}()
+	if c.off || (len(c.added) == 0 && len(c.astamps) == 0) {
 		return nil
 	}
 	// Only the user may read what the index says of their files, or write what a run
@@ -287,306 +390,43 @@ func (c *Cache) Close() error {
 		c.refuse(err)
 		return nil
 	}
-	// Writers of one scope take turns, each merging what the others wrote.
+	// Writers of one scope take turns, each keeping what the others wrote.
 	unlock, err := flock.Lock(c.path + lockSuffix)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	// What another process wrote since Open stays, unless this run has the key too.
-	entries, stamps := c.read()
-	for k, r := range entries {
-		if _, ok := c.entries[k]; !ok {
-			c.entries[k] = r
+	// The index and journal as they are now: another writer may have replaced or
+	// grown them since Open.
+	index, ierr := openTable(c.path)
+	defer index.close()
+	jpath := c.path + journalSuffix
+	j, jerr := readJournal(jpath, c.names)
+	batch := encodeBatch(c.added, c.astamps)
+	appendable := !damaged && ierr == nil && index.sound() &&
+		(jerr == nil && j.whole || errors.Is(jerr, fs.ErrNotExist)) &&
+		j.size+len(batch) <= maxJournalBytes
+	if appendable {
+		if err := appendJournal(jpath, j.size, batch); err == nil {
+			c.added, c.astamps = map[Key]record{}, map[Key]stampRecord{}
+			return trim(c.dir, c.path)
 		}
+		// A journal that cannot be appended to is merged away below.
 	}
-	for k, r := range stamps {
-		if _, ok := c.stamps[k]; !ok {
-			c.stamps[k] = r
-		}
+	for k, r := range c.added {
+		j.entries[k] = r
 	}
-	tmp, err := os.CreateTemp(c.dir, filepath.Base(c.path)+tmpInfix+"*")
-	if err != nil {
+	for k, r := range c.astamps {
+		j.stamps[k] = r
+	}
+	if err := writeIndex(c.path, index, j.entries, j.stamps); err != nil {
 		return err
 	}
-	w := bufio.NewWriterSize(tmp, 64<<10)
-	werr := encode(w, c.entries, c.stamps)
-	if werr == nil {
-		werr = w.Flush()
+	// What the journal held is in the new index; a reader that still sees the
+	// journal believes nothing false.
+	if err := removeFile(jpath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), c.path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name()) //nolint:errcheck // the write already failed
-		return werr
-	}
-	c.changed = false
+	c.added, c.astamps = map[Key]record{}, map[Key]stampRecord{}
 	return trim(c.dir, c.path)
-}
-
-// encode writes the MaxEntries most recently used entries and stamps, newest
-// first, keys breaking ties so that the bytes do not depend on map order: the
-// count of entries, the entries, the count of stamps, the stamps.
-func encode(w io.Writer, entries map[Key]record, stamps map[string]stampRecord) error {
-	keys := recent(entries, func(r record) int64 { return r.used }, func(a, b Key) int { return bytes.Compare(a[:], b[:]) })
-	skeys := recent(stamps, func(r stampRecord) int64 { return r.used }, strings.Compare)
-	var buf []byte
-	flush := func(force bool) error {
-		if len(buf) > 32<<10 || force {
-			_, err := w.Write(buf)
-			buf = buf[:0]
-			return err
-		}
-		return nil
-	}
-	buf = append(buf, magic...)
-	buf = binary.AppendUvarint(buf, uint64(len(keys)))
-	for _, k := range keys {
-		r := entries[k]
-		buf = append(buf, k[:]...)
-		buf = binary.AppendVarint(buf, r.used)
-		buf = binary.AppendUvarint(buf, uint64(len(r.Dialect)))
-		buf = append(buf, r.Dialect...)
-		buf = binary.AppendUvarint(buf, uint64(len(r.Checksum)))
-		buf = append(buf, r.Checksum...)
-		if err := flush(false); err != nil {
-			return err
-		}
-	}
-	buf = binary.AppendUvarint(buf, uint64(len(skeys)))
-	for _, k := range skeys {
-		r := stamps[k]
-		buf = binary.AppendUvarint(buf, uint64(len(k)))
-		buf = append(buf, k...)
-		buf = append(buf, r.key[:]...)
-		buf = binary.AppendVarint(buf, r.used)
-		buf = binary.AppendUvarint(buf, r.Dev)
-		buf = binary.AppendUvarint(buf, r.Ino)
-		buf = binary.AppendVarint(buf, r.Size)
-		buf = binary.AppendVarint(buf, r.Mtime)
-		buf = binary.AppendVarint(buf, r.Ctime)
-		if err := flush(false); err != nil {
-			return err
-		}
-	}
-	return flush(true)
-}
-
-// recent returns the keys of m, most recently used first (cmp breaking ties), at most
-// maxEntries.
-func recent[K comparable, R any](m map[K]R, used func(R) int64, cmp func(a, b K) int) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b K) int {
-		if ua, ub := used(m[a]), used(m[b]); ua != ub {
-			if ua > ub {
-				return -1
-			}
-			return 1
-		}
-		return cmp(a, b)
-	})
-	if len(keys) > maxEntries {
-		keys = keys[:maxEntries]
-	}
-	return keys
-}
-
-// decode reads an index. A damaged one, anything short of an index as encode writes
-// it to its last byte, reads as empty: nothing of it is believed.
-func decode(data []byte) (map[Key]record, map[string]stampRecord) {
-	entries, stamps := map[Key]record{}, map[string]stampRecord{}
-	if !bytes.HasPrefix(data, []byte(magic)) {
-		return entries, stamps
-	}
-	data = data[len(magic):]
-	bad := false
-	uvarint := func() uint64 {
-		n, w := binary.Uvarint(data)
-		if w <= 0 {
-			bad = true
-			return 0
-		}
-		data = data[w:]
-		return n
-	}
-	varint := func() int64 {
-		n, w := binary.Varint(data)
-		if w <= 0 {
-			bad = true
-			return 0
-		}
-		data = data[w:]
-		return n
-	}
-	key := func() (k Key) {
-		if len(data) < len(k) {
-			bad = true
-			return k
-		}
-		copy(k[:], data)
-		data = data[len(k):]
-		return k
-	}
-	str := func() string {
-		n := uvarint()
-		if bad || n > uint64(len(data)) {
-			bad = true
-			return ""
-		}
-		s := string(data[:n])
-		data = data[n:]
-		return s
-	}
-	n := uvarint()
-	if n <= uint64(len(data)/len(Key{})) {
-		entries = make(map[Key]record, n)
-	}
-	dialects := map[string]string{} // a few names, each kept once
-	for ; n > 0 && !bad; n-- {
-		k := key()
-		used := varint()
-		d := str()
-		if same, ok := dialects[d]; ok {
-			d = same
-		} else {
-			dialects[d] = d
-		}
-		sum := str()
-		if bad {
-			break
-		}
-		entries[k] = record{Entry: Entry{Dialect: d, Checksum: sum}, used: used}
-	}
-	n = uvarint()
-	if n <= uint64(len(data)/len(Key{})) {
-		stamps = make(map[string]stampRecord, n)
-	}
-	for ; n > 0 && !bad; n-- {
-		pk := str()
-		k := key()
-		r := stampRecord{key: k, used: varint()}
-		r.Dev, r.Ino = uvarint(), uvarint()
-		r.Size, r.Mtime, r.Ctime = varint(), varint(), varint()
-		if bad {
-			break
-		}
-		stamps[pk] = r
-	}
-	if bad || len(data) > 0 {
-		return map[Key]record{}, map[string]stampRecord{}
-	}
-	return entries, stamps
-}
-
-// The names of a scope's files: "<32 hex digits>.idx", the lock beside it, and the
-// temporary files it is written to. trim deletes nothing else.
-const (
-	indexSuffix = ".idx"
-	lockSuffix  = ".lock"
-	tmpInfix    = ".tmp-"
-)
-
-// dwsFile says which of a scope's files name is (indexSuffix, lockSuffix, tmpInfix),
-// or "" when dws did not name it.
-func dwsFile(name string) string {
-	const hexLen = 32
-	if len(name) < hexLen+len(indexSuffix) || name[hexLen:hexLen+len(indexSuffix)] != indexSuffix {
-		return ""
-	}
-	for _, r := range name[:hexLen] {
-		if (r < '0' || r > '9') && (r < 'a' || r > 'f') {
-			return ""
-		}
-	}
-	switch rest := name[hexLen+len(indexSuffix):]; {
-	case rest == "":
-		return indexSuffix
-	case rest == lockSuffix:
-		return lockSuffix
-	case strings.HasPrefix(rest, tmpInfix) && len(rest) > len(tmpInfix) &&
-		strings.Trim(rest[len(tmpInfix):], "0123456789") == "":
-		return tmpInfix
-	}
-	return ""
-}
-
-// isIndex says whether the file at path starts as every index dws wrote does, whatever
-// its version.
-func isIndex(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close() //nolint:errcheck // read-only
-	const marker = "dws-cache "
-	head := make([]byte, len(marker))
-	_, err = io.ReadFull(f, head)
-	return err == nil && string(head) == marker
-}
-
-// trim removes the least recently written indexes of dir until they take MaxBytes
-// or less, never keep (the one just written), and any temporary file a killed
-// process left over an hour ago. It deletes only the files dws wrote there: named as
-// dwsFile names them, the user's own (Private), and for an index, one that starts as
-// an index does; a cache directory may be one the user named, holding other files.
-func trim(dir, keep string) error {
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	type file struct {
-		path string
-		size int64
-		mod  time.Time
-	}
-	var files []file
-	var total int64
-	for _, de := range des {
-		kind := dwsFile(de.Name())
-		if kind == "" {
-			continue
-		}
-		info, err := de.Info()
-		p := filepath.Join(dir, de.Name())
-		if err != nil || !info.Mode().IsRegular() || source.Private(p, info) != nil {
-			continue
-		}
-		switch kind {
-		case tmpInfix:
-			if time.Since(info.ModTime()) > time.Hour {
-				os.Remove(p) //nolint:errcheck // another run may have taken it
-			}
-		case lockSuffix:
-			// Kept beside a live index (deleting it would let two writers lock two
-			// files); removed with a trimmed one.
-			if _, err := os.Lstat(strings.TrimSuffix(p, lockSuffix)); errors.Is(err, os.ErrNotExist) && info.Size() == 0 {
-				os.Remove(p) //nolint:errcheck // another run may have taken it
-			}
-		case indexSuffix:
-			if p == keep || isIndex(p) {
-				files = append(files, file{p, info.Size(), info.ModTime()})
-				total += info.Size()
-			}
-		}
-	}
-	slices.SortFunc(files, func(a, b file) int { return a.mod.Compare(b.mod) })
-	for _, f := range files {
-		if total <= MaxBytes {
-			break
-		}
-		if f.path == keep {
-			continue
-		}
-		if err := os.Remove(f.path); err == nil || errors.Is(err, os.ErrNotExist) {
-			total -= f.size
-		}
-	}
-	return nil
 }

@@ -119,6 +119,78 @@ func TestForeignIndexIsNotRead(t *testing.T) {
 	}
 }
 
+// A journal that is not the user's own is not read, said, and merged away (not
+// merged in) by the run that writes.
+func TestForeignJournalIsNotRead(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, journal string)
+		why   string
+	}{
+		{"writable by others", func(t *testing.T, journal string) { chmod(t, journal, 0o666) }, "writable by others"},
+		{"writable by its group", func(t *testing.T, journal string) { chmod(t, journal, 0o620) }, "writable by others"},
+		{"another user's", func(t *testing.T, journal string) { asRoot(t); chown(t, journal, 65534) }, "owned by uid 65534"},
+		{"a link to a journal", func(t *testing.T, journal string) {
+			other := journaled(t, t.TempDir())
+			if err := os.Remove(journal); err != nil {
+				t.Fatal(err)
+			}
+			symlink(t, other, journal)
+		}, "a symbolic link"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			journal := journaled(t, dir)
+			scope := KeyOf([]byte("s"))
+			tc.setup(t, journal)
+			c := Open(dir, scope)
+			if _, ok := c.Get(key(3)); ok {
+				t.Error("an entry was read from the journal")
+			}
+			if _, ok := c.Get(key(1)); !ok {
+				t.Error("the index was not read")
+			}
+			if err := c.Refused(); err == nil || !strings.Contains(err.Error(), tc.why) || !strings.Contains(err.Error(), journal) {
+				t.Errorf("Refused: %v, want the journal, %q", err, tc.why)
+			}
+			c.Put(key(2), Entry{Dialect: "cortex", Checksum: "sha256:02"})
+			if err := c.Close(); err != nil {
+				t.Fatal(err)
+			}
+			c = Open(dir, scope)
+			if err := c.Refused(); err != nil {
+				t.Fatalf("after the run: %v", err)
+			}
+			if _, ok := c.Get(key(3)); ok {
+				t.Error("the refused journal's entry was merged into the index")
+			}
+			for _, k := range []Key{key(1), key(2)} {
+				if _, ok := c.Get(k); !ok {
+					t.Error("an entry was lost")
+				}
+			}
+		})
+	}
+}
+
+// journaled writes an index of key(1) and a journal of key(3) in dir; it returns the
+// journal's path.
+func journaled(t *testing.T, dir string) string {
+	t.Helper()
+	scope, index := written(t, dir)
+	c := Open(dir, scope)
+	c.Put(key(3), Entry{Dialect: "cortex", Checksum: "sha256:03"})
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	journal := index + journalSuffix
+	if _, err := os.Stat(journal); err != nil {
+		t.Fatal(err)
+	}
+	return journal
+}
+
 // No file in the place of an index blocks a run or fills its memory: a named pipe, a
 // link to /dev/zero, a link to an index, a directory. Each reads as empty, is said,
 // and (but the directory) is replaced by the run's index.
@@ -141,41 +213,51 @@ func TestNoFileInPlaceOfTheIndexBlocks(t *testing.T) {
 		},
 	}
 	for name, plant := range cases {
-		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			scope, index := written(t, dir)
-			if err := os.Remove(index); err != nil {
-				t.Fatal(err)
-			}
-			plant(t, index)
-			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-			defer cancel()
-			done := make(chan error, 1)
-			var c *Cache
-			go func() {
-				c = Open(dir, scope)
-				c.Put(key(2), Entry{Dialect: "cortex", Checksum: "sha256:02"})
-				done <- c.Close()
-			}()
-			var err error
-			select {
-			case err = <-done:
-			case <-ctx.Done():
-				t.Fatal("the run blocked on the file in the index's place")
-			}
-			if c.Refused() == nil {
-				t.Error("not said")
-			}
-			if name == "a directory" {
-				return // nothing replaces it: Close's error says why
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, ok := Open(dir, scope).Get(key(2)); !ok {
-				t.Error("the run's index did not replace it")
-			}
-		})
+		for _, file := range []string{"index", "journal"} {
+			t.Run(name+" as the "+file, func(t *testing.T) {
+				testNoFileBlocks(t, name, file, plant)
+			})
+		}
+	}
+}
+
+func testNoFileBlocks(t *testing.T, name, file string, plant func(t *testing.T, index string)) {
+	dir := t.TempDir()
+	scope, index := written(t, dir)
+	path := index
+	if file == "journal" {
+		path = journaled(t, dir)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	plant(t, path)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	var c *Cache
+	go func() {
+		c = Open(dir, scope)
+		c.Put(key(2), Entry{Dialect: "cortex", Checksum: "sha256:02"})
+		done <- c.Close()
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		t.Fatal("the run blocked on the file in the index's place")
+	}
+	if c.Refused() == nil {
+		t.Error("not said")
+	}
+	if name == "a directory" {
+		return // nothing replaces it: Close's error says why
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := Open(dir, scope).Get(key(2)); !ok {
+		t.Error("the run's index did not replace it")
 	}
 }
 
@@ -194,8 +276,8 @@ func TestDirectoryIsCreatedPrivate(t *testing.T) {
 	}
 }
 
-// Trimming deletes only what a cache writes: indexes by their name and first bytes,
-// locks beside no index, temporary files over an hour old, each the user's own. A
+// Trimming deletes only what a cache writes: indexes and journals by their name and
+// first bytes, locks beside no index or journal, temporary files over an hour old, each the user's own. A
 // directory the user named keeps everything else.
 func TestTrimDeletesOnlyItsOwnFiles(t *testing.T) {
 	dir := t.TempDir()
@@ -206,6 +288,16 @@ func TestTrimDeletesOnlyItsOwnFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := os.Truncate(p, MaxBytes/2+1); err != nil { // sparse: no 32 MiB written
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+		return name
+	}
+	head := func(name string, head string, mod time.Time) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(head), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.Chtimes(p, mod, mod); err != nil {
@@ -227,8 +319,9 @@ func TestTrimDeletesOnlyItsOwnFiles(t *testing.T) {
 		// The oldest indexes, over MaxBytes, one of an older version of dws.
 		big(fmt.Sprintf("%032x.idx", 1), magic, hour),
 		big(fmt.Sprintf("%032x.idx", 2), "dws-cache 2\n", hour.Add(time.Minute)),
-		small(fmt.Sprintf("%032x.idx.lock", 7), hour),       // beside no index
-		small(fmt.Sprintf("%032x.idx.tmp-123456", 7), hour), // a killed run's
+		small(fmt.Sprintf("%032x.idx.lock", 7), hour),                 // beside no index
+		small(fmt.Sprintf("%032x.idx.tmp-123456", 7), hour),           // a killed run's
+		head(fmt.Sprintf("%032x.idx.journal", 1), journalMagic, hour), // with its index
 	}
 	kept := []string{
 		big(fmt.Sprintf("%032x.idx", 5), magic, hour.Add(2*time.Minute)), // within MaxBytes
@@ -240,6 +333,10 @@ func TestTrimDeletesOnlyItsOwnFiles(t *testing.T) {
 		small(fmt.Sprintf("%032x.idx.tmp-123456", 8), time.Now()), // maybe still being written
 		small(fmt.Sprintf("%032x.idx.tmp-notdigits", 8), hour),
 		small("README", hour),
+		head(fmt.Sprintf("%032x.idx.journal", 5), journalMagic, hour),                // with its index
+		head(fmt.Sprintf("%032x.idx.journal", 6), journalMagic, hour.Add(time.Hour)), // newer than what was trimmed
+		small(fmt.Sprintf("%032x.idx.lock", 6), hour),                                // beside a journal
+		head(fmt.Sprintf("%032x.idx.journal", 3), "my own data", hour),               // named so, but no journal
 	}
 	if os.Geteuid() == 0 {
 		name := small(fmt.Sprintf("%032x.idx.tmp-1", 9), hour)

@@ -1,0 +1,501 @@
+package cache
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+)
+
+// An index is a header, the entries, the stamps and the heap of the entries'
+// strings, all little-endian:
+//
+//	magic "dws-cache 4\n", 4 bytes zero, entry count, stamp count, heap length (8
+//	bytes each), the CRC-32C of the header without this field, 4 bytes zero; 256
+//	4-byte fan-out counts of the entries (how many have a key whose first byte is
+//	at most i), the same for the stamps
+//	entry: key (32), last use (8), heap offset (4), dialect length (2), checksum
+//	length (2), CRC-32C of the 48 bytes before it and of its strings (4)
+//	stamp: path key (32), entry number (4), last use (8), device, inode, size,
+//	modification and status-change time (8 each), CRC-32C of the 84 bytes before it
+//
+// Entries are sorted by key, stamps by path key, each key at most once; a stamp
+// names its entry by its number in the index, so that a stamped file's lookup is one
+// search. The file ends with the heap.
+const (
+	magic      = "dws-cache 4\n"
+	fanout     = 256 * 4
+	headerSize = 48 + 2*fanout
+	entrySize  = 52
+	stampSize  = 88
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// table is an index, mapped (or read where there is no mapping).
+type table struct {
+	data             []byte
+	unmap            func()
+	entries, stamps  []byte
+	efan, sfan       []byte
+	heap             []byte
+	nEntries, nStamp int
+	// bad marks an index found damaged after it was opened (a record's checksum, or
+	// a fault reading the mapping): from then on it reads as empty.
+	bad bool
+}
+
+// openTable maps the index at path. A missing or refused file is an error (as
+// source.ReadPrivate words it); one that is no index of this format, or is damaged
+// in its header, is no error and no table.
+func openTable(path string) (*table, error) {
+	data, unmap, err := mapPrivate(path, maxIndexBytes)
+	if err != nil {
+		return nil, err
+	}
+	t := &table{data: data, unmap: unmap}
+	if !t.safely(t.parse) {
+		t.close()
+		return nil, nil
+	}
+	return t, nil
+}
+
+// parse checks the header and slices the sections; false when it does not hold.
+func (t *table) parse() bool {
+	d := t.data
+	if len(d) < headerSize || string(d[:len(magic)]) != magic {
+		return false
+	}
+	le := binary.LittleEndian
+	ne, ns, nh := le.Uint64(d[16:]), le.Uint64(d[24:]), le.Uint64(d[32:])
+	if le.Uint32(d[40:]) != headerSum(d) {
+		return false
+	}
+	limit := uint64(maxIndexBytes)
+	if ne > limit/entrySize || ns > limit/stampSize || nh > limit ||
+		uint64(headerSize)+ne*entrySize+ns*stampSize+nh != uint64(len(d)) {
+		return false
+	}
+	t.nEntries, t.nStamp = int(ne), int(ns)
+	t.efan, t.sfan = d[48:48+fanout], d[48+fanout:headerSize]
+	if !fanoutHolds(t.efan, t.nEntries) || !fanoutHolds(t.sfan, t.nStamp) {
+		return false
+	}
+	off := headerSize
+	t.entries = d[off : off+t.nEntries*entrySize]
+	off += len(t.entries)
+	t.stamps = d[off : off+t.nStamp*stampSize]
+	off += len(t.stamps)
+	t.heap = d[off:]
+	return true
+}
+
+// headerSum is the checksum of an index's header, without its own field.
+func headerSum(d []byte) uint32 {
+	sum := crc32.Update(0, castagnoli, d[:40])
+	return crc32.Update(sum, castagnoli, d[44:headerSize])
+}
+
+func fanoutHolds(fan []byte, n int) bool {
+	prev := uint32(0)
+	for i := 0; i < 256; i++ {
+		v := binary.LittleEndian.Uint32(fan[i*4:])
+		if v < prev {
+			return false
+		}
+		prev = v
+	}
+	return int(prev) == n
+}
+
+// safely runs f, which reads the mapping; a fault (the file cut short under the
+// mapping, an I/O error) makes the table bad and f's answer false.
+func (t *table) safely(f func() bool) (ok bool) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if v := recover(); v != nil {
+			if _, fault := v.(interface{ Addr() uintptr }); !fault {
+				panic(v)
+			}
+			t.bad, ok = true, false
+		}
+	}()
+	return f()
+}
+
+func (t *table) close() {
+	if t != nil && t.unmap != nil {
+		t.unmap()
+		t.unmap, t.data = nil, nil
+		t.bad = true
+	}
+}
+
+// sound says whether t is an index to append a journal to.
+func (t *table) sound() bool { return t != nil && !t.bad }
+
+func (t *table) entryCount() int {
+	if t == nil {
+		return 0
+	}
+	return t.nEntries
+}
+
+func (t *table) stampCount() int {
+	if t == nil {
+		return 0
+	}
+	return t.nStamp
+}
+
+// search finds k among the records of size size in recs, whose fan-out is fan
+// (checked to end at their count).
+func search(recs, fan []byte, size int, k Key) (int, bool) {
+	lo := 0
+	if k[0] > 0 {
+		lo = int(binary.LittleEndian.Uint32(fan[(int(k[0])-1)*4:]))
+	}
+	hi := int(binary.LittleEndian.Uint32(fan[int(k[0])*4:]))
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		switch bytes.Compare(recs[m*size:m*size+32], k[:]) {
+		case 0:
+			return m, true
+		case -1:
+			lo = m + 1
+		default:
+			hi = m
+		}
+	}
+	return 0, false
+}
+
+// get returns the entry under k.
+func (t *table) get(k Key, names map[string]string) (r record, ok bool) {
+	if !t.sound() {
+		return record{}, false
+	}
+	t.safely(func() bool {
+		i, found := search(t.entries, t.efan, entrySize, k)
+		if found {
+			_, r, ok = t.entryAt(i, names)
+		}
+		return ok
+	})
+	return r, ok
+}
+
+// entryAt reads the i-th entry, checking it; a damaged one makes t bad.
+func (t *table) entryAt(i int, names map[string]string) (Key, record, bool) {
+	rec := t.entries[i*entrySize : (i+1)*entrySize]
+	le := binary.LittleEndian
+	off, dl, cl := uint64(le.Uint32(rec[40:])), uint64(le.Uint16(rec[44:])), uint64(le.Uint16(rec[46:]))
+	if off+dl+cl > uint64(len(t.heap)) {
+		t.bad = true
+		return Key{}, record{}, false
+	}
+	strs := t.heap[off : off+dl+cl]
+	if crc32.Update(crc32.Update(0, castagnoli, rec[:48]), castagnoli, strs) != le.Uint32(rec[48:]) {
+		t.bad = true
+		return Key{}, record{}, false
+	}
+	var k Key
+	copy(k[:], rec)
+	return k, record{Entry: Entry{Dialect: intern(names, strs[:dl]), Checksum: string(strs[dl:])},
+		used: int64(le.Uint64(rec[32:]))}, true
+}
+
+// intern returns b as a string, one string per name.
+func intern(names map[string]string, b []byte) string {
+	if s, ok := names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	names[s] = s
+	return s
+}
+
+// stamp returns the stamp under the path key pk, with its entry.
+func (t *table) stamp(pk Key, names map[string]string) (sr stampRecord, r record, ok bool) {
+	if !t.sound() {
+		return stampRecord{}, record{}, false
+	}
+	t.safely(func() bool {
+		i, found := search(t.stamps, t.sfan, stampSize, pk)
+		if !found {
+			return false
+		}
+		var e int
+		if sr, e, ok = t.stampAt(i); ok {
+			_, r, ok = t.entryAt(e, names)
+		}
+		return ok
+	})
+	return sr, r, ok
+}
+
+// stampAt reads the i-th stamp, checking it, with the key and number of its entry.
+func (t *table) stampAt(i int) (stampRecord, int, bool) {
+	rec := t.stamps[i*stampSize : (i+1)*stampSize]
+	le := binary.LittleEndian
+	if crc32.Checksum(rec[:84], castagnoli) != le.Uint32(rec[84:]) {
+		t.bad = true
+		return stampRecord{}, 0, false
+	}
+	e := int(le.Uint32(rec[32:]))
+	if e >= t.nEntries {
+		t.bad = true
+		return stampRecord{}, 0, false
+	}
+	sr := stampRecord{used: int64(le.Uint64(rec[36:])), Stamp: Stamp{
+		Dev: le.Uint64(rec[44:]), Ino: le.Uint64(rec[52:]), Size: int64(le.Uint64(rec[60:])),
+		Mtime: int64(le.Uint64(rec[68:])), Ctime: int64(le.Uint64(rec[76:])),
+	}}
+	copy(sr.key[:], t.entries[e*entrySize:])
+	return sr, e, true
+}
+
+// mergedEntry and mergedStamp are an entry and a stamp of a new index.
+type mergedEntry struct {
+	key  Key
+	used int64
+	dial string
+	sum  string
+}
+
+type mergedStamp struct {
+	pk Key
+	stampRecord
+	number uint32 // of its entry in the new index
+}
+
+// all reads every entry and stamp of t, each checked, in key order; none when any is
+// damaged or out of order: the index then counts for nothing.
+func (t *table) all(names map[string]string) (es []mergedEntry, ss []mergedStamp) {
+	if !t.sound() {
+		return nil, nil
+	}
+	ok := t.safely(func() bool {
+		es = make([]mergedEntry, 0, t.nEntries)
+		for i := range t.nEntries {
+			k, r, ok := t.entryAt(i, names)
+			if !ok || (i > 0 && bytes.Compare(es[i-1].key[:], k[:]) >= 0) {
+				return false
+			}
+			es = append(es, mergedEntry{k, r.used, r.Dialect, r.Checksum})
+		}
+		ss = make([]mergedStamp, 0, t.nStamp)
+		for i := range t.nStamp {
+			sr, _, ok := t.stampAt(i)
+			var pk Key
+			copy(pk[:], t.stamps[i*stampSize:])
+			if !ok || (i > 0 && bytes.Compare(ss[i-1].pk[:], pk[:]) >= 0) {
+				return false
+			}
+			ss = append(ss, mergedStamp{pk: pk, stampRecord: sr})
+		}
+		return true
+	})
+	if !ok {
+		return nil, nil
+	}
+	return es, ss
+}
+
+// writeIndex writes, over the index at path, the merge of old (when sound) with
+// entries and stamps, which win: the maxEntries most recently used entries, and as
+// many of the stamps whose entries are kept, keys breaking ties. Written to a
+// temporary file and renamed.
+func writeIndex(path string, old *table, entries map[Key]record, stamps map[Key]stampRecord) error {
+	names := map[string]string{}
+	oes, oss := old.all(names)
+
+	es := make([]mergedEntry, 0, len(entries))
+	for k, r := range entries {
+		es = append(es, mergedEntry{k, r.used, r.Dialect, r.Checksum})
+	}
+	slices.SortFunc(es, func(a, b mergedEntry) int { return bytes.Compare(a.key[:], b.key[:]) })
+	es = mergeSorted(oes, es, func(a, b mergedEntry) int { return bytes.Compare(a.key[:], b.key[:]) },
+		func(o, n mergedEntry) mergedEntry { n.used = max(n.used, o.used); return n })
+	es = recent(es, func(e mergedEntry) int64 { return e.used }, func(a, b mergedEntry) int { return bytes.Compare(a.key[:], b.key[:]) })
+
+	ss := make([]mergedStamp, 0, len(stamps))
+	for pk, sr := range stamps {
+		ss = append(ss, mergedStamp{pk: pk, stampRecord: sr})
+	}
+	cmpStamp := func(a, b mergedStamp) int { return bytes.Compare(a.pk[:], b.pk[:]) }
+	slices.SortFunc(ss, cmpStamp)
+	// A path's newer stamp replaces the index's: its file has changed since. A stamp
+	// whose entry is not kept goes with it.
+	ss = mergeSorted(oss, ss, cmpStamp, func(_, n mergedStamp) mergedStamp { return n })
+	kept := ss[:0]
+	for _, s := range ss {
+		n, ok := slices.BinarySearchFunc(es, s.key, func(e mergedEntry, k Key) int { return bytes.Compare(e.key[:], k[:]) })
+		if ok {
+			s.number = uint32(n)
+			kept = append(kept, s)
+		}
+	}
+	kept = recent(kept, func(s mergedStamp) int64 { return s.used }, cmpStamp)
+	return writeFile(path, func(w *bufio.Writer) error { return encodeIndex(w, es, kept) })
+}
+
+// mergeSorted merges two lists sorted by cmp, each key at most once in each;
+// a key in both is join(from a, from b).
+func mergeSorted[T any](a, b []T, cmp func(x, y T) int, join func(x, y T) T) []T {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]T, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch c := cmp(a[i], b[j]); {
+		case c < 0:
+			out = append(out, a[i])
+			i++
+		case c > 0:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, join(a[i], b[j]))
+			i++
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
+// recent keeps the maxEntries most recently used of list (cmp breaking ties), in
+// list's order.
+func recent[T any](list []T, used func(T) int64, cmp func(a, b T) int) []T {
+	if len(list) <= maxEntries {
+		return list
+	}
+	order := make([]int, len(list))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if ua, ub := used(list[a]), used(list[b]); ua != ub {
+			if ua > ub {
+				return -1
+			}
+			return 1
+		}
+		return cmp(list[a], list[b])
+	})
+	keep := make([]bool, len(list))
+	for _, i := range order[:maxEntries] {
+		keep[i] = true
+	}
+	out := list[:0]
+	for i, x := range list {
+		if keep[i] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// encodeIndex writes an index of es and ss, each sorted.
+func encodeIndex(w *bufio.Writer, es []mergedEntry, ss []mergedStamp) error {
+	le := binary.LittleEndian
+	var heap uint64
+	for _, e := range es {
+		heap += uint64(len(e.dial) + len(e.sum))
+	}
+	hdr := make([]byte, headerSize)
+	copy(hdr, magic)
+	le.PutUint64(hdr[16:], uint64(len(es)))
+	le.PutUint64(hdr[24:], uint64(len(ss)))
+	le.PutUint64(hdr[32:], heap)
+	countFan(hdr[48:48+fanout], len(es), func(i int) byte { return es[i].key[0] })
+	countFan(hdr[48+fanout:], len(ss), func(i int) byte { return ss[i].pk[0] })
+	le.PutUint32(hdr[40:], headerSum(hdr))
+	if _, err := w.Write(hdr); err != nil {
+		return err
+	}
+	var rec [stampSize]byte
+	off := uint32(0)
+	for _, e := range es {
+		copy(rec[:32], e.key[:])
+		le.PutUint64(rec[32:], uint64(e.used))
+		le.PutUint32(rec[40:], off)
+		le.PutUint16(rec[44:], uint16(len(e.dial)))
+		le.PutUint16(rec[46:], uint16(len(e.sum)))
+		sum := crc32.Update(crc32.Update(crc32.Update(0, castagnoli, rec[:48]), castagnoli, []byte(e.dial)), castagnoli, []byte(e.sum))
+		le.PutUint32(rec[48:], sum)
+		if _, err := w.Write(rec[:entrySize]); err != nil {
+			return err
+		}
+		off += uint32(len(e.dial) + len(e.sum))
+	}
+	for _, s := range ss {
+		copy(rec[:32], s.pk[:])
+		le.PutUint32(rec[32:], s.number)
+		le.PutUint64(rec[36:], uint64(s.used))
+		le.PutUint64(rec[44:], s.Dev)
+		le.PutUint64(rec[52:], s.Ino)
+		le.PutUint64(rec[60:], uint64(s.Size))
+		le.PutUint64(rec[68:], uint64(s.Mtime))
+		le.PutUint64(rec[76:], uint64(s.Ctime))
+		le.PutUint32(rec[84:], crc32.Checksum(rec[:84], castagnoli))
+		if _, err := w.Write(rec[:stampSize]); err != nil {
+			return err
+		}
+	}
+	for _, e := range es {
+		if _, err := w.WriteString(e.dial); err != nil {
+			return err
+		}
+		if _, err := w.WriteString(e.sum); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// countFan fills fan with the cumulative counts of n sorted records by first byte.
+func countFan(fan []byte, n int, first func(int) byte) {
+	var counts [256]uint32
+	for i := range n {
+		counts[first(i)]++
+	}
+	total := uint32(0)
+	for b := range 256 {
+		total += counts[b]
+		binary.LittleEndian.PutUint32(fan[b*4:], total)
+	}
+}
+
+// writeFile writes a file at path through a temporary file renamed over it, so that
+// a reader sees the old file or the new one, whole.
+func writeFile(path string, write func(*bufio.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+tmpInfix+"*")
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(tmp, 64<<10)
+	werr := write(w)
+	if werr == nil {
+		werr = w.Flush()
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name()) //nolint:errcheck // the write already failed
+		return werr
+	}
+	return nil
+}
