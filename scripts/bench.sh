@@ -5,6 +5,8 @@
 #   cold start  median wall time of one small file, dws versus ajv-cli
 #   checksum    canonicalisation throughput of dws checksum on the same corpus
 #   memory      peak RSS of the N-file run
+#   one file    an edited file with the result cache empty, of N files and of 200,000
+#               entries, each against the same run without the cache
 #   scaling     graph checks and path counting at 10^2..10^5 nodes; a 3,000-step file
 #   simulate    dws simulate on 3,000-step definitions of every dialect (CLI, 100 ms),
 #               3k/30k/100k in the process (linear), a 10,000-phase DWS chain
@@ -147,6 +149,61 @@ missed=()
 verdict() { # verdict VALUE BUDGET: "met" or "MISSED"; the caller records a miss
   if awk -v v="$1" -v b="$2" 'BEGIN { exit !(v <= b) }'; then echo "met"; else echo "MISSED"; fi
 }
+# One edited file, as a pre-commit hook checks it: a path and bytes the cache has not
+# seen, in the realistic repository, with no cache, an empty one, one of its N files
+# and one of up to 200,000 entries (the most an index keeps: each round appends a
+# space to every file, so every file is new bytes again). The runs alternate; each
+# with a cache is a ratio to the run without one, in the same run (goal: 1.2x).
+one="$work/onefile"
+rounds=$((200000 / N)); ((rounds > 20)) && rounds=20; ((rounds < 1)) && rounds=1
+entries=$((rounds * N))
+echo "== one edited file with the result cache: empty, of $N files, of $entries entries ($RUNS runs each, alternating)"
+mkdir -p "$one"
+(cd "$real" && "$dws" validate --cache "$one/n" corpus >/dev/null)
+cp -r "$real" "$one/repo"
+for ((r = 0; r < rounds; r++)); do
+  for f in "$one/repo/corpus"/*.json; do printf ' ' >> "$f"; done
+  (cd "$one/repo" && "$dws" validate --cache "$one/big" corpus >/dev/null)
+done
+mkdir -p "$real/fresh" "$one/repo/fresh"
+for ((i = 0; i < RUNS; i++)); do
+  src=$(printf '%s/corpus/flow-%05d.json' "$real" $((i % N)))
+  cp "$src" "$real/fresh/$i.json"
+  cp "$src" "$one/repo/fresh/$i.json"
+done
+# one_run OUT DIR ARGS…: dws validate ARGS in DIR, its wall ns appended to OUT.
+one_run() {
+  local out=$1 dir=$2 t0
+  shift 2
+  t0=$(now)
+  (cd "$dir" && "$dws" validate "$@" >/dev/null 2>"$work/err") || {
+    echo "bench: dws validate $* failed:" >&2; cat "$work/err" >&2; exit 1; }
+  echo $(($(now) - t0)) >> "$out"
+}
+for ((i = 0; i < RUNS; i++)); do
+  one_run "$one/none.ns" "$real" --no-cache "fresh/$i.json"
+  rm -rf "$one/empty"
+  one_run "$one/empty.ns" "$real" --cache "$one/empty" "fresh/$i.json"
+  one_run "$one/n.ns" "$real" --cache "$one/n" "fresh/$i.json"
+  one_run "$one/big.ns" "$one/repo" --cache "$one/big" "fresh/$i.json"
+done
+rm -rf "$real/fresh"
+one_ms() { sort -n "$one/$1.ns" | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] / 1e6 }'; }
+none_ms=$(one_ms none)
+echo "one edited file, no cache (median of $RUNS): ${none_ms} ms"
+for c in empty n big; do
+  case $c in
+    empty) label="an empty cache" ;;
+    n) label="a cache of $N files" ;;
+    big) label="a cache of $entries entries" ;;
+  esac
+  ms=$(one_ms "$c")
+  ratio=$(awk -v a="$ms" -v b="$none_ms" 'BEGIN { printf "%.2f", a / b }')
+  v=$(verdict "$ratio" 1.2)
+  [[ $v == MISSED ]] && missed+=("one edited file with $label: ${ratio}x the run without (goal 1.2x)")
+  printf 'one edited file, %-28s %6s ms  ratio %sx (goal: 1.2x: %s)\n' "$label:" "$ms" "$ratio" "$v"
+done
+
 echo "== dws test: 1,000 declarative scenarios over 100 generated definitions (no stub processes)"
 go run ./bench/gen -out "$work/scen" -n 100 -scenarios 1000
 cp fixtures/cortex/prompt_templates.yaml fixtures/cortex/schema.sql "$work/scen/"
