@@ -96,9 +96,10 @@ var maxEntries = MaxEntries
 const maxIndexBytes = MaxBytes
 
 // maxJournalBytes bounds a journal, which every run reads whole: a writer whose
-// batch would take it past this merges it into the index instead. About 1,000
-// one-file runs' additions. Lowered by tests.
-var maxJournalBytes = 256 << 10
+// batch would take it past this merges it into the index instead. About 500
+// one-file runs' additions, read in a few tenths of a millisecond; a merge of a full
+// index takes tens of milliseconds. Lowered by tests.
+var maxJournalBytes = 128 << 10
 
 // journalReadBytes bounds the read of a journal: above any journal a writer leaves.
 const journalReadBytes = 4 << 20
@@ -176,8 +177,7 @@ type Cache struct {
 
 	mu      sync.Mutex
 	index   *table              // the index, mapped; nil when there is none to read
-	known   map[Key]record      // the journal's entries
-	kstamps map[Key]stampRecord // the journal's stamps, by path key
+	journal journal             // the journal's entries and stamps (by path key)
 	added   map[Key]record      // what this run adds, for Close to write
 	astamps map[Key]stampRecord // by path key
 	names   map[string]string   // dialect names, each kept once
@@ -194,8 +194,6 @@ func Open(dir string, scope Key) *Cache {
 		dir:     dir,
 		path:    filepath.Join(dir, hex.EncodeToString(scope[:16])+indexSuffix),
 		opened:  time.Now(),
-		known:   map[Key]record{},
-		kstamps: map[Key]stampRecord{},
 		added:   map[Key]record{},
 		astamps: map[Key]stampRecord{},
 		names:   map[string]string{},
@@ -211,11 +209,11 @@ func Open(dir string, scope Key) *Cache {
 			c.refuse(fmt.Errorf("cache index not read: %w", err))
 		}
 		c.index = t
-		j, err := readJournal(c.path+journalSuffix, c.names)
+		j, err := readJournal(c.path + journalSuffix)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			c.refuse(fmt.Errorf("cache index not read: %w", err))
 		}
-		c.known, c.kstamps = j.entries, j.stamps
+		c.journal = j
 	}
 	return c
 }
@@ -253,9 +251,9 @@ func checkDir(dir string) (there bool, refused error) {
 // that recording a use can change what eviction keeps.
 func (c *Cache) full(stamps bool) bool {
 	if stamps {
-		return c.index.stampCount()+len(c.kstamps)+len(c.astamps) >= maxEntries
+		return c.index.stampCount()+len(c.journal.stamps)+len(c.astamps) >= maxEntries
 	}
-	return c.index.entryCount()+len(c.known)+len(c.added) >= maxEntries
+	return c.index.entryCount()+len(c.journal.entries)+len(c.added) >= maxEntries
 }
 
 // stale says whether a use recorded at used is worth recording again now.
@@ -269,7 +267,7 @@ func (c *Cache) entry(k Key) (record, bool) {
 	if r, ok := c.added[k]; ok {
 		return r, true
 	}
-	if r, ok := c.known[k]; ok {
+	if r, ok := c.journal.entry(k, c.names); ok {
 		return r, true
 	}
 	return c.index.get(k, c.names)
@@ -283,11 +281,14 @@ func (c *Cache) Stamped(abs string, st Stamp) (Entry, bool) {
 	defer c.mu.Unlock()
 	// Every stamp kept for the path is a fact about the file as it was; the newest
 	// is the likeliest to be today's, and any that matches answers.
-	for _, layer := range []map[Key]stampRecord{c.astamps, c.kstamps} {
-		if sr, ok := layer[pk]; ok && sr.Stamp == st {
-			if r, ok := c.entry(sr.key); ok {
-				return c.stamped(pk, sr, r), true
-			}
+	if sr, ok := c.astamps[pk]; ok && sr.Stamp == st {
+		if r, ok := c.entry(sr.key); ok {
+			return c.stamped(pk, sr, r), true
+		}
+	}
+	if sr, ok := c.journal.stamp(pk); ok && sr.Stamp == st {
+		if r, ok := c.entry(sr.key); ok {
+			return c.stamped(pk, sr, r), true
 		}
 	}
 	// The index's stamp names its entry in the index: no second search.
@@ -329,7 +330,7 @@ func (c *Cache) PutStamp(abs string, st Stamp, k Key) {
 	if sr, ok := c.astamps[pk]; ok && sr.Stamp == st && sr.key == k {
 		return
 	}
-	if sr, ok := c.kstamps[pk]; ok && sr.Stamp == st && sr.key == k {
+	if sr, ok := c.journal.stamp(pk); ok && sr.Stamp == st && sr.key == k {
 		return
 	}
 	if sr, _, ok := c.index.stamp(pk, c.names); ok && sr.Stamp == st && sr.key == k {
@@ -401,7 +402,7 @@ func (c *Cache) Close() error {
 	index, ierr := openTable(c.path)
 	defer index.close()
 	jpath := c.path + journalSuffix
-	j, jerr := readJournal(jpath, c.names)
+	j, jerr := readJournal(jpath)
 	batch := encodeBatch(c.added, c.astamps)
 	appendable := !damaged && ierr == nil && index.sound() &&
 		(jerr == nil && j.whole || errors.Is(jerr, fs.ErrNotExist)) &&
@@ -413,13 +414,14 @@ func (c *Cache) Close() error {
 		}
 		// A journal that cannot be appended to is merged away below.
 	}
+	entries, stamps := j.all(c.names)
 	for k, r := range c.added {
-		j.entries[k] = r
+		entries[k] = r
 	}
 	for k, r := range c.astamps {
-		j.stamps[k] = r
+		stamps[k] = r
 	}
-	if err := writeIndex(c.path, index, j.entries, j.stamps); err != nil {
+	if err := writeIndex(c.path, index, entries, stamps); err != nil {
 		return err
 	}
 	// What the journal held is in the new index; a reader that still sees the

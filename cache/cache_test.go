@@ -32,12 +32,13 @@ func contents(c *Cache) (map[Key]record, map[Key]stampRecord) {
 	for _, s := range ss {
 		stamps[s.pk] = s.stampRecord
 	}
-	for _, layer := range []map[Key]record{c.known, c.added} {
+	jentries, jstamps := c.journal.all(map[string]string{})
+	for _, layer := range []map[Key]record{jentries, c.added} {
 		for k, r := range layer {
 			entries[k] = r
 		}
 	}
-	for _, layer := range []map[Key]stampRecord{c.kstamps, c.astamps} {
+	for _, layer := range []map[Key]stampRecord{jstamps, c.astamps} {
 		for k, r := range layer {
 			stamps[k] = r
 		}

@@ -26,101 +26,146 @@ const (
 	journalEntryMin = 32 + 8 + 2 + 2
 )
 
-// journal is what a journal holds.
+// journal is what a journal holds: its bytes, and where each key's newest record
+// is in them, decoded when looked up (a journal near its bound holds a thousand
+// runs' additions, and a one-file run looks up one or two).
 type journal struct {
-	entries map[Key]record
-	stamps  map[Key]stampRecord
-	size    int  // bytes up to the end of the last whole batch: where to append
-	whole   bool // the file is its magic and whole batches, nothing else
+	data    []byte
+	entries map[Key]int // the offset of the entry under a key
+	stamps  map[Key]int // the offset of the stamp under a path key
+	size    int         // bytes up to the end of the last whole batch: where to append
+	whole   bool        // the file is its magic and whole batches, nothing else
 }
 
 // readJournal reads the journal at path: only the user's own regular file, bounded
-// (source.ReadPrivate). The error of a file that is not there wraps fs.ErrNotExist;
-// the maps are never nil.
-func readJournal(path string, names map[string]string) (journal, error) {
-	j := journal{entries: map[Key]record{}, stamps: map[Key]stampRecord{}}
+// (source.ReadPrivate). The error of a file that is not there wraps fs.ErrNotExist.
+func readJournal(path string) (journal, error) {
 	data, err := source.ReadPrivate(path, journalReadBytes)
 	if err != nil {
-		return j, err
+		return journal{}, err
 	}
-	j.parse(data, names)
+	var j journal
+	j.parse(data)
 	return j, nil
 }
 
 // parse believes data's batches up to the first that is not whole: one being
 // appended, or one a killed writer left torn.
-func (j *journal) parse(data []byte, names map[string]string) {
+func (j *journal) parse(data []byte) {
 	if !bytes.HasPrefix(data, []byte(journalMagic)) {
 		return
 	}
+	j.data = data
 	le := binary.LittleEndian
-	rest := data[len(journalMagic):]
-	j.size = len(journalMagic)
-	for len(rest) >= batchHeader {
-		n := uint64(le.Uint32(rest))
-		if n > uint64(len(rest)-batchHeader) {
-			return
+	// First the batches that are whole, and how many records they hold.
+	type batch struct{ at, n int }
+	var batches []batch
+	ne, ns := 0, 0
+	at := len(journalMagic)
+	for len(data)-at >= batchHeader {
+		n := int(le.Uint32(data[at:]))
+		if n > len(data)-at-batchHeader {
+			break
 		}
-		payload := rest[batchHeader : batchHeader+n]
-		if crc32.Checksum(payload, castagnoli) != le.Uint32(rest[4:]) || !j.batch(payload, names) {
-			return
+		payload := data[at+batchHeader : at+batchHeader+n]
+		e, s, ok := batchHolds(payload)
+		if !ok || crc32.Checksum(payload, castagnoli) != le.Uint32(data[at+4:]) {
+			break
 		}
-		rest = rest[batchHeader+n:]
-		j.size += batchHeader + int(n)
+		batches = append(batches, batch{at + batchHeader, n})
+		ne, ns = ne+e, ns+s
+		at += batchHeader + n
 	}
-	j.whole = len(rest) == 0
+	j.size, j.whole = at, at == len(data)
+	j.entries, j.stamps = make(map[Key]int, ne), make(map[Key]int, ns)
+	for _, b := range batches {
+		p := data[b.at : b.at+b.n]
+		ne, ns := int(le.Uint32(p)), int(le.Uint32(p[4:]))
+		off := b.at + 8
+		for range ne {
+			j.entries[Key(data[off:off+32])] = off
+			off += journalEntryMin + int(le.Uint16(data[off+40:])) + int(le.Uint16(data[off+42:]))
+		}
+		for range ns {
+			j.stamps[Key(data[off:off+32])] = off
+			off += journalStamp
+		}
+	}
 }
 
-// batch reads one batch's payload into j, all of it or (when it does not hold
-// together) none.
-func (j *journal) batch(p []byte, names map[string]string) bool {
+// batchHolds says whether the payload p holds together: its counts of entries and
+// stamps and the records they count, to its last byte.
+func batchHolds(p []byte) (entries, stamps int, ok bool) {
 	le := binary.LittleEndian
 	if len(p) < 8 {
-		return false
+		return 0, 0, false
 	}
 	ne, ns := int(le.Uint32(p)), int(le.Uint32(p[4:]))
 	p = p[8:]
 	if ne > len(p)/journalEntryMin || ns > len(p)/journalStamp {
-		return false
+		return 0, 0, false
 	}
-	type entry struct {
-		k Key
-		r record
-	}
-	es := make([]entry, 0, ne)
 	for range ne {
 		if len(p) < journalEntryMin {
-			return false
+			return 0, 0, false
 		}
-		var e entry
-		copy(e.k[:], p)
-		e.r.used = int64(le.Uint64(p[32:]))
-		dl, cl := int(le.Uint16(p[40:])), int(le.Uint16(p[42:]))
-		p = p[journalEntryMin:]
-		if dl+cl > len(p) {
-			return false
+		n := journalEntryMin + int(le.Uint16(p[40:])) + int(le.Uint16(p[42:]))
+		if n > len(p) {
+			return 0, 0, false
 		}
-		e.r.Dialect, e.r.Checksum = intern(names, p[:dl]), string(p[dl:dl+cl])
-		p = p[dl+cl:]
-		es = append(es, e)
+		p = p[n:]
 	}
-	if len(p) != ns*journalStamp {
-		return false
+	return ne, ns, len(p) == ns*journalStamp
+}
+
+// entry returns the entry under k.
+func (j *journal) entry(k Key, names map[string]string) (record, bool) {
+	off, ok := j.entries[k]
+	if !ok {
+		return record{}, false
 	}
-	for _, e := range es {
-		j.entries[e.k] = e.r
+	return j.entryAt(off, names), true
+}
+
+func (j *journal) entryAt(off int, names map[string]string) record {
+	le := binary.LittleEndian
+	p := j.data[off:]
+	dl, cl := int(le.Uint16(p[40:])), int(le.Uint16(p[42:]))
+	strs := p[journalEntryMin : journalEntryMin+dl+cl]
+	return record{used: int64(le.Uint64(p[32:])),
+		Entry: Entry{Dialect: intern(names, strs[:dl]), Checksum: string(strs[dl:])}}
+}
+
+// stamp returns the stamp under the path key pk.
+func (j *journal) stamp(pk Key) (stampRecord, bool) {
+	off, ok := j.stamps[pk]
+	if !ok {
+		return stampRecord{}, false
 	}
-	for ; len(p) > 0; p = p[journalStamp:] {
-		var pk Key
-		copy(pk[:], p)
-		sr := stampRecord{used: int64(le.Uint64(p[64:])), Stamp: Stamp{
-			Dev: le.Uint64(p[72:]), Ino: le.Uint64(p[80:]), Size: int64(le.Uint64(p[88:])),
-			Mtime: int64(le.Uint64(p[96:])), Ctime: int64(le.Uint64(p[104:])),
-		}}
-		copy(sr.key[:], p[32:])
-		j.stamps[pk] = sr
+	return j.stampAt(off), true
+}
+
+func (j *journal) stampAt(off int) stampRecord {
+	le := binary.LittleEndian
+	p := j.data[off:]
+	sr := stampRecord{used: int64(le.Uint64(p[64:])), Stamp: Stamp{
+		Dev: le.Uint64(p[72:]), Ino: le.Uint64(p[80:]), Size: int64(le.Uint64(p[88:])),
+		Mtime: int64(le.Uint64(p[96:])), Ctime: int64(le.Uint64(p[104:])),
+	}}
+	copy(sr.key[:], p[32:])
+	return sr
+}
+
+// all returns every entry and stamp of j, decoded.
+func (j *journal) all(names map[string]string) (map[Key]record, map[Key]stampRecord) {
+	entries, stamps := make(map[Key]record, len(j.entries)), make(map[Key]stampRecord, len(j.stamps))
+	for k, off := range j.entries {
+		entries[k] = j.entryAt(off, names)
 	}
-	return true
+	for pk, off := range j.stamps {
+		stamps[pk] = j.stampAt(off)
+	}
+	return entries, stamps
 }
 
 // encodeBatch encodes entries and stamps as one batch, keys in order.
