@@ -181,8 +181,8 @@ one_run() {
   echo $(($(now) - t0)) >> "$out"
 }
 for ((i = 0; i < RUNS; i++)); do
-  one_run "$one/none.ns" "$real" --no-cache "fresh/$i.json"
   rm -rf "$one/empty"
+  one_run "$one/none.ns" "$real" --no-cache "fresh/$i.json"
   one_run "$one/empty.ns" "$real" --cache "$one/empty" "fresh/$i.json"
   one_run "$one/n.ns" "$real" --cache "$one/n" "fresh/$i.json"
   one_run "$one/big.ns" "$one/repo" --cache "$one/big" "fresh/$i.json"
