@@ -204,7 +204,8 @@ func TestDamagedIndex(t *testing.T) {
 		return d
 	}
 	entries := headerSize
-	heap := len(data) - 10*len(entryOf(0).Dialect+entryOf(0).Checksum)
+	strs := len(entryOf(0).Dialect + entryOf(0).Checksum)
+	heap := len(data) - 10*strs
 	for name, damaged := range map[string][]byte{
 		"truncated":          data[:len(data)-5],
 		"trailing garbage":   append(slices.Clone(data), 0),
@@ -215,39 +216,41 @@ func TestDamagedIndex(t *testing.T) {
 		"a key":              flip(entries + 3*entrySize + 5),
 		"an entry's use":     flip(entries + 3*entrySize + 33),
 		"an entry's offset":  flip(entries + 3*entrySize + 40),
-		"an entry's strings": flip(heap + 3*len(entryOf(0).Dialect+entryOf(0).Checksum) + 20),
+		"an entry's strings": flip(heap + 3*strs + 20),
 	} {
-		if err := os.WriteFile(files[0], damaged, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		c := Open(dir, scope)
-		// Every entry is looked up: the damaged one is never believed, and once the
-		// damage is seen, nothing more is.
-		var got []int
-		for i := range 10 {
-			if e, ok := c.Get(key(i)); ok {
-				if e != entryOf(i) {
-					t.Errorf("%s: entry %d read as %v", name, i, e)
-				}
-				got = append(got, i)
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			c := Open(dir, scope)
+			if err := os.WriteFile(c.path, damaged, 0o600); err != nil {
+				t.Fatal(err)
 			}
-		}
-		if n, _ := contents(c); len(n) != 0 {
-			t.Errorf("%s: the index reads as %d entries after the lookups (%v found)", name, len(n), got)
-		}
-		if err := c.Refused(); err != nil {
-			t.Errorf("%s: a damaged index of the user's own is no refusal: %v", name, err)
-		}
-		// The next writer replaces it with a sound one.
-		c.Put(key(20), entryOf(20))
-		if err := c.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if c := Open(dir, scope); !c.index.sound() {
-			t.Errorf("%s: not replaced", name)
-		} else if e, ok := c.Get(key(20)); !ok || e != entryOf(20) {
-			t.Errorf("%s: the new entry: %v %v", name, e, ok)
-		}
+			c = Open(dir, scope)
+			// Every entry is looked up: the damaged one is never believed, and once
+			// the damage is seen, nothing more is.
+			for i := range 10 {
+				if e, ok := c.Get(key(i)); ok && e != entryOf(i) {
+					t.Errorf("entry %d read as %v", i, e)
+				}
+			}
+			if n, _ := contents(c); len(n) != 0 {
+				t.Errorf("the index reads as %d entries", len(n))
+			}
+			if err := c.Refused(); err != nil {
+				t.Errorf("a damaged index of the user's own is no refusal: %v", err)
+			}
+			// The next writer replaces it with a sound one.
+			c.Put(key(20), entryOf(20))
+			if err := c.Close(); err != nil {
+				t.Fatal(err)
+			}
+			c = Open(dir, scope)
+			if es, _ := c.index.all(map[string]string{}); len(es) != 1 {
+				t.Errorf("not replaced: the index holds %d entries", len(es))
+			}
+			if e, ok := c.Get(key(20)); !ok || e != entryOf(20) {
+				t.Errorf("the new entry: %v %v", e, ok)
+			}
+		})
 	}
 }
 
