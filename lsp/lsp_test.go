@@ -522,6 +522,37 @@ func TestConfigChange(t *testing.T) {
 	}
 }
 
+// A config saved while a check is reading the old one: the old text, read before the
+// change was told, is not kept, so the check that follows the change (the document's
+// next publication) reads the new config, and so does every later one.
+func TestConfigChangedWhileRead(t *testing.T) {
+	dir := expenseProject(t)
+	cfgPath := filepath.Join(dir, ".dws.yaml")
+	var once sync.Once
+	se := startWith(t, func(s *Server) {
+		s.configRead = func(path string) {
+			once.Do(func() {
+				// Without sql:, no table is allowed: the expense example's statements are findings.
+				if err := os.WriteFile(cfgPath, []byte("version: 1\ncortex: { prompt_templates: prompt_templates.yaml }\n"), 0o644); err != nil {
+					t.Error(err)
+				}
+				watched := &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: uri.File(cfgPath), Type: protocol.FileChangeTypeChanged}}}
+				if err := s.DidChangeWatchedFiles(context.Background(), watched); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+	})
+	u := se.open(filepath.Join(dir, "expense.json"), expense)
+	if got := codes(se.published(u, 1)); !slices.Contains(got, "sql-table") {
+		t.Fatalf("checked with the config read before it changed: %v, want sql-table", got)
+	}
+	se.change(u, 2, expense+"\n")
+	if got := codes(se.published(u, 2)); !slices.Contains(got, "sql-table") {
+		t.Errorf("the next change: %v, want sql-table", got)
+	}
+}
+
 func TestCodeLens(t *testing.T) {
 	dir := expenseProject(t)
 	se := start(t)

@@ -15,7 +15,11 @@
 //     are checked with the default config meanwhile.
 //   - Changes to watched files (any .dws.yaml, and the registry, DDL, lockfile and
 //     baseline a config names) and didChangeConfiguration reload the configs and
-//     re-check every open document.
+//     re-check every open document. They are handled beside the documents' own
+//     changes, not in order with them: a document opened or changed just as one comes
+//     may be published once as checked before it, and is then published again. A
+//     config being read as the change is handled is not kept, so every check after
+//     it reads the config anew.
 //   - Positions are UTF-16 code units, as LSP's default position encoding says.
 //   - The code lens's simulation (and dws.simulate's) is kept per document version,
 //     runs one at a time per document and at most GOMAXPROCS-1 at once in all, and a
@@ -84,6 +88,12 @@ type Server struct {
 	sims chan struct{}
 	// simulating, when set, is called as each simulation starts (tests count them).
 	simulating func(u uri.URI, version int32)
+	// reloads counts reloads of the configs: a config read across one is not kept (see
+	// workspaceFor).
+	reloads uint64
+	// configRead, when set, is called as a config has been read, before it is kept
+	// (tests change the config there).
+	configRead func(path string)
 }
 
 // document is one open document.
@@ -358,6 +368,7 @@ func (s *Server) reload(ctx context.Context) {
 	s.mu.Lock()
 	old := s.configs
 	s.configs = map[string]*workspace{}
+	s.reloads++
 	docs := slices.Collect(maps.Values(s.docs))
 	s.mu.Unlock()
 	// A config that no longer fails loses its diagnostic (the next check of a document
@@ -381,11 +392,15 @@ func (s *Server) doc(u uri.URI) *document {
 	return s.docs[u]
 }
 
-// workspaceFor is the config a document at path is checked with, loaded once.
+// workspaceFor is the config a document at path is checked with, loaded once. A config
+// read while the configs are reloaded may be the old text: it serves its caller, whose
+// check the reload supersedes, but it is neither kept nor its error published, so the
+// re-check reads the config anew.
 func (s *Server) workspaceFor(ctx context.Context, path string) *workspace {
 	cfgPath, _ := lint.FindConfig(filepath.Dir(path))
 	s.mu.Lock()
 	w, ok := s.configs[cfgPath]
+	reloads := s.reloads
 	s.mu.Unlock()
 	if ok {
 		return w
@@ -418,10 +433,16 @@ func (s *Server) workspaceFor(ctx context.Context, path string) *workspace {
 		l, _ = lint.New(s.reg, cfg)
 	}
 	w.linter = l
+	if s.configRead != nil {
+		s.configRead(cfgPath)
+	}
 	s.mu.Lock()
-	s.configs[cfgPath] = w
+	current := s.reloads == reloads
+	if current {
+		s.configs[cfgPath] = w
+	}
 	s.mu.Unlock()
-	if w.err != nil {
+	if current && w.err != nil {
 		s.publishConfigError(ctx, w.err)
 	}
 	return w
