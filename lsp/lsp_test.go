@@ -165,6 +165,42 @@ func (se *session) published(u uri.URI, version int32) []protocol.Diagnostic {
 	}
 }
 
+// until waits for a publication of u at version (any version when 0) whose diagnostics
+// ok accepts, and returns them; what names that state when none comes. A change to a
+// file a check reads (a config, a lockfile) leaves the documents' versions as they are,
+// and the server handles it beside their own changes, not in order with them: a
+// document opened or changed just after it may be published first as checked without
+// it, then again with it.
+func (se *session) until(u uri.URI, version int32, what string, ok func([]protocol.Diagnostic) bool) []protocol.Diagnostic {
+	se.t.Helper()
+	timeout := time.After(10 * time.Second)
+	last := "none"
+	for {
+		select {
+		case p := <-se.rec.pub:
+			v, _ := p.Version.Get()
+			if p.URI != u || (version != 0 && v != version) {
+				continue
+			}
+			if ok(p.Diagnostics) {
+				return p.Diagnostics
+			}
+			last = fmt.Sprint(codes(p.Diagnostics))
+		case <-timeout:
+			se.t.Fatalf("no diagnostics for %s version %d with %s (the last published: %s)", u, version, what, last)
+		}
+	}
+}
+
+// with and without are states for until: a finding of rule among the diagnostics, or none.
+func with(rule string) func([]protocol.Diagnostic) bool {
+	return func(ds []protocol.Diagnostic) bool { return slices.Contains(codes(ds), rule) }
+}
+
+func without(rule string) func([]protocol.Diagnostic) bool {
+	return func(ds []protocol.Diagnostic) bool { return !slices.Contains(codes(ds), rule) }
+}
+
 func codes(ds []protocol.Diagnostic) []string {
 	var out []string
 	for _, d := range ds {
@@ -637,12 +673,7 @@ func TestJobSpecFromBuffers(t *testing.T) {
 	typo := "contract-re" + "veiw"
 	renamed := strings.Replace(files["workflows/contract-review.json"], `"name": "contract-review"`, `"name": "`+typo+`"`, 1)
 	se.change(wu, 2, renamed)
-	for {
-		ds := se.published(su, 1)
-		if !slices.Contains(codes(ds), "ref") {
-			break // re-checked with the buffer's workflow name
-		}
-	}
+	se.until(su, 1, "no ref finding (re-checked with the buffer's workflow name)", without("ref"))
 	if b, _ := os.ReadFile(wf); strings.Contains(string(b), typo) {
 		t.Fatal("the test wrote the disk")
 	}
@@ -736,18 +767,15 @@ func TestQuickFixes(t *testing.T) {
 		t.Fatal(err)
 	}
 	eu := se.open(filepath.Join(dir, "expense.json"), expense)
-	se.fixOnce(eu, expense, se.published(eu, 1), "checksum-mismatch", "Record this file's checksum in dws.lock")
+	ds := se.until(eu, 1, "checksum-mismatch (the config naming dws.lock read)", with("checksum-mismatch"))
+	se.fixOnce(eu, expense, ds, "checksum-mismatch", "Record this file's checksum in dws.lock")
 	if err := se.server.DidChangeWatchedFiles(se.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{
 		{URI: uri.File(filepath.Join(dir, "dws.lock")), Type: protocol.FileChangeTypeChanged}}}); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if ds := se.published(eu, 1); !slices.Contains(codes(ds), "checksum-mismatch") {
-			if len(ds) != 0 {
-				t.Errorf("after recording the checksum: %v", codes(ds))
-			}
-			break
-		}
+	ds = se.until(eu, 1, "no checksum-mismatch (the recorded checksum read)", without("checksum-mismatch"))
+	if len(ds) != 0 {
+		t.Errorf("after recording the checksum: %v", codes(ds))
 	}
 }
 
@@ -804,11 +832,7 @@ func TestIgnoreWithAReason(t *testing.T) {
 	if err := se.server.DidChangeWatchedFiles(se.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: uri.File(cfg), Type: protocol.FileChangeTypeChanged}}}); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if got := codes(se.published(ju, 1)); !slices.Contains(got, "dangling-edge") {
-			break
-		}
-	}
+	se.until(ju, 1, "no dangling-edge (the ignore entry read)", without("dangling-edge"))
 }
 
 // Scenario files are served too: a node the definition lacks is a finding at its line.
