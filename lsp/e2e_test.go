@@ -43,8 +43,9 @@ func TestMain(m *testing.M) {
 }
 
 // runClient runs e2e/client.cjs in mode on dir with the real dws binary and fails the
-// test unless every check passed (at least want of them).
-func runClient(t *testing.T, mode, dir string, want int, extra ...string) {
+// test unless the client passed exactly the checks named, in this order: a check the
+// client drops, skips or adds fails the test as a failed check does.
+func runClient(t *testing.T, mode, dir string, checks []string, extra ...string) {
 	t.Helper()
 	modules, err := filepath.Abs(clientModules)
 	if err != nil {
@@ -65,10 +66,27 @@ func runClient(t *testing.T, mode, dir string, want int, extra ...string) {
 	if err != nil {
 		t.Fatalf("the client's run failed: %v", err)
 	}
-	if n := strings.Count("\n"+string(out), "\nok "); n < want || strings.Contains(string(out), "FAIL") {
-		t.Errorf("%d checks passed, want every one (at least %d)", n, want)
+	var passed []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if name, ok := strings.CutPrefix(line, "ok "); ok {
+			passed = append(passed, name)
+		}
+	}
+	for i := range max(len(passed), len(checks)) {
+		switch {
+		case i >= len(passed):
+			t.Fatalf("%s: check %d, %q, never ran (%d of %d ran)", mode, i+1, checks[i], len(passed), len(checks))
+		case i >= len(checks):
+			t.Fatalf("%s: check %d, %q, is not one the test names", mode, i+1, passed[i])
+		case passed[i] != checks[i]:
+			t.Fatalf("%s: check %d is %q, want %q", mode, i+1, passed[i], checks[i])
+		}
 	}
 }
+
+// shutdownCheck ends every mode but exit-without-shutdown. Names that quote a value quote
+// it as the client's JSON.stringify does: as jsonString.
+const shutdownCheck = "shutdown and exit: the server ends"
 
 // TestEndToEnd drives the real dws binary with the client VS Code uses
 // (vscode-languageserver-protocol over vscode-jsonrpc): open, change, diagnostics, a
@@ -79,7 +97,31 @@ func TestEndToEnd(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "expense.json"), []byte(expense), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runClient(t, "test", dir, 20)
+	runClient(t, "test", dir, []string{
+		"initialize",
+		"open: the seed example is clean",
+		"the server registers its file watchers",
+		"change: dangling-edge at the new target",
+		"code action: change to the nearest id",
+		"quick fix applied: clean again",
+		"definition: the step the edge names",
+		"references: every edge that names the step",
+		"rename: the id and its three edges",
+		"rename applied: clean",
+		"half-typed JSON: a parse finding, no crash",
+		"completion: node ids in an edge field",
+		"hover: the target step",
+		"document symbols: the five steps",
+		"code lens: path counts",
+		"code lens command: the covering paths",
+		"UTF-16 columns with emoji and CJK",
+		"completion elsewhere answers",
+		"config change: open documents re-checked",
+		"broken config: a diagnostic on .dws.yaml",
+		"unknown document: an error response",
+		"close: diagnostics cleared",
+		shutdownCheck,
+	})
 }
 
 // TestEndToEndMessagesItCannotHandle: after an unknown notification ("$/…" or any
@@ -91,7 +133,55 @@ func TestEndToEndMessagesItCannotHandle(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "expense.json"), []byte(expense), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runClient(t, "messages", dir, 24)
+	// Each notification, then each request, as the client sends them (params as JSON;
+	// "undefined" for a request sent without params), and the answer wanted.
+	notifications := []string{
+		`$/dws.unknown {"x":1}`,
+		`$/cancelRequest {"id":{"not":"an id"}}`,
+		`$/cancelRequest {"id":987654}`,
+		`$/progress "not an object"`,
+		`custom/notification {}`,
+		`textDocument/didSave {"textDocument":5}`,
+		`textDocument/didChange {"textDocument":{"uri":"URI"},"contentChanges":"x"}`,
+		`textDocument/didOpen []`,
+		`workspace/didChangeConfiguration 7`,
+		`workspace/didChangeWatchedFiles {"changes":[{"uri":5,"type":"x"}]}`,
+		`initialized [1,2]`,
+	}
+	requests := []struct {
+		sent string
+		code int
+	}{
+		{`custom/request {}`, -32601},
+		{`$/dws.unknown {}`, -32601},
+		{`custom/request undefined`, -32601},
+		{`$/dws.unknown undefined`, -32601},
+		{`textDocument/hover undefined`, -32602},
+		{`textDocument/formatting {"textDocument":{"uri":"URI"},"options":{"tabSize":2,"insertSpaces":true}}`, -32601},
+		{`textDocument/hover {"textDocument":7,"position":"x"}`, -32602},
+		{`textDocument/codeLens []`, -32602},
+		{`textDocument/rename {"textDocument":{"uri":"URI"},"position":{"line":"a"}}`, -32602},
+	}
+	uri := jsonString("file://" + realpath(t, dir) + "/expense.json")
+	var checks []string
+	for _, n := range notifications {
+		checks = append(checks, "still serving after the notification "+strings.ReplaceAll(n, `"URI"`, uri))
+	}
+	for _, r := range requests {
+		sent := strings.ReplaceAll(r.sent, `"URI"`, uri)
+		checks = append(checks, fmt.Sprintf("%s: error %d", sent, r.code), "still serving after the request "+sent)
+	}
+	runClient(t, "messages", dir, append(checks, shutdownCheck))
+}
+
+// realpath is dir with its symbolic links resolved, as the client names its files.
+func realpath(t *testing.T, dir string) string {
+	t.Helper()
+	p, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // TestEndToEndLifecycle: LSP 3.17's lifecycle. A request before initialize is
@@ -103,8 +193,16 @@ func TestEndToEndLifecycle(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "expense.json"), []byte(expense), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runClient(t, "lifecycle", dir, 7)
-	runClient(t, "exit-without-shutdown", dir, 1)
+	runClient(t, "lifecycle", dir, []string{
+		"a request before initialize: ServerNotInitialized",
+		"shutdown before initialize: ServerNotInitialized",
+		"a notification before initialize is dropped",
+		"initialize again: InvalidRequest",
+		"serving once initialized",
+		"a request after shutdown: InvalidRequest",
+		"exit after shutdown: exit code 0",
+	})
+	runClient(t, "exit-without-shutdown", dir, []string{"exit without shutdown: exit code 1"})
 }
 
 // slowDefinition is a Cortex definition whose simulation takes seconds: the witness
@@ -137,7 +235,15 @@ func slowDefinition(t *testing.T) string {
 // after the simulation, with its result), and the server answers on, shutdown included.
 func TestEndToEndCodeLensCancelled(t *testing.T) {
 	dir := write(t, map[string]string{"slow.json": slowDefinition(t)})
-	runClient(t, "lens-cancel", dir, 7)
+	runClient(t, "lens-cancel", dir, []string{
+		"the slow definition validates (so its lens simulates)",
+		"code lens request 1, cancelled: RequestCancelled",
+		"code lens request 2, cancelled: RequestCancelled",
+		"code lens request 3, cancelled: RequestCancelled",
+		"code lens request 4, cancelled: RequestCancelled",
+		"still serving after the cancellations",
+		shutdownCheck,
+	})
 }
 
 // TestEndToEndHugeFiles: a lockfile and a .dws.yaml that grow to 3 GiB under a running
@@ -151,7 +257,15 @@ func TestEndToEndHugeFiles(t *testing.T) {
 		"dws.lock":     "{\n  \"version\": 1,\n  \"files\": {\n    \"expense.json\": \"" + wrongSum + "\"\n  }\n}\n",
 		"expense.json": expense,
 	})
-	runClient(t, "huge-files", dir, 7)
+	runClient(t, "huge-files", dir, []string{
+		"the lockfile is read: checksum-mismatch",
+		"a 3 GiB lockfile: code actions answered, without the lockfile fix",
+		"a 3 GiB .dws.yaml: one diagnostic on it, saying why",
+		"its documents are checked with the default config meanwhile",
+		"a 3 GiB .dws.yaml: code actions answered, without an ignore entry in it",
+		"still serving",
+		shutdownCheck,
+	})
 }
 
 // TestEndToEndRenameQuoting: renaming a node to a name the file's syntax must quote or
@@ -179,7 +293,33 @@ func TestEndToEndRenameQuoting(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := write(t, map[string]string{"flow.yaml": yaml, "flow.json": string(json)})
-	runClient(t, "rename-quoting", dir, 41)
+	var checks []string
+	renamed := func(file, at, name string) {
+		what := file + ": rename " + at + " to " + jsonString(name)
+		checks = append(checks, what+": the file still parses", what+": no error it had not", what+": the outline shows the new name")
+	}
+	refused := func(file, at, name string) {
+		checks = append(checks, file+": rename "+at+" to "+jsonString(name)+": refused, saying why")
+	}
+	renamed("flow.yaml", "'ask_user'", "it's")
+	renamed("flow.yaml", "'ask_user'", "a\x01b")
+	renamed("flow.yaml", "'ask_user'", `say "hi"\`)
+	renamed("flow.yaml", "'ask_user'", "true")
+	renamed("flow.yaml", "summarize", "42")
+	renamed("flow.yaml", "summarize", "key: b #c")
+	renamed("flow.yaml", "summarize", "it's \x01")
+	renamed("flow.yaml", `"review"`, "line\nbreak")
+	renamed("flow.json", `"answer"`, "a\x01\"b\\")
+	renamed("flow.json", `"answer"`, "tab\there")
+	renamed("flow.yaml", "'draft'", "draft_2-b")
+	refused("flow.yaml", "'draft'", "it's")
+	refused("flow.yaml", "'draft'", "a.b")
+	refused("flow.yaml", "'draft'", "x}}{{y")
+	refused("flow.yaml", "gather", "a b")
+	refused("flow.yaml", "gather", "a\x01b")
+	refused("flow.yaml", "summarize", "a: b #c")
+	refused("flow.yaml", "summarize", "..")
+	runClient(t, "rename-quoting", dir, append(checks, shutdownCheck))
 }
 
 // boundedRing is a DireClaw workflow of steps routing to each other by next, on_blocked
@@ -222,5 +362,10 @@ func TestEndToEndCodeLensBound(t *testing.T) {
 	if err == nil || !strings.HasPrefix(line, prefix) || !strings.Contains(line, "stopped at the states bound") {
 		t.Fatalf("dws simulate ring.yaml: %v\n%s", err, out)
 	}
-	runClient(t, "lens-bound", dir, 4, strings.TrimPrefix(line, prefix))
+	runClient(t, "lens-bound", dir, []string{
+		"the ring validates (so its lens simulates)",
+		"the code lens says which bound stopped the simulation, as dws simulate does",
+		"its command: the report, saying the same",
+		shutdownCheck,
+	}, strings.TrimPrefix(line, prefix))
 }
