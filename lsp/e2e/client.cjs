@@ -59,8 +59,10 @@ conn.onNotification(lsp.PublishDiagnosticsNotification.type, (p) => {
     }
   }
 });
-let registered = null;
-conn.onRequest(lsp.RegistrationRequest.type, (p) => { registered = p; });
+// The server's registration of its file watchers (it asks once initialized).
+let registered;
+const registration = new Promise((resolve) => { registered = resolve; });
+conn.onRequest(lsp.RegistrationRequest.type, (p) => { registered(p); });
 conn.listen();
 
 function diagnostics(uri, version) {
@@ -147,9 +149,9 @@ async function test() {
   conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'json', version, text } });
   let { diagnostics: ds } = await diagnostics(uri, version);
   check('open: the seed example is clean', ds.length === 0, ds);
-  for (let i = 0; i < 100 && !registered; i++) await new Promise((r) => setTimeout(r, 20));
-  const watch = registered && registered.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles');
-  check('the server registers its file watchers', watch && watch.registerOptions.watchers.some((w) => w.globPattern === '**/.dws.yaml'), registered);
+  const reg = await within(registration, 'the registration of file watchers');
+  const watch = reg.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles');
+  check('the server registers its file watchers', watch && watch.registerOptions.watchers.some((w) => w.globPattern === '**/.dws.yaml'), reg);
 
   // Typing a new onSuccess target, one incremental change.
   const at = positionOf(text, '"auto-approve"', 0, 1);
