@@ -149,6 +149,9 @@ type Simulation struct {
 	Skipped string
 	// Err is a failure of the simulator itself (a definition too large to explore).
 	Err error
+	// NoRuns is the file's dialect when that dialect has no runs to simulate (a job
+	// spec's contracts, teams, tasks and workers: its manifest is what runs).
+	NoRuns string
 }
 
 // SimulationOptions turn on simulation in Run: every file that validates without an
@@ -565,7 +568,7 @@ func (r *run) simulate(f *File) *Simulation {
 	case f.Dialect == nil:
 		return &Simulation{Skipped: "it has no dialect"}
 	case f.Dialect.Simulate == nil:
-		return &Simulation{Skipped: "dialect " + f.Dialect.ID + " is not simulated"}
+		return &Simulation{Skipped: "dialect " + f.Dialect.ID + " is not simulated", NoRuns: f.Dialect.ID}
 	}
 	for _, d := range f.diags {
 		if d.Severity == Error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/dwsdev/dws/internal/printable"
@@ -114,7 +115,14 @@ func pluralWord(one bool, singular, plural string) string {
 
 func simText(w io.Writer, res *lint.Result, opts Options) error {
 	bw := bufio.NewWriter(w)
+	// Files whose dialect has no runs (a job spec's parts beside its manifest) are said
+	// once, at the end, by dialect: a directory of them is not a line each.
+	noRuns := map[string]int{}
 	for _, e := range simEntries(res) {
+		if e.def == nil && e.file.Simulation != nil && e.file.Simulation.NoRuns != "" {
+			noRuns[e.file.Simulation.NoRuns]++
+			continue
+		}
 		name := printable.String(e.file.Path)
 		if e.def != nil && e.def.Workflow != "" {
 			name += " (workflow " + printable.String(e.def.Workflow) + ")"
@@ -134,6 +142,17 @@ func simText(w io.Writer, res *lint.Result, opts Options) error {
 				}
 			}
 		}
+	}
+	if len(noRuns) > 0 {
+		ids := make([]string, 0, len(noRuns))
+		n := 0
+		for id, k := range noRuns {
+			ids = append(ids, fmt.Sprintf("%s: %d", id, k))
+			n += k
+		}
+		slices.Sort(ids)
+		fmt.Fprintf(bw, "not simulated: %s whose dialects have no runs (%s)\n",
+			plural(n, "file"), strings.Join(ids, ", "))
 	}
 	bw.Flush() //nolint:errcheck // the findings' writer reports a failed write
 	// The findings, as dws validate prints them.

@@ -137,3 +137,24 @@ func TestSimulateLongDWSChain(t *testing.T) {
 		t.Fatalf("exit %d: %.300s\n%s", code, first, stderr.String())
 	}
 }
+
+// A job-spec directory's parts whose dialects have no runs (contracts, tasks, teams,
+// workers) are said once, by dialect, not a line each; its manifest and workflow are
+// simulated as ever (issue: ten "not simulated" lines for one directory).
+func TestSimulateJobSpecDirectoryOnce(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"dws", "simulate", "../../fixtures/dws/ok/contract-review"}, nil, &out, &errb)
+	text := out.String()
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, text, errb.String())
+	}
+	const once = "not simulated: 10 files whose dialects have no runs (dws-contract: 2, dws-task: 3, dws-team: 1, dws-worker: 4)\n"
+	if strings.Count(text, "not simulated") != 1 || !strings.Contains(text, once) {
+		t.Errorf("want one line %q; got:\n%s", once, text)
+	}
+	for _, want := range []string{"contract-review/jobspec.json (workflow tasks): 4 paths", "contract-review-workflow.json: 85 paths"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in:\n%s", want, text)
+		}
+	}
+}
