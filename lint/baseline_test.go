@@ -48,7 +48,7 @@ func TestWriteBaselineMerges(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := lint.WriteBaseline(path, result(fmt.Sprintf("f%d.json", i), "cycle")); err != nil {
+			if _, _, err := lint.WriteBaseline(path, result(fmt.Sprintf("f%d.json", i), "cycle")); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -62,10 +62,10 @@ func TestWriteBaselineMerges(t *testing.T) {
 		t.Fatalf("%d entries after 8 concurrent writers; want 8: %v", len(b.Entries), b.Entries)
 	}
 	// A file checked again replaces its own entries only.
-	if err := lint.WriteBaseline(path, result("f3.json", "entry", "dead-end")); err != nil {
+	if _, _, err := lint.WriteBaseline(path, result("f3.json", "entry", "dead-end")); err != nil {
 		t.Fatal(err)
 	}
-	if err := lint.WriteBaseline(path, result("f5.json")); err != nil {
+	if _, _, err := lint.WriteBaseline(path, result("f5.json")); err != nil {
 		t.Fatal(err)
 	}
 	b, _ = lint.LoadBaseline(path)

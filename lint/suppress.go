@@ -20,6 +20,12 @@ func Unsuppressible(rule string) bool {
 	return rule == "read" || rule == "parse" || rule == "dialect"
 }
 
+// Hideable reports whether an ignore entry, an inline ignore or a baseline entry can
+// hide a finding of rule: not one that says the file was not checked (Unsuppressible),
+// nor unused-suppression, which is mended by removing the suppression, never accepted.
+// suppress and WriteBaseline share it, so a baseline never records what it cannot hide.
+func Hideable(rule string) bool { return rule != "unused-suppression" && !Unsuppressible(rule) }
+
 // inlinePrefix starts an inline suppression in a YAML comment:
 //
 //	# dws:ignore RULE[,RULE…] -- reason
@@ -126,11 +132,14 @@ func parseBaseline(path string, data []byte) (*source.Document, []BaselineEntry,
 	return doc, entries, nil
 }
 
-// WriteBaseline records every diagnostic of res in the baseline at path. Entries for
-// files this run checked are replaced by its findings; entries for other files are kept,
-// so that hooks recording their own subsets at once (pre-commit runs them in parallel)
-// all land. The update holds the same lock as dws checksum --write and is atomic.
-func WriteBaseline(path string, res *Result) error {
+// WriteBaseline records the diagnostics of res that a baseline can hide (Hideable) in
+// the baseline at path, and returns how many it recorded and the others, which it left
+// out: an entry for a parse finding would match nothing on every later run, and be
+// written again on every rewrite. Entries for files this run checked are replaced by its
+// findings; entries for other files are kept (but for rules no baseline hides), so that
+// hooks recording their own subsets at once (pre-commit runs them in parallel) all land.
+// The update holds the same lock as dws checksum --write and is atomic.
+func WriteBaseline(path string, res *Result) (recorded int, left []Diagnostic, err error) {
 	dir := filepath.Dir(absOrSelf(path))
 	rel := func(file string) string {
 		r, err := filepath.Rel(dir, absOrSelf(file))
@@ -140,12 +149,21 @@ func WriteBaseline(path string, res *Result) error {
 		return filepath.ToSlash(r)
 	}
 	checked := map[string]bool{}
+	var record []BaselineEntry
 	for _, f := range res.Files {
+		for _, d := range f.Diagnostics {
+			// Findings about the config or the baseline (Extra) are never suppressed.
+			if f.Extra || !Hideable(d.Rule) {
+				left = append(left, d)
+				continue
+			}
+			record = append(record, BaselineEntry{File: rel(d.File), Rule: d.Rule, Pointer: d.Pointer})
+		}
 		if !f.Extra {
 			checked[rel(f.Path)] = true
 		}
 	}
-	return canonical.Update(path, 0o644, func(old []byte) ([]byte, error) {
+	err = canonical.Update(path, 0o644, func(old []byte) ([]byte, error) {
 		bf := baselineFile{Version: 1, Findings: []BaselineEntry{}}
 		if old != nil {
 			_, kept, err := parseBaseline(path, old)
@@ -153,17 +171,12 @@ func WriteBaseline(path string, res *Result) error {
 				return nil, fmt.Errorf("%s holds something other than a dws baseline, so it is not overwritten: %w", path, err)
 			}
 			for _, e := range kept {
-				if !checked[e.File] {
+				if !checked[e.File] && Hideable(e.Rule) {
 					bf.Findings = append(bf.Findings, e)
 				}
 			}
 		}
-		for _, d := range res.Diagnostics() {
-			if d.Rule == "unused-suppression" {
-				continue // a stale suppression is mended, not accepted
-			}
-			bf.Findings = append(bf.Findings, BaselineEntry{File: rel(d.File), Rule: d.Rule, Pointer: d.Pointer})
-		}
+		bf.Findings = append(bf.Findings, record...)
 		slices.SortFunc(bf.Findings, func(a, b BaselineEntry) int {
 			return cmp.Or(strings.Compare(a.File, b.File), strings.Compare(a.Rule, b.Rule), strings.Compare(a.Pointer, b.Pointer))
 		})
@@ -173,6 +186,10 @@ func WriteBaseline(path string, res *Result) error {
 		}
 		return append(data, '\n'), nil
 	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return len(record), Sort(left), nil
 }
 
 // WriteFileAtomic writes data to path so that readers, and a second dws writing at the
@@ -213,7 +230,7 @@ func (l *Linter) suppress(res *Result) {
 		}
 		kept := fr.Diagnostics[:0]
 		for _, d := range fr.Diagnostics {
-			if d.Rule == "unused-suppression" || Unsuppressible(d.Rule) {
+			if !Hideable(d.Rule) {
 				kept = append(kept, d)
 				continue
 			}

@@ -30,7 +30,8 @@ through the config's include and exclude globs. Findings are printed in --format
 
 Exit codes:
   0  nothing at or above --fail-on, and no more warnings than --max-warnings
-  1  findings (an unreadable or malformed file is a finding)
+  1  findings (an unreadable or malformed file is a finding); with --write-baseline,
+     findings no baseline can hide
   2  usage or configuration error, a directory in which nothing is checked, or an
      output file (--output, --write-baseline) that cannot be written
   3  dws failed (an internal error)`,
@@ -44,7 +45,7 @@ Exit codes:
 			shardFlag(),
 			&cli.BoolFlag{Name: "only-included", Usage: "check only the given files a directory walk would take (the config's include/exclude, no hidden files): for hooks that pass every changed file"},
 			&cli.StringFlag{Name: "stdin-filename", Usage: "the name to report standard input as (its extension picks JSON or YAML)"},
-			&cli.StringFlag{Name: "write-baseline", Usage: "record today's findings in this baseline file and exit 0"},
+			&cli.StringFlag{Name: "write-baseline", Usage: "record today's findings in this baseline file; those no baseline can hide (read, parse, dialect, unused-suppression) are listed instead and judged by --fail-on"},
 			&cli.BoolFlag{Name: "no-color", Usage: "never style the output (as --color never)"},
 			colorFlag(),
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "report errors only; warnings and infos neither show nor count"},
@@ -202,19 +203,15 @@ func validate(c *cli.Context) error {
 	res := l.Run(inputs, problems...)
 
 	if writeBaseline != "" {
-		if err := lint.WriteBaseline(writeBaseline, res); err != nil {
+		n, left, err := lint.WriteBaseline(writeBaseline, res)
+		if err != nil {
 			return outputError("--write-baseline", writeBaseline, err)
 		}
-		n := len(res.Diagnostics())
-		noun := "findings"
-		if n == 1 {
-			noun = "finding"
-		}
-		fmt.Fprintf(c.App.ErrWriter, "dws: recorded %d %s in %s\n", n, noun, writeBaseline)
+		fmt.Fprintf(c.App.ErrWriter, "dws: recorded %s in %s\n", plural(n, "finding"), writeBaseline)
 		if abs, err := filepath.Abs(writeBaseline); err == nil && abs != s.cfg.Baseline {
 			fmt.Fprintln(c.App.ErrWriter, baselineHint(s.cfg, abs))
 		}
-		return nil
+		return notRecorded(c, res, left, failOn)
 	}
 
 	if c.Bool("quiet") {
@@ -247,6 +244,39 @@ func validate(c *cli.Context) error {
 		// On standard error: standard output is the report, which may be JSON or SARIF.
 		fmt.Fprintf(c.App.ErrWriter, "dws: too many warnings (%d, maximum %d)\n", warnings, maxWarnings)
 	}
+	return exitCode(code)
+}
+
+// notRecorded says which findings --write-baseline left out because no baseline hides
+// them (a file that does not parse, an unused suppression), with their places, and
+// fails the run as the next dws validate will when one is at or above --fail-on.
+func notRecorded(c *cli.Context, res *lint.Result, left []lint.Diagnostic, failOn lint.Severity) error {
+	if len(left) == 0 {
+		return nil
+	}
+	var todo []string
+	if slices.ContainsFunc(left, func(d lint.Diagnostic) bool { return lint.Unsuppressible(d.Rule) }) {
+		todo = append(todo, "fix the file or exclude it")
+	}
+	if slices.ContainsFunc(left, func(d lint.Diagnostic) bool { return d.Rule == "unused-suppression" }) {
+		todo = append(todo, "remove the suppression")
+	}
+	fmt.Fprintf(c.App.ErrWriter, "dws: not recorded: %s no baseline can hide (%s):\n",
+		plural(len(left), "finding"), strings.Join(todo, "; "))
+	var files []lint.FileResult
+	for _, f := range res.Files {
+		kept := slices.DeleteFunc(slices.Clone(f.Diagnostics), func(d lint.Diagnostic) bool {
+			return !slices.ContainsFunc(left, func(l lint.Diagnostic) bool { return lint.Compare(l, d) == 0 })
+		})
+		if len(kept) > 0 {
+			f.Diagnostics = kept
+			files = append(files, f)
+		}
+	}
+	if err := report.WriteFindings(c.App.ErrWriter, files, colorWanted(c, c.App.ErrWriter)); err != nil {
+		return failedTo("writing the report", err)
+	}
+	code, _ := exitStatus(&lint.Result{Files: files}, failOn, -1)
 	return exitCode(code)
 }
 
