@@ -46,6 +46,10 @@ type Linter struct {
 	// runs are always checked. With a lockfile, a file's checksum is computed from its
 	// bytes and compared on every run all the same.
 	Cache *cache.Cache
+	// Scenarios makes directory walks (Expand, Selects) take scenario files, whose
+	// shape the run checks (dws validate). Without it a walk leaves them out, as dws
+	// simulate and dws checksum want: a scenario is a test, not a definition.
+	Scenarios bool
 }
 
 // CacheScope identifies everything besides a file's bytes that decides what a run
@@ -460,10 +464,15 @@ func (r *run) check(f *File, in Input) (sum string) {
 		return ""
 	}
 	f.Doc = doc
-	if r.Dialect == "" && (IsBaseline(doc.Root) || IsScenario(in.Path)) {
-		// A baseline dws wrote is never a definition, whatever its name; nor is a
-		// scenario (dws test reads those).
+	if r.Dialect == "" && IsBaseline(doc.Root) {
+		// A baseline dws wrote is never a definition, whatever its name.
 		f.own = true
+		return ""
+	}
+	if r.Dialect == "" && IsScenario(in.Path) {
+		// Nor is a scenario: its shape is checked against the scenario schema (dws
+		// schema scenario); what it names, dws test checks against its definition.
+		scenarioShape(f, doc)
 		return ""
 	}
 	// The document's own properties: no dialect needed.
@@ -558,6 +567,22 @@ func (r *run) check(f *File, in Input) (sum string) {
 	return sum // set by the deferred checksum stage
 }
 
+// scenarioShape reports where a scenario file breaks the embedded scenario schema, as
+// the schema stage does for a definition: each failing value at its own place.
+func scenarioShape(f *File, doc *source.Document) {
+	failures, err := schema.ValidateNode("scenario", doc.Root)
+	if err != nil {
+		f.ReportAt("schema", "", fileStart, err.Error())
+	}
+	for _, fl := range failures {
+		if fl.Key {
+			f.ReportKey("schema", fl.Pointer, fl.Message)
+		} else {
+			f.Report("schema", fl.Pointer, fl.Message)
+		}
+	}
+}
+
 // simulate explores a file that validated without an error. Its findings are the
 // file's, suppressed and sorted with the others.
 func (r *run) simulate(f *File) *Simulation {
@@ -565,6 +590,8 @@ func (r *run) simulate(f *File) *Simulation {
 		return &Simulation{Skipped: why}
 	}
 	switch {
+	case f.Dialect == nil && IsScenario(f.Path):
+		return &Simulation{Skipped: "it is a scenario file (dws test runs it)"}
 	case f.Dialect == nil:
 		return &Simulation{Skipped: "it has no dialect"}
 	case f.Dialect.Simulate == nil:

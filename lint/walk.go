@@ -170,15 +170,16 @@ func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, re
 // Selects reports whether a directory walk takes the file at p: a file the include
 // globs take and the exclude globs do not, that is no hidden file (.pre-commit-config.yaml,
 // .golangci.yml: tools' settings, never definitions) and no file dws itself reads or
-// writes (.dws.yaml, the lockfile, the baseline, scenarios). validate --only-included
-// applies it to the files it is given, for hooks that pass every changed file.
+// writes (.dws.yaml, the lockfile, the baseline), nor a scenario unless l.Scenarios.
+// validate --only-included applies it to the files it is given, for hooks that pass
+// every changed file.
 func (l *Linter) Selects(p string) bool { return l.selects(p, absOrSelf(p)) }
 
 // selects is Selects of the file at p, whose absolute path is abs.
 func (l *Linter) selects(p, abs string) bool {
 	name := filepath.Base(p)
 	return name != ConfigName && !strings.HasPrefix(name, ".") &&
-		abs != l.Config.Lock && abs != l.Config.Baseline && !IsScenario(p) && l.includedAbs(p, abs)
+		abs != l.Config.Lock && abs != l.Config.Baseline && (l.Scenarios || !IsScenario(p)) && l.includedAbs(p, abs)
 }
 
 func (l *Linter) included(p string) bool { return l.includedAbs(p, absOrSelf(p)) }

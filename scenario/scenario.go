@@ -5,8 +5,10 @@
 // answers the run's calls from its stubs.
 //
 // Decisions where SPEC leaves a choice open:
-//   - A scenario file is never a definition: dws validate skips *.scenario.yaml, dws test
-//     reads them.
+//   - A scenario file is never a definition: dws validate checks its shape against the
+//     scenario schema (a directory walk takes *.scenario.yaml as the include globs allow),
+//     dws test also what it names against its definition and runs it. dws simulate
+//     and dws checksum leave scenarios out of a directory; simulate says so of one named.
 //   - A bad scenario (not YAML, a value the scenario schema rejects, a stub or expected
 //     node the definition lacks, an answer that does not fit its node) is reported as
 //     positioned diagnostics with the rules read, parse, schema, ref (the definition or

@@ -26,7 +26,9 @@ func validateCommand() *cli.Command {
 		ArgsUsage: "[PATH…]  (files, directories, or - for standard input; none = the config's include)",
 		Description: `Reads each definition, detects its dialect, and runs every stage on it: parse, schema,
 graph, the dialect's rules, SQL allow-listing and the checksum. Directories are walked
-through the config's include and exclude globs. Findings are printed in --format.
+through the config's include and exclude globs. A scenario file (*.scenario.yaml) is
+checked against the scenario schema (dws schema scenario); dws test runs it.
+Findings are printed in --format.
 
 Exit codes:
   0  nothing at or above --fail-on, and no more warnings than --max-warnings
@@ -136,6 +138,7 @@ func validate(c *cli.Context) error {
 		return usageError{err}
 	}
 	l.Jobs, l.Dialect = c.Int("jobs"), forced
+	l.Scenarios = true // their shape is checked too
 	if c.Bool("no-cache") && c.IsSet("cache") {
 		return usagef("--cache and --no-cache: give one")
 	}
