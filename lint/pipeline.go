@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -691,8 +692,17 @@ func (r *run) dialectFor(f *File) *Dialect {
 		}
 	}
 	ids := l.Registry.DialectIDs()
+	// A file no dialect fits is as often no definition at all (a package.json that
+	// pre-commit passes): say how to leave it out, too.
+	leaveOut := "exclude: in .dws.yaml"
+	if rel := l.Config.Rel(f.Path); !f.stdin && rel != ".." && !strings.HasPrefix(rel, "../") {
+		// The glob that takes exactly this file (its globs apply inside the config's tree).
+		glob := strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`, "{", `\{`).Replace(rel)
+		leaveOut = fmt.Sprintf("exclude: [%s] in .dws.yaml", strconv.Quote(glob))
+	}
 	f.ReportAt("dialect", "", fileStart, fmt.Sprintf(
-		"no dialect fits this file (known: %s); name one with --dialect or a dialects: glob in .dws.yaml",
-		strings.Join(ids, ", ")))
+		"no dialect fits this file (known: %s); name one with --dialect or a dialects: glob in .dws.yaml, "+
+			"or, if it is no definition, leave it out: %s, or exclude: in the pre-commit hook",
+		strings.Join(ids, ", "), leaveOut))
 	return nil
 }

@@ -70,8 +70,9 @@ are also hard to review; split them into sub-workflows, or raise limits.max_step
 		Summary: "no dialect fits the file, or the one asked for does not",
 		Doc: `Each file is validated as one dialect, chosen by --dialect, then the dialects: globs in
 .dws.yaml, then a "$schema" naming a dws schema, then detection by top-level keys. A file
-that fits no dialect is an error, never silently skipped; name its dialect in .dws.yaml or
-exclude it.`,
+that fits no dialect is an error, never silently skipped; name its dialect in .dws.yaml or,
+when it is no definition at all (a package.json, a Kubernetes manifest), leave it out with
+exclude: in .dws.yaml, or with exclude: in the pre-commit hook that passes it.`,
 		Fail: Example{Name: "unknown.json", Text: `{"hello": "world"}` + "\n"},
 		Pass: Example{Name: "hello.json", Text: helloCortex},
 	},
