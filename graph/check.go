@@ -104,7 +104,9 @@ const namesInMessage = 8
 // step-limit) and within a rule by definition order. Each fact is one finding:
 // a node that can reach a forbidden cycle or a dangling edge is no dead end, and
 // with MultiRoot a node a forbidden cycle reaches is not unreachable; the cycle
-// finding says why. With one entry, a cycle the entry never reaches is still
+// finding says why. Likewise a dangling edge whose target is a slip for a node's id
+// (the node its "did you mean" names) owns that node and what follows from it: they
+// are neither second entries nor unreachable. With one entry, a cycle the entry never reaches is still
 // unreachable too: breaking the cycle would not make it run.
 func Check(g *Graph, opts Options) []Finding {
 	g.Resolve()
@@ -137,6 +139,10 @@ func Check(g *Graph, opts Options) []Finding {
 
 	var ids []string
 	hints := 0
+	// meant are the nodes the dangling edges most likely name (the "did you mean"):
+	// a slip of the pen that leaves a node without its incoming edge is one finding,
+	// the dangling edge, which owns what follows from it (below).
+	var meant []int
 	for _, e := range g.Edges {
 		if e.To >= 0 || e.From < 0 || e.From >= n {
 			continue
@@ -150,7 +156,12 @@ func Check(g *Graph, opts Options) []Finding {
 		}
 		if hints < maxHints {
 			hints++
-			msg += suggest.Hint(e.Target, ids, plural(noun))
+			if near, ok := suggest.Nearest(e.Target, ids); ok {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+				meant = append(meant, g.index[near])
+			} else {
+				msg += suggest.Few(ids, plural(noun))
+			}
 		}
 		out = append(out, Finding{Kind: DanglingEdge, Pointer: e.Pointer, Message: msg})
 	}
@@ -224,9 +235,15 @@ func Check(g *Graph, opts Options) []Finding {
 			}
 		}
 		reached = g.forward(roots)
+		// A node that a dangling edge would reach, had it named the node it most
+		// likely means, is that edge's: neither a second entry nor unreachable.
+		var owned []bool
+		if len(meant) > 0 {
+			owned = g.forward(meant)
+		}
 		var unreachable []Finding
 		for i, node := range g.Nodes {
-			if reached[i] {
+			if reached[i] || (owned != nil && owned[i]) {
 				continue
 			}
 			switch {

@@ -48,6 +48,12 @@ func Hint(word string, known []string, plural string) string {
 	if near, ok := Nearest(word, known); ok {
 		return fmt.Sprintf("; did you mean %q?", near)
 	}
+	return Few(known, plural)
+}
+
+// Few is the list of known under the given plural noun (` (steps: "a", "b")`) when they
+// are few (at most 6), else "": Hint when no known name is near.
+func Few(known []string, plural string) string {
 	if len(known) > 0 && len(known) <= 6 {
 		quoted := make([]string, len(known))
 		for i, k := range known {
