@@ -207,10 +207,15 @@ func Check(g *Graph, opts Options) []Finding {
 			if p == "" {
 				p = g.pointer
 			}
+			ids := make([]string, n)
+			for i, node := range g.Nodes {
+				ids[i] = node.ID
+			}
 			out = append(out, Finding{
 				Kind:    Entry,
 				Pointer: p,
-				Message: fmt.Sprintf("%s names %q, which is not a %s", field(opts.EntryPointer, "the entry"), opts.Entry, noun),
+				Message: fmt.Sprintf("%s names %q, which is not a %s", field(opts.EntryPointer, "the entry"), opts.Entry, noun) +
+					suggest.Hint(opts.Entry, ids, plural(noun)),
 			})
 		}
 	}

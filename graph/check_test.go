@@ -118,7 +118,7 @@ func TestCheck(t *testing.T) {
 			edges: []string{"a.next=b", "b.next=c", "c.next=b"},
 			opts:  Options{Entry: "zz", EntryPointer: "/entry_phase", Noun: "phase"},
 			want: []Finding{
-				{Kind: Entry, Pointer: "/entry_phase", Message: `"entry_phase" names "zz", which is not a phase`},
+				{Kind: Entry, Pointer: "/entry_phase", Message: `"entry_phase" names "zz", which is not a phase (phases: "a", "b", "c")`},
 				{
 					Kind: Cycle, Pointer: "/steps/1", Message: `phases "b" and "c" form a cycle`,
 					Related: []Related{{Pointer: "/steps/2", Message: `"c" is part of the cycle`}},
@@ -130,7 +130,7 @@ func TestCheck(t *testing.T) {
 			nodes: "a!",
 			opts:  Options{Entry: "zz"},
 			want: []Finding{
-				{Kind: Entry, Pointer: "/steps", Message: `the entry names "zz", which is not a step`},
+				{Kind: Entry, Pointer: "/steps", Message: `the entry names "zz", which is not a step (steps: "a")`},
 			},
 		},
 		{

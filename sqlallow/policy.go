@@ -1,6 +1,7 @@
 package sqlallow
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -110,6 +111,23 @@ type relInfo struct {
 	view     ddlBody
 	isView   bool
 	attached []ddlBody
+}
+
+// allowedNames are the relations the allow-list names, sorted, as a statement would
+// write them: schema.name when qualified, else the name (for those on the search path).
+func (c *compiled) allowedNames(qualified bool) []string {
+	var out []string
+	for key := range c.allow {
+		schema, name, _ := strings.Cut(key, ".")
+		switch {
+		case qualified:
+			out = append(out, key)
+		case slices.Contains(c.searchPath, schema):
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // relation resolves the relation schema.name (schema "": by the search path).

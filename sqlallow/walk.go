@@ -4,9 +4,11 @@ package sqlallow
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	pg "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -129,6 +131,41 @@ func (s *scope) cte(name string) *cteDef {
 		}
 	}
 	return nil
+}
+
+// didYouMean names the known name word is likely a slip of (internal/suggest), written
+// so that it can be pasted: a name PostgreSQL folds when unquoted (MixedCase) is said
+// to need double quotes, the most common slip of all.
+func didYouMean(word string, known []string) string {
+	near, ok := suggest.Nearest(word, known)
+	if !ok {
+		return ""
+	}
+	for _, part := range strings.Split(near, ".") {
+		if strings.ToLower(part) != part {
+			return fmt.Sprintf("; did you mean %q, written in double quotes (unquoted names are folded to lower case)?", near)
+		}
+	}
+	return fmt.Sprintf("; did you mean %q?", near)
+}
+
+// columns are the known column names of the FROM items visible from s, each once, in
+// order, for a "did you mean".
+func (s *scope) columns() []string {
+	var out []string
+	for sc := s; sc != nil; sc = sc.parent {
+		if sc.lateralOnly {
+			continue
+		}
+		for _, it := range leaves(sc.items) {
+			for _, col := range it.cols {
+				if !slices.Contains(out, col) {
+					out = append(out, col)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // lookupAny reports whether s or an enclosing scope has any FROM item at all.
@@ -713,7 +750,8 @@ func (c *checker) relation(rv *pg.RangeVar, _ string) *relRef {
 		// not the allow-list names the view.
 		c.ddlBody(view, loc, tokenLen(c.src, loc))
 	case r.grant == nil:
-		c.add(Table, loc, tokenLen(c.src, loc), fmt.Sprintf("table %q is not on the allow-list", display))
+		c.add(Table, loc, tokenLen(c.src, loc), fmt.Sprintf("table %q is not on the allow-list", display)+
+			didYouMean(display, c.pol.allowedNames(rv.Schemaname != "")))
 	}
 	if !c.expr {
 		for _, b := range ri.attached {
@@ -791,13 +829,19 @@ func (c *checker) colUse(r *relRef, col string, loc int) {
 	}
 	c.use(r.key, loc).col(col)
 	if r.ddlKnown && !slices.Contains(r.ddl, col) && !systemColumns[col] {
-		c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q does not exist in %q (sql.from_ddl)", col, r.display))
+		c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q does not exist in %q (sql.from_ddl)", col, r.display)+
+			didYouMean(col, r.ddl))
 		return
 	}
 	if grants(r, col) {
 		return
 	}
-	c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q of %q is not allowed (%s)", col, r.display, allowedList(r.grant)))
+	msg := fmt.Sprintf("column %q of %q is not allowed (%s)", col, r.display, allowedList(r.grant))
+	if !r.ddlKnown {
+		// Without the DDL a slip for an allowed column reads as a column not granted.
+		msg += didYouMean(col, slices.Sorted(maps.Keys(r.grant.cols)))
+	}
+	c.add(Column, loc, tokenLen(c.src, loc), msg)
 }
 
 // allCols records that every column of r is used (*, t.*, a whole-row value,
@@ -982,7 +1026,8 @@ func (c *checker) unqualified(col string, s *scope, loc int) {
 	} else if len(cands) == 0 && !wholeRow && s.lookupAny() {
 		// Every relation in scope has a known column list and none has col:
 		// PostgreSQL would refuse the statement, and a strict gate says so first.
-		c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q is not a column of any relation in scope", col))
+		c.add(Column, loc, tokenLen(c.src, loc), fmt.Sprintf("column %q is not a column of any relation in scope", col)+
+			didYouMean(col, s.columns()))
 	}
 	c.resolveAmong(col, cands, loc)
 }

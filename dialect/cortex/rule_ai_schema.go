@@ -2,7 +2,10 @@ package cortex
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 )
 
@@ -55,13 +58,15 @@ func checkAISchema(f *lint.File, steps []step, set *Settings) {
 		if tpl, ok := s.params.Get("promptTemplate").Str(); ok {
 			if _, known := set.Registry.Templates[tpl]; !known {
 				f.Report("ai-schema", s.ptr+"/params/promptTemplate", fmt.Sprintf(
-					"promptTemplate %q is not a template of the registry %s", tpl, set.Registry.Path))
+					"promptTemplate %q is not a template of the registry %s", tpl, set.Registry.Path)+
+					suggest.Hint(tpl, slices.Sorted(maps.Keys(set.Registry.Templates)), "templates"))
 			}
 		}
 		if sch, ok := s.params.Get("schema").Str(); ok {
 			if _, known := set.Registry.Schemas[sch]; !known {
 				f.Report("ai-schema", s.ptr+"/params/schema", fmt.Sprintf(
-					"schema %q is not a schema of the registry %s", sch, set.Registry.Path))
+					"schema %q is not a schema of the registry %s", sch, set.Registry.Path)+
+					suggest.Hint(sch, slices.Sorted(maps.Keys(set.Registry.Schemas)), "schemas"))
 			}
 		}
 	}

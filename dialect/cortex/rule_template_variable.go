@@ -2,10 +2,13 @@ package cortex
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
 )
@@ -62,7 +65,8 @@ func checkTemplateVariables(f *lint.File, steps []step, set *Settings) {
 				}
 				span := source.Span{Start: f.Doc.StringPos(n, m[0]), End: f.Doc.StringPos(n, m[1])}
 				f.ReportAt("template-variable", ptr, span, fmt.Sprintf(
-					"{{%s}} is not in cortex.context, and no ai step outputs it on every path to step %q", name, s.id))
+					"{{%s}} is not in cortex.context, and no ai step outputs it on every path to step %q", name, s.id)+
+					suggest.DidYouMean(name, slices.Sorted(maps.Keys(have))))
 			}
 		})
 	}

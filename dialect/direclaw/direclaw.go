@@ -326,6 +326,33 @@ func (o *orchestrator) agent(id string) *source.Node {
 	return o.agents.Get(id)
 }
 
+// agentNames are the agents' names, in file order, for a "did you mean".
+func (o *orchestrator) agentNames() []string {
+	var names []string
+	for _, m := range o.agents.Entries() {
+		names = append(names, m.Key)
+	}
+	return names
+}
+
+// stepIDs are the workflow's step ids, in order, for a "did you mean".
+func (w *workflow) stepIDs() []string {
+	ids := make([]string, 0, len(w.steps))
+	for _, s := range w.steps {
+		ids = append(ids, s.id)
+	}
+	return ids
+}
+
+// outputNames are the step's output keys, in order, for a "did you mean".
+func (s *step) outputNames() []string {
+	names := make([]string, 0, len(s.outputs))
+	for _, o := range s.outputs {
+		names = append(names, o.name)
+	}
+	return names
+}
+
 // label names a step in messages.
 func (s *step) label() string {
 	if s.hasID {

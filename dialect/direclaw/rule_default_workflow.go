@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 )
 
@@ -24,21 +25,25 @@ func checkDefaultWorkflow(f *lint.File, o *orchestrator) {
 	if !ok || name == "" {
 		return // absent or malformed: the schema stage reports it
 	}
-	var ids []string
+	var ids, quoted []string
 	for _, w := range o.workflows {
 		if w.hasID {
 			if w.id == name {
 				return
 			}
-			ids = append(ids, strconv.Quote(w.id))
+			ids = append(ids, w.id)
+			quoted = append(quoted, strconv.Quote(w.id))
 		}
 	}
-	known := "there are none"
+	hint := " (there are none)"
 	if len(ids) > 0 {
-		known = "known: " + strings.Join(ids, ", ")
+		hint = " (known: " + strings.Join(quoted, ", ") + ")"
+	}
+	if near := suggest.DidYouMean(name, ids); near != "" {
+		hint = near
 	}
 	f.Report("default-workflow", "/default_workflow", fmt.Sprintf(
-		"default_workflow names %q, which is not a workflow of this file (%s)", name, known))
+		"default_workflow names %q, which is not a workflow of this file%s", name, hint))
 }
 
 // checkDuplicateWorkflows reports a workflow id used twice (duplicate-id, a core rule):

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
 )
@@ -14,7 +15,8 @@ func checkRefs(f *lint.File, o *orchestrator, rel Release) {
 	for _, w := range o.workflows {
 		for _, s := range w.steps {
 			if name, ok := s.node.Get("agent").Str(); ok && name != "" && o.agent(name) == nil {
-				f.Report("ref", s.ptr+"/agent", fmt.Sprintf("step %s names agent %q, which is not in agents", s.label(), name))
+				f.Report("ref", s.ptr+"/agent", fmt.Sprintf("step %s names agent %q, which is not in agents", s.label(), name)+
+					suggest.Hint(name, o.agentNames(), "agents"))
 			}
 			needs := s.node.Get("needs")
 			if needs == nil || needs.Kind != source.Array || rel.current() {
@@ -23,7 +25,8 @@ func checkRefs(f *lint.File, o *orchestrator, rel Release) {
 			for i, it := range needs.Items {
 				if id, ok := it.Str(); ok && id != "" && w.byID[id] == nil {
 					f.Report("ref", s.ptr+"/needs/"+strconv.Itoa(i), fmt.Sprintf(
-						"step %s needs %q, which is not a step of workflow %q", s.label(), id, w.id))
+						"step %s needs %q, which is not a step of workflow %q", s.label(), id, w.id)+
+						suggest.Hint(id, w.stepIDs(), "steps"))
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package direclaw
 import (
 	"fmt"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 )
 
@@ -25,6 +26,6 @@ func checkSelectorAgent(f *lint.File, o *orchestrator) {
 	}
 	if o.agent(name) == nil {
 		f.Report("selector-agent", "/selector_agent", fmt.Sprintf(
-			"selector_agent names %q, which is not an agent of this file", name))
+			"selector_agent names %q, which is not an agent of this file", name)+suggest.Hint(name, o.agentNames(), "agents"))
 	}
 }

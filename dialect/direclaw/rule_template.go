@@ -2,11 +2,13 @@ package direclaw
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
 )
@@ -158,7 +160,8 @@ func (c *templates) judge(s *step, expr string, at where) string {
 			return "" // direclaw-compat reports the legacy placeholder
 		}
 		if c.inputs != nil && !c.inputs[seg[1]] {
-			msg := fmt.Sprintf("%s names input %q, which workflow %q does not declare", shown, seg[1], w.id)
+			msg := fmt.Sprintf("%s names input %q, which workflow %q does not declare", shown, seg[1], w.id) +
+				suggest.DidYouMean(seg[1], slices.Sorted(maps.Keys(c.inputs)))
 			if slices.Contains(injected, seg[1]) {
 				msg += onlyCurrent(c.rel, "fill it in every run the selector starts")
 			}
@@ -170,10 +173,12 @@ func (c *templates) judge(s *step, expr string, at where) string {
 		}
 		t := w.byID[seg[1]]
 		if t == nil {
-			return fmt.Sprintf("%s names step %q, which is not a step of workflow %q", shown, seg[1], w.id)
+			return fmt.Sprintf("%s names step %q, which is not a step of workflow %q", shown, seg[1], w.id) +
+				suggest.Hint(seg[1], w.stepIDs(), "steps")
 		}
 		if !t.hasOutput(seg[3]) {
-			return fmt.Sprintf("%s names output %q, which step %q does not declare", shown, seg[3], seg[1])
+			return fmt.Sprintf("%s names output %q, which step %q does not declare", shown, seg[3], seg[1]) +
+				suggest.Hint(seg[3], t.outputNames(), "outputs")
 		}
 	case "state":
 		// Run state is free-form: any key may have been written by an earlier step.
@@ -186,7 +191,8 @@ func (c *templates) judge(s *step, expr string, at where) string {
 			}
 		case len(seg) == 3 && seg[1] == "output_paths":
 			if !s.hasOutput(seg[2]) {
-				return fmt.Sprintf("%s names output %q, which step %s does not declare", shown, seg[2], s.label())
+				return fmt.Sprintf("%s names output %q, which step %s does not declare", shown, seg[2], s.label()) +
+					suggest.Hint(seg[2], s.outputNames(), "outputs")
 			}
 		default:
 			keys := slices.Concat(seedWorkflowKeys[:6], []string{"output_paths.<key>"}, seedWorkflowKeys[6:])
@@ -203,7 +209,8 @@ func (c *templates) judge(s *step, expr string, at where) string {
 			return shown + " is not outputs.<key>"
 		}
 		if !s.hasOutput(seg[1]) {
-			return fmt.Sprintf("%s names output %q, which step %s does not declare", shown, seg[1], s.label())
+			return fmt.Sprintf("%s names output %q, which step %s does not declare", shown, seg[1], s.label()) +
+				suggest.Hint(seg[1], s.outputNames(), "outputs")
 		}
 	default:
 		return fmt.Sprintf("%s: %q is not a template root (inputs, steps, state, workflow)", shown, seg[0])

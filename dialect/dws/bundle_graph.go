@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dwsdev/dws/graph"
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 )
 
@@ -139,7 +140,8 @@ func (b *bundle) checkSubWorkflows() {
 			s, ok := p.node.Get("sub_workflow").Str()
 			if ok && s != "" && b.workflows[s] == nil {
 				d.f.Report("sub-workflow", p.ptr+"/sub_workflow", fmt.Sprintf(
-					"phase %s runs sub-workflow %q, which is not a workflow of the job spec", p.label(), s))
+					"phase %s runs sub-workflow %q, which is not a workflow of the job spec", p.label(), s)+
+					suggest.Hint(s, names(b.workflows), "workflows"))
 			}
 		}
 	}

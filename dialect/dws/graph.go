@@ -2,6 +2,7 @@ package dws
 
 import (
 	"github.com/dwsdev/dws/graph"
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
 )
@@ -48,9 +49,15 @@ func workflowGraphs(p *lint.Pass) []lint.GraphCheck {
 // checkDanglingFrom reports transitions leaving a phase that does not exist: the graph
 // cannot hold an edge without its start, so the finding is made here.
 func checkDanglingFrom(f *lint.File, w *workflow) {
+	var ids []string
 	for _, t := range w.transitions {
 		if t.from != "" && w.byID[t.from] == nil {
-			f.Report("dangling-edge", t.ptr+"/from", `"from" names `+quote(t.from)+", which is not a phase")
+			if ids == nil {
+				for _, p := range w.phases {
+					ids = append(ids, p.id)
+				}
+			}
+			f.Report("dangling-edge", t.ptr+"/from", `"from" names `+quote(t.from)+", which is not a phase"+suggest.Hint(t.from, ids, "phases"))
 		}
 	}
 }

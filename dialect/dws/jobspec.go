@@ -3,6 +3,7 @@ package dws
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -263,6 +264,20 @@ func (b *bundle) knowsRoles() bool { return b.has["workers"] || b.has["teams"] }
 
 // isRole reports a role held by a worker or a team member.
 func (b *bundle) isRole(r string) bool { return len(b.roleOf[r]) > 0 || b.teamRoles[r] }
+
+// roles are the roles workers and team members hold, sorted, for a "did you mean".
+func (b *bundle) roles() []string {
+	set := maps.Clone(b.teamRoles)
+	for r, ws := range b.roleOf {
+		if len(ws) > 0 {
+			set[r] = true
+		}
+	}
+	return names(set)
+}
+
+// names are a name-keyed map's names, sorted, for a "did you mean".
+func names[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 func (w *workerDef) rolesText() string {
 	if len(w.roles) == 0 {

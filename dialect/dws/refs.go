@@ -3,6 +3,7 @@ package dws
 import (
 	"fmt"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/source"
 )
 
@@ -35,18 +36,21 @@ func (b *bundle) checkRefs() {
 			}
 			if r, ok := t.node.Get("delegate_to").Get("role").Str(); ok && r != "" && b.knowsRoles() && !b.isRole(r) {
 				d.f.Report(refRule, t.ptr+"/delegate_to/role", fmt.Sprintf(
-					"the delegation from %q goes to role %q, which no worker or team member of the job spec holds", t.from, r))
+					"the delegation from %q goes to role %q, which no worker or team member of the job spec holds", t.from, r)+
+					suggest.Hint(r, b.roles(), "roles"))
 			}
 		}
 		for _, p := range w.phases {
 			wa := p.node.Get("worker_assignment")
 			if r, ok := wa.Get("role").Str(); ok && r != "" && b.knowsRoles() && !b.isRole(r) {
 				d.f.Report(refRule, p.ptr+"/worker_assignment/role", fmt.Sprintf(
-					"phase %s is assigned role %q, which no worker or team member of the job spec holds", p.label(), r))
+					"phase %s is assigned role %q, which no worker or team member of the job spec holds", p.label(), r)+
+					suggest.Hint(r, b.roles(), "roles"))
 			}
 			if ref, ok := wa.Get("worker_ref").Str(); ok && ref != "" && b.has["workers"] && b.workers[ref] == nil {
 				d.f.Report("selection-strategy", p.ptr+"/worker_assignment/worker_ref", fmt.Sprintf(
-					"phase %s selects worker %q, which is not a worker of the job spec", p.label(), ref))
+					"phase %s selects worker %q, which is not a worker of the job spec", p.label(), ref)+
+					suggest.Hint(ref, names(b.workers), "workers"))
 			}
 		}
 	}
@@ -72,11 +76,13 @@ func (b *bundle) walkRefs(d *doc, n *source.Node, ptr string) {
 				b.resolveSkill(d, s, p)
 			case "workflow_ref":
 				if b.has["workflows"] && b.workflows[s] == nil {
-					d.f.Report(refRule, p, fmt.Sprintf("workflow_ref names %q, which is not a workflow of the job spec", s))
+					d.f.Report(refRule, p, fmt.Sprintf("workflow_ref names %q, which is not a workflow of the job spec", s)+
+						suggest.Hint(s, names(b.workflows), "workflows"))
 				}
 			case "intent_ref":
 				if b.has["intents"] && !b.intents[s] {
-					d.f.Report(refRule, p, fmt.Sprintf("intent_ref names %q, which is not an intent of the job spec", s))
+					d.f.Report(refRule, p, fmt.Sprintf("intent_ref names %q, which is not an intent of the job spec", s)+
+						suggest.Hint(s, names(b.intents), "intents"))
 				}
 			}
 		}
@@ -85,6 +91,7 @@ func (b *bundle) walkRefs(d *doc, n *source.Node, ptr string) {
 
 func (b *bundle) resolveSkill(d *doc, ref, ptr string) {
 	if b.has["skills"] && !b.skills[ref] {
-		d.f.Report(refRule, ptr, fmt.Sprintf("%q is not a skill of the job spec (skills are named name@version)", ref))
+		d.f.Report(refRule, ptr, fmt.Sprintf("%q is not a skill of the job spec, whose skills are named name@version", ref)+
+			suggest.Hint(ref, names(b.skills), "skills"))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 )
 
@@ -48,8 +49,12 @@ func (b *bundle) checkContractArtifact(d *doc) {
 			rel = append(rel, w.d.f.Related(w.typePtr, fmt.Sprintf("worker %q %s", w.name, what)))
 		}
 		if !declared {
+			var types []string
+			for _, w := range holders {
+				types = append(types, w.types...)
+			}
 			d.f.Report("contract-artifact", "/artifact_guarantees/artifact_type", fmt.Sprintf(
-				"no worker with the producer role %q declares artifact type %q", role, typ), rel...)
+				"no worker with the producer role %q declares artifact type %q", role, typ)+suggest.DidYouMean(typ, types), rel...)
 		}
 	}
 }

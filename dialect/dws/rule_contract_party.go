@@ -3,6 +3,7 @@ package dws
 import (
 	"fmt"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
 )
@@ -68,7 +69,8 @@ func (b *bundle) checkContracts() {
 					o = "party"
 				}
 				d.f.Report("contract-party", "/parties/"+itoa(i)+"/role", fmt.Sprintf(
-					"the contract's %s role %q is held by no worker or team member of the job spec", o, role))
+					"the contract's %s role %q is held by no worker or team member of the job spec", o, role)+
+					suggest.Hint(role, b.roles(), "roles"))
 			}
 		}
 		if b.has["workers"] {

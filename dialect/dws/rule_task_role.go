@@ -2,7 +2,9 @@ package dws
 
 import (
 	"fmt"
+	"slices"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 )
 
@@ -28,6 +30,18 @@ func exampleTask(replacements ...string) string {
 `, replacements...)
 }
 
+// workerRoles are the roles workers hold, sorted: a task is assigned a worker's role.
+func workerRoles(b *bundle) []string {
+	var roles []string
+	for r, ws := range b.roleOf {
+		if len(ws) > 0 {
+			roles = append(roles, r)
+		}
+	}
+	slices.Sort(roles)
+	return roles
+}
+
 func (b *bundle) checkTasks() {
 	if !b.has["workers"] {
 		return
@@ -35,7 +49,8 @@ func (b *bundle) checkTasks() {
 	for _, d := range b.byFolder["tasks"] {
 		role, ok := d.root.Get("assigned_worker").Get("role").Str()
 		if ok && role != "" && len(b.roleOf[role]) == 0 {
-			d.f.Report("task-role", "/assigned_worker/role", fmt.Sprintf("no worker of the job spec holds the role %q", role))
+			d.f.Report("task-role", "/assigned_worker/role", fmt.Sprintf("no worker of the job spec holds the role %q", role)+
+				suggest.Hint(role, workerRoles(b), "roles"))
 		}
 	}
 }

@@ -3,6 +3,7 @@ package dws
 import (
 	"fmt"
 
+	"github.com/dwsdev/dws/internal/suggest"
 	"github.com/dwsdev/dws/lint"
 )
 
@@ -49,7 +50,8 @@ func (b *bundle) checkTeams() {
 			}
 			w := b.workers[ref]
 			if w == nil {
-				d.f.Report("team-member", ptr+"/worker_ref", fmt.Sprintf("team member names worker %q, which is not a worker of the job spec", ref))
+				d.f.Report("team-member", ptr+"/worker_ref", fmt.Sprintf("team member names worker %q, which is not a worker of the job spec", ref)+
+					suggest.Hint(ref, names(b.workers), "workers"))
 				continue
 			}
 			role, ok := m.Get("role").Str()

@@ -4,6 +4,7 @@ package suggest
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -52,9 +53,19 @@ func Hint(word string, known []string, plural string) string {
 }
 
 // Few is the list of known under the given plural noun (` (steps: "a", "b")`) when they
-// are few (at most 6), else "": Hint when no known name is near.
+// are few (at most 6, each counted once), else "": Hint when no known name is near.
 func Few(known []string, plural string) string {
-	if len(known) > 0 && len(known) <= 6 {
+	var once []string
+	for _, k := range known {
+		if !slices.Contains(once, k) {
+			once = append(once, k)
+			if len(once) > 6 {
+				return ""
+			}
+		}
+	}
+	known = once
+	if len(known) > 0 {
 		quoted := make([]string, len(known))
 		for i, k := range known {
 			quoted[i] = strconv.Quote(k)
