@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/dwsdev/dws/internal/suggest"
@@ -127,4 +128,46 @@ func commandNames(commands []*cli.Command) []string {
 		}
 	}
 	return names
+}
+
+// flagUsageError turns what the flag package says of a bad flag of command cmd ("" for
+// dws itself), with one dash ("flag provided but not defined: -fial-on"), into what a
+// user can act on: the flag as it is typed, the nearest of the command's flags, and
+// where they are listed. It is a usage error: exit 2.
+func flagUsageError(cmd string, flags []cli.Flag) cli.OnUsageErrorFunc {
+	prefix, help := "", "dws --help"
+	if cmd != "" {
+		prefix, help = cmd+": ", "dws "+cmd+" --help"
+	}
+	return func(_ *cli.Context, err error, _ bool) error {
+		msg := err.Error()
+		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+			known := []string{"--help"}
+			for _, f := range flags {
+				for _, n := range f.Names() {
+					known = append(known, dashed(n))
+				}
+			}
+			return usagef("%sunknown flag %s%s (%s lists the flags)", prefix, dashed(name), suggest.DidYouMean(dashed(name), known), help)
+		}
+		if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+			return usagef("%s%s needs a value (%s lists the flags)", prefix, dashed(name), help)
+		}
+		if m := badValue.FindStringSubmatch(msg); m != nil {
+			return usagef("%s%s: %s is not a valid value (%s)", prefix, dashed(m[2]), m[1], m[3])
+		}
+		return usageError{err}
+	}
+}
+
+// badValue is the flag package's word on a value its flag cannot take.
+var badValue = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-(\S+): (.*)$`)
+
+// dashed is a flag's name as typed: -o for a letter, --format for a word.
+func dashed(name string) string {
+	name = strings.TrimLeft(name, "-")
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }

@@ -164,11 +164,11 @@ func runCommands(cmds []*cli.Command, args []string, stdin io.Reader, stdout, st
 		HideHelpCommand: true,
 		Commands:        cmds,
 		// route answers --version before the app runs; the flag is here for the help.
-		Flags:        []cli.Flag{&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print the version, as dws version does"}},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageError{err} },
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print the version, as dws version does"}},
 	}
+	app.OnUsageError = flagUsageError("", app.Flags)
 	for _, c := range app.Commands {
-		c.OnUsageError = app.OnUsageError
+		c.OnUsageError = flagUsageError(c.Name, c.Flags)
 		// An error a command returns that is neither findings nor a usage error is
 		// something dws failed to do.
 		act, name := c.Action, c.Name
