@@ -11,10 +11,11 @@ import (
 
 func explainCommand() *cli.Command {
 	return &cli.Command{
-		Name:        "explain",
-		Usage:       "explain one rule, with a failing and a passing example",
-		ArgsUsage:   "RULE",
-		Description: "Prints what RULE checks, why, and a failing and a passing example.\ndws rules lists every rule id.",
+		Name:         "explain",
+		Usage:        "explain one rule, with a failing and a passing example",
+		ArgsUsage:    "RULE",
+		Description:  "Prints what RULE checks, why, and a failing and a passing example.\ndws rules lists every rule id.",
+		BashComplete: completeWords(ruleIDs),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("explain: give exactly one rule id (dws rules lists them)")

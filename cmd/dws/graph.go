@@ -26,7 +26,7 @@ A file that does not parse, or has no dialect, is an error. Render DOT with
 
 Exit status: 0 drawn; 1 the file cannot be drawn; 2 usage or configuration error.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "mermaid", Usage: "output format: " + strings.Join(report.GraphFormats, ", ")},
+			oneOf(&cli.StringFlag{Name: "format", Value: "mermaid", Usage: "output format: " + strings.Join(report.GraphFormats, ", ")}, report.GraphFormats...),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the drawing to this file (atomically) instead of standard output", TakesFile: true},
 			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
 		},

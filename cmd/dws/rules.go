@@ -14,7 +14,7 @@ func rulesCommand() *cli.Command {
 		Name:  "rules",
 		Usage: "list every rule with its default severity",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
+			oneOf(&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"}, "text", "json"),
 		},
 		Action: func(c *cli.Context) error {
 			s, err := loadSetup("")

@@ -15,6 +15,7 @@ func schemaCommand() *cli.Command {
 		Description: "Prints the JSON Schema dws validates DIALECT against, for editors and other tools.\n" +
 			"Dialects: " + strings.Join(schema.Dialects(), ", ") + ".\n" +
 			"Also scenario: the scenario files (*.scenario.yaml) of dws test.",
+		BashComplete: completeWords(schemaNames),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("schema: give one dialect (%s)", strings.Join(schema.Dialects(), ", "))

@@ -50,14 +50,14 @@ and fails the run unless --allow-partial.
 Exit status: 0 no finding at or above --fail-on; 1 findings (validation errors
 included) or a definition a bound stopped; 2 usage or configuration error; 3 dws failed.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.SimulationFormats, ", ")},
+			oneOf(&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.SimulationFormats, ", ")}, report.SimulationFormats...),
 			&cli.IntFlag{Name: "max-paths", Value: 100, Usage: "covering paths listed per definition, of 100 steps each on average at most (counting is never cut)"},
 			&cli.IntFlag{Name: "max-steps", Value: 0, Usage: "steps a run may take before it ends cut (0: no limit; every run ends on its own)"},
 			&cli.StringFlag{Name: "path", Usage: "print path N of each definition in full"},
 			&cli.StringFlag{Name: "context", Usage: "a JSON or YAML object: the context every run starts with", TakesFile: true},
 			&cli.StringFlag{Name: "emit-scenarios", Usage: "write each covering path as a scenario file into this directory (for dws test)", TakesFile: true},
 			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
-			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the run: error, warning, info"},
+			oneOf(&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the run: " + strings.Join(failOnValues, ", ")}, failOnValues...),
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files simulated in parallel"},
 			&cli.DurationFlag{Name: "max-time", Value: time.Minute, Usage: "stop simulating a definition after this long (0: no limit)"},
 			&cli.BoolFlag{Name: "allow-partial", Usage: "exit 0 even when a bound stopped a definition's simulation (it is still reported)"},

@@ -35,7 +35,7 @@ only that part of the scenarios runs, and coverage is that part's.
 Exit status: 0 every scenario passed and coverage meets --min-coverage; 1 otherwise;
 2 usage or configuration error; 3 dws failed.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.TestFormats, ", ")},
+			oneOf(&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.TestFormats, ", ")}, report.TestFormats...),
 			&cli.StringFlag{Name: "run", Usage: "run only the scenarios whose name matches this regular expression"},
 			&cli.Float64Flag{Name: "min-coverage", Value: -1, Usage: "fail below this edge coverage, in percent (0-100)"},
 			&cli.StringFlag{Name: "coverage-report", Usage: "write an HTML page of each definition's graph and its covered edges", TakesFile: true},

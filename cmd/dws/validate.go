@@ -38,10 +38,10 @@ Exit codes:
      output file (--output, --write-baseline) that cannot be written
   3  dws failed (an internal error)`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.Formats, ", ")},
+			oneOf(&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.Formats, ", ")}, report.Formats...),
 			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
-			&cli.StringFlag{Name: "dialect", Usage: "validate every file as this dialect"},
-			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the run: error, warning, info"},
+			dialectFlag("validate every file as this dialect"),
+			oneOf(&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the run: " + strings.Join(failOnValues, ", ")}, failOnValues...),
 			&cli.IntFlag{Name: "max-warnings", Value: -1, Usage: "fail when there are more warnings than this (-1: no limit)"},
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files checked in parallel"},
 			shardFlag(),
@@ -302,7 +302,7 @@ func exitStatus(res *lint.Result, failOn lint.Severity, maxWarnings int) (code, 
 
 // colorFlag is --color, which validate and simulate share.
 func colorFlag() cli.Flag {
-	return &cli.StringFlag{Name: "color", Value: "auto", Usage: "style the output: auto (on a terminal), always, never"}
+	return oneOf(&cli.StringFlag{Name: "color", Value: "auto", Usage: "style the output: auto (on a terminal), always, never"}, colorValues...)
 }
 
 // checkColor refuses a --color value that is none of auto, always, never.
