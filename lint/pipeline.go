@@ -391,13 +391,13 @@ func (r *run) file(in Input, keep bool) (f *File, res FileResult) {
 	}()
 	res.Checksum = r.check(f, in)
 	res.own = f.own
-	if r.Simulation != nil && !in.Context {
-		res.Simulation = r.simulate(f)
-	}
-	res.Diagnostics = f.diags
 	// The report needs the text for its source lines, suppression the comments; neither
 	// needs the value tree, and a clean file without comments needs nothing.
 	res.inline = r.inlineIgnores(f.Doc)
+	if r.Simulation != nil && !in.Context {
+		res.Simulation = r.simulate(f, res.inline)
+	}
+	res.Diagnostics = f.diags
 	if len(f.diags) > 0 || len(res.inline) > 0 {
 		res.Doc = reportDoc(f, res.inline)
 	}
@@ -584,9 +584,11 @@ func scenarioShape(f *File, doc *source.Document) {
 	}
 }
 
-// simulate explores a file that validated without an error. Its findings are the
-// file's, suppressed and sorted with the others.
-func (r *run) simulate(f *File) *Simulation {
+// simulate explores a file that validated without an error: none that its inline
+// ignores, the config's ignore entries or the baseline leave in the report, which is
+// what the exit code judges too. Its findings are the file's, suppressed and sorted
+// with the others.
+func (r *run) simulate(f *File, inline []inlineIgnore) *Simulation {
 	if why := unread(f); why != "" {
 		return &Simulation{Skipped: why}
 	}
@@ -598,10 +600,8 @@ func (r *run) simulate(f *File) *Simulation {
 	case f.Dialect.Simulate == nil:
 		return &Simulation{Skipped: "dialect " + f.Dialect.ID + " is not simulated", NoRuns: f.Dialect.ID}
 	}
-	for _, d := range f.diags {
-		if d.Severity == Error {
-			return &Simulation{Skipped: "it does not validate"}
-		}
+	if r.errorsLeft(f.Path, inline, f.diags) {
+		return &Simulation{Skipped: "it does not validate"}
 	}
 	defs, err := f.Dialect.Simulate(&Pass{File: f, Model: f.Model}, r.Simulation.Options, r.Simulation.MaxPaths)
 	return &Simulation{Definitions: defs, Err: err}

@@ -306,6 +306,49 @@ func (l *Linter) suppress(res *Result) {
 	}
 }
 
+// errorsLeft reports whether an error of ds, the findings of the file at path, is left
+// once inline, config and baseline suppressions are applied as suppress applies them
+// (marking nothing as used): whether the file validates, before the run is whole.
+func (l *Linter) errorsLeft(path string, inline []inlineIgnore, ds []Diagnostic) bool {
+	var rel, baseRel string
+	var baseUsed []bool
+	if len(l.Config.Ignore) > 0 {
+		rel = l.Config.Rel(path)
+	}
+	if l.Baseline != nil {
+		baseRel = relTo(l.Baseline.Path, path)
+		baseUsed = make([]bool, len(l.Baseline.Entries))
+	}
+	for _, d := range Sort(slices.Clone(ds)) {
+		if d.Severity != Error {
+			continue
+		}
+		if !Hideable(d.Rule) {
+			return true
+		}
+		hidden := slices.ContainsFunc(inline, func(in inlineIgnore) bool {
+			return in.line == d.Line && slices.Contains(in.rules, d.Rule)
+		})
+		for _, ig := range l.Config.Ignore {
+			if ok, _ := doublestar.Match(ig.Path, rel); ok && (len(ig.Rules) == 0 || slices.Contains(ig.Rules, d.Rule)) && pointerWithin(d.Pointer, ig.Pointer) {
+				hidden = true
+			}
+		}
+		if l.Baseline != nil && !hidden {
+			for i, e := range l.Baseline.Entries {
+				if !baseUsed[i] && e.File == baseRel && e.Rule == d.Rule && e.Pointer == d.Pointer {
+					baseUsed[i], hidden = true, true
+					break
+				}
+			}
+		}
+		if !hidden {
+			return true
+		}
+	}
+	return false
+}
+
 // inlineIgnores reads `# dws:ignore RULE[,RULE] -- reason` comments. A comment applies to
 // the line of the key or value it is attached to: on that line, or on the line above it.
 // A malformed one (no rule, no reason, an unknown rule, a rule that cannot be suppressed)

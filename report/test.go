@@ -303,6 +303,14 @@ type junitTestCase struct {
 // printable.String, as in validate's JUnit report.
 func testJUnit(w io.Writer, s *scenario.Suite) error {
 	out := junitTestSuites{Name: "dws test"}
+	defErrors := map[string][]lint.Diagnostic{}
+	for _, f := range s.Files {
+		for _, d := range f.Diagnostics {
+			if d.Severity == lint.Error {
+				defErrors[f.Path] = append(defErrors[f.Path], d)
+			}
+		}
+	}
 	byDef := map[string]int{}
 	var defs []string // each suite's definition, as Covered.Name says it
 	suiteTime := map[int]time.Duration{}
@@ -327,6 +335,11 @@ func testJUnit(w io.Writer, s *scenario.Suite) error {
 		if !o.Passed {
 			lines := printableAll(o.Failures)
 			for _, d := range o.Diagnostics {
+				lines = append(lines, printable.String(d.String()))
+			}
+			// A definition that does not validate: its errors, which the text report
+			// shows above the scenarios and a JUnit reader would otherwise never see.
+			for _, d := range defErrors[o.Scenario.Definition] {
 				lines = append(lines, printable.String(d.String()))
 			}
 			if o.FirstDiff >= 0 {

@@ -259,6 +259,14 @@ func definitionOf(sc *Scenario, fr *lint.FileResult) (sim.Definition, string) {
 		return sim.Definition{}, fmt.Sprintf("definition %s cannot be read: %s", fr.Path, fr.Diagnostics[0].Message)
 	case fr.Simulation == nil:
 		return sim.Definition{}, fmt.Sprintf("definition %s is not a workflow definition dws runs", fr.Path)
+	case fr.Simulation.Skipped != "" && errorCount(fr) > 0:
+		// Its findings are in the report (Suite.Files); say how many and where they are
+		// also shown, for a report that carries only this line (JUnit, an editor).
+		errs := fmt.Sprintf("%d errors: dws validate %s shows them", errorCount(fr), fr.Path)
+		if errorCount(fr) == 1 {
+			errs = "1 error: dws validate " + fr.Path + " shows it"
+		}
+		return sim.Definition{}, fmt.Sprintf("definition %s cannot run: %s (%s)", fr.Path, fr.Simulation.Skipped, errs)
 	case fr.Simulation.Skipped != "":
 		return sim.Definition{}, fmt.Sprintf("definition %s cannot run: %s", fr.Path, fr.Simulation.Skipped)
 	case fr.Simulation.Err != nil:
@@ -286,6 +294,17 @@ func absPath(p string) string {
 		return abs
 	}
 	return filepath.Clean(p)
+}
+
+// errorCount counts the errors of fr, as the report shows them.
+func errorCount(fr *lint.FileResult) int {
+	n := 0
+	for _, d := range fr.Diagnostics {
+		if d.Severity == lint.Error {
+			n++
+		}
+	}
+	return n
 }
 
 func hasRule(fr *lint.FileResult, rule string) bool {
