@@ -225,7 +225,10 @@ dws checksum --write, or exclude it from what dws checks.`,
 		Summary: "an ignore entry, inline ignore or baseline entry matched nothing",
 		Doc: `Suppressions outlive the findings they were written for. One that no longer matches
 anything hides nothing today but would hide a new finding tomorrow; delete it. Config ignore
-entries and baseline entries are only judged against files checked in the same run.`,
+entries and baseline entries are only judged against files checked in the same run. A
+suppression that hides nothing because it is malformed (no rule, no reason, or the
+placeholder reason the language server's quick fix writes, "TODO: say why this is safe")
+is reported here too, saying what to write.`,
 		Fail: Example{Name: "hello.yaml", Text: `# dws:ignore cycle -- nothing here loops
 schemaVersion: "1.0"
 name: hello

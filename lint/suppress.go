@@ -20,6 +20,15 @@ func Unsuppressible(rule string) bool {
 	return rule == "read" || rule == "parse" || rule == "dialect"
 }
 
+// PlaceholderReason is the reason the language server's "ignore with a reason" quick
+// fix writes for the user to replace. Until it is replaced, the suppression is one
+// without a reason: it hides nothing, and is reported (unused-suppression) where it
+// is, saying so. A placeholder must never pass for a reason.
+const PlaceholderReason = "TODO: say why this is safe"
+
+// placeholderMsg says what to do about a suppression whose reason is the placeholder.
+const placeholderMsg = "the reason is still the placeholder %q: replace it with why this is safe; until then it hides nothing"
+
 // Hideable reports whether an ignore entry, an inline ignore or a baseline entry can
 // hide a finding of rule: not one that says the file was not checked (Unsuppressible),
 // nor unused-suppression, which is mended by removing the suppression, never accepted.
@@ -241,7 +250,7 @@ func (l *Linter) suppress(res *Result) {
 				}
 			}
 			for i, ig := range l.Config.Ignore {
-				if ok, _ := doublestar.Match(ig.Path, rel); !ok {
+				if ok, _ := doublestar.Match(ig.Path, rel); !ok || ig.Reason == PlaceholderReason {
 					continue
 				}
 				ignores[i].matchedFile = true
@@ -286,6 +295,12 @@ func (l *Linter) suppress(res *Result) {
 	if l.Config.Path != "" {
 		cf := &File{Path: display(relCwd(l.Config.Path)), Config: l.Config, reg: l.Registry}
 		for i, ig := range l.Config.Ignore {
+			if ig.Reason == PlaceholderReason {
+				pos := source.Pos{Line: ig.Line, Col: ig.Column}
+				cf.ReportAt("unused-suppression", "", source.Span{Start: pos, End: pos},
+					fmt.Sprintf("ignore entry for %q: "+placeholderMsg, ig.Path, PlaceholderReason))
+				continue
+			}
 			if ignores[i].matchedFile && !ignores[i].used {
 				pos := source.Pos{Line: ig.Line, Col: ig.Column}
 				cf.ReportAt("unused-suppression", "", source.Span{Start: pos, End: pos},
@@ -330,7 +345,7 @@ func (l *Linter) errorsLeft(path string, inline []inlineIgnore, ds []Diagnostic)
 			return in.line == d.Line && slices.Contains(in.rules, d.Rule)
 		})
 		for _, ig := range l.Config.Ignore {
-			if ok, _ := doublestar.Match(ig.Path, rel); ok && (len(ig.Rules) == 0 || slices.Contains(ig.Rules, d.Rule)) && pointerWithin(d.Pointer, ig.Pointer) {
+			if ok, _ := doublestar.Match(ig.Path, rel); ok && ig.Reason != PlaceholderReason && (len(ig.Rules) == 0 || slices.Contains(ig.Rules, d.Rule)) && pointerWithin(d.Pointer, ig.Pointer) {
 				hidden = true
 			}
 		}
@@ -371,6 +386,8 @@ func (l *Linter) inlineIgnores(doc *source.Document) []inlineIgnore {
 			in.problem = "dws:ignore names no rule (write # dws:ignore RULE -- reason)"
 		case strings.TrimSpace(reason) == "":
 			in.problem = "dws:ignore needs a reason (write # dws:ignore RULE -- reason)"
+		case strings.TrimSpace(reason) == PlaceholderReason:
+			in.problem = "dws:ignore: " + fmt.Sprintf(placeholderMsg, PlaceholderReason)
 		}
 		for _, r := range in.rules {
 			if _, known := l.Registry.Lookup(r); !known && in.problem == "" {

@@ -449,9 +449,10 @@ func countSpaces(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
 
 // ignore waives a finding with a reason: in YAML an inline comment on the line above,
 // elsewhere an entry in .dws.yaml's ignore list. Rules that refuse inline waivers get
-// the config entry.
+// the config entry. The reason is lint.PlaceholderReason, for the user to replace: until
+// then the waiver hides nothing and says so, so a placeholder never passes for a reason.
 func (a *analysis) ignore(u uri.URI, f lint.Diagnostic) (string, *protocol.WorkspaceEdit) {
-	const reason = "explain why this is safe"
+	const reason = lint.PlaceholderReason
 	r, known := a.ws.linter.Registry.Lookup(f.Rule)
 	if !known || f.Rule == "parse" || f.Rule == "read" {
 		return "", nil

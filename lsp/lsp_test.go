@@ -21,6 +21,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/dwsdev/dws/dialect"
+	"github.com/dwsdev/dws/lint"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -781,7 +782,8 @@ func TestQuickFixes(t *testing.T) {
 }
 
 // Any finding can be waived with a reason: in YAML by a comment above its line, in
-// JSON by an ignore entry in .dws.yaml.
+// JSON by an ignore entry in .dws.yaml. The quick fix writes a placeholder reason, which
+// hides nothing and is itself a warning until the user writes the reason.
 func TestIgnoreWithAReason(t *testing.T) {
 	dir := expenseProject(t)
 	se := start(t)
@@ -809,12 +811,18 @@ func TestIgnoreWithAReason(t *testing.T) {
 	}
 	ca := waive(yu, ds, "dangling-edge")
 	y2 := apply(y, ca.Edit.Changes[yu])
-	if !strings.Contains(y2, "    # dws:ignore dangling-edge -- explain why this is safe\n    onSuccess: nowhere") {
+	if !strings.Contains(y2, "    # dws:ignore dangling-edge -- "+lint.PlaceholderReason+"\n    onSuccess: nowhere") {
 		t.Fatalf("waived YAML:\n%s", y2)
 	}
 	se.change(yu, 2, y2)
-	if got := codes(se.published(yu, 2)); slices.Contains(got, "dangling-edge") {
-		t.Errorf("after the inline waiver: %v", got)
+	ds = se.published(yu, 2)
+	if got := codes(ds); !slices.Contains(got, "dangling-edge") || !slices.Contains(got, "unused-suppression") ||
+		!strings.Contains(fmt.Sprint(ds), "the reason is still the placeholder") {
+		t.Errorf("with the placeholder reason: %v", ds)
+	}
+	se.change(yu, 3, strings.Replace(y2, lint.PlaceholderReason, "the next step is added later", 1))
+	if got := codes(se.published(yu, 3)); slices.Contains(got, "dangling-edge") || slices.Contains(got, "unused-suppression") {
+		t.Errorf("after writing the reason: %v", got)
 	}
 
 	broken := strings.Replace(expense, `"onSuccess": "auto-approve"`, `"onSuccess": "nowhere"`, 1)
@@ -824,16 +832,24 @@ func TestIgnoreWithAReason(t *testing.T) {
 	edits := ca.Edit.Changes[uri.File(cfg)]
 	b, _ := os.ReadFile(cfg)
 	waived := apply(string(b), edits)
-	if !strings.Contains(waived, `ignore:`+"\n"+`  - { path: "expense.json", rules: [dangling-edge], pointer: "/steps/1/onSuccess", reason: "explain why this is safe" }`) {
+	if !strings.Contains(waived, `ignore:`+"\n"+`  - { path: "expense.json", rules: [dangling-edge], pointer: "/steps/1/onSuccess", reason: "`+lint.PlaceholderReason+`" }`) {
 		t.Fatalf("waived config:\n%s", waived)
 	}
-	if err := os.WriteFile(cfg, []byte(waived), 0o644); err != nil {
-		t.Fatal(err)
+	// With the placeholder the finding stays; with a reason written it goes.
+	write := func(text string) {
+		if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := se.server.DidChangeWatchedFiles(se.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: uri.File(cfg), Type: protocol.FileChangeTypeChanged}}}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := se.server.DidChangeWatchedFiles(se.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: uri.File(cfg), Type: protocol.FileChangeTypeChanged}}}); err != nil {
-		t.Fatal(err)
+	write(waived)
+	if got := codes(se.published(ju, 1)); !slices.Contains(got, "dangling-edge") {
+		t.Errorf("with the placeholder reason in .dws.yaml: %v", got)
 	}
-	se.until(ju, 1, "no dangling-edge (the ignore entry read)", without("dangling-edge"))
+	write(strings.Replace(waived, lint.PlaceholderReason, "the vendor routes it", 1))
+	se.until(ju, 1, "no dangling-edge (the ignore entry with a reason read)", without("dangling-edge"))
 }
 
 // Scenario files are served too: a node the definition lacks is a finding at its line.

@@ -231,6 +231,24 @@ async function test() {
   check('UTF-16 columns with emoji and CJK', y && y.range.start.line === yat.line && y.range.start.character === yat.character &&
     y.range.end.character === yat.character + 7, ds);
 
+  // "Ignore with a reason" writes a placeholder reason: it hides nothing and warns, at the
+  // comment, until the user writes the reason.
+  const yacts = await conn.sendRequest(lsp.CodeActionRequest.type, {
+    textDocument: { uri: yuri }, range: y.range, context: { diagnostics: [y] } });
+  const waive = yacts.find((a) => a.title === 'Ignore dangling-edge on this line, with a reason');
+  check('code action: ignore with a reason', waive && waive.edit && waive.edit.changes[yuri], yacts);
+  let ytext2 = applyEdits(ytext, waive.edit.changes[yuri]);
+  conn.sendNotification(lsp.DidChangeTextDocumentNotification.type, { textDocument: { uri: yuri, version: 2 }, contentChanges: [{ text: ytext2 }] });
+  ({ diagnostics: ds } = await diagnostics(yuri, 2));
+  const placeholder = ds.find((d) => d.code === 'unused-suppression');
+  check('placeholder reason: the finding stays, and the comment warns', ds.some((d) => d.code === 'dangling-edge') && placeholder &&
+    placeholder.severity === lsp.DiagnosticSeverity.Warning && placeholder.message.includes('the reason is still the placeholder') &&
+    placeholder.range.start.line === 4, ds);
+  ytext2 = ytext2.replace(/-- .*\n/, '-- the next step is written later\n');
+  conn.sendNotification(lsp.DidChangeTextDocumentNotification.type, { textDocument: { uri: yuri, version: 3 }, contentChanges: [{ text: ytext2 }] });
+  ({ diagnostics: ds } = await diagnostics(yuri, 3));
+  check('reason written: waived, no warning', !ds.some((d) => d.code === 'dangling-edge' || d.code === 'unused-suppression'), ds);
+
   // Rule ids in a dws:ignore comment.
   const c2 = await conn.sendRequest(lsp.CompletionRequest.type, { textDocument: { uri: yuri }, position: { line: 0, character: 0 } });
   check('completion elsewhere answers', c2 !== undefined, c2);
