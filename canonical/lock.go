@@ -340,17 +340,17 @@ func syncDir(dir string) {
 // UpdateLock merges entries into the lockfile at path, creating it if it does
 // not exist, and leaves the other entries alone.
 //
-// The read-modify-write runs under an exclusive lock on the file path+".lock"
-// (flock(2) on Unix; an exclusively created marker file elsewhere), so two dws
+// The read-modify-write runs under an exclusive lock (flock.Path: flock(2) on the
+// lockfile's directory on Unix, whose inode the rename into place never changes;
+// an exclusively created marker file elsewhere, removed after), so two dws
 // processes updating the same lockfile at once, as pre-commit's parallel hooks
-// do, never lose each other's entries. On Unix the ".lock" file is left in
-// place on purpose: deleting it would let a third process lock a new file
-// while a second still holds the old one.
+// do, never lose each other's entries, and no lock file is left beside the
+// lockfile to be committed.
 func UpdateLock(path string, entries map[string]string) error {
 	if err := checkEntries(entries); err != nil {
 		return fmt.Errorf("updating lockfile %s: %w", path, err)
 	}
-	unlock, err := flock.Lock(path + ".lock")
+	unlock, err := flock.Path(path)
 	if err != nil {
 		return fmt.Errorf("locking %s: %w", path, pathless(err))
 	}

@@ -306,8 +306,9 @@ func TestUpdateLockConcurrent(t *testing.T) {
 		}
 		t.Errorf("lockfile has %d entries, want %d; missing %v", len(l.Files), len(want), missing)
 	}
-	// The flock file stays on purpose (see UpdateLock); nothing else may.
-	assertOnly(t, dir, "dws.lock", "dws.lock.lock")
+	// The lock is on the directory (see UpdateLock): nothing is left beside the
+	// lockfile, no dws.lock.lock to be committed, no temporary file.
+	assertOnly(t, dir, "dws.lock")
 }
 
 // Plain WriteLock calls racing each other and readers: every read sees one

@@ -10,12 +10,12 @@ import (
 	"github.com/dwsdev/dws/internal/flock"
 )
 
-// Update rewrites the file at path while holding an exclusive lock on path+".lock", the
-// lock dws checksum --write takes too: change receives the current contents (nil when
+// Update rewrites the file at path while holding the lock dws checksum --write takes too
+// (flock.Path: on the directory that holds path): change receives the current contents (nil when
 // there is no file yet) and returns the new ones, which are written atomically. Two dws
 // processes updating one file at once (pre-commit runs hooks in parallel) both land.
 func Update(path string, perm fs.FileMode, change func(old []byte) ([]byte, error)) error {
-	unlock, err := flock.Lock(path + ".lock")
+	unlock, err := flock.Path(path)
 	if err != nil {
 		return fmt.Errorf("locking %s: %w", path, pathless(err))
 	}

@@ -38,3 +38,7 @@ func Lock(name string) (unlock func(), err error) {
 		}
 	}
 }
+
+// Path serialises the processes that replace the file at path, with Lock on
+// path+".lock", which is removed again when the lock is released.
+func Path(path string) (unlock func(), err error) { return Lock(path + ".lock") }
