@@ -2,6 +2,15 @@ module github.com/dwsdev/dws
 
 go 1.26
 
+// Developer tools (the benchmark's programs, code and catalog generators) are left out
+// of ./..., so that `go install ./...`, what pre-commit runs to install the hooks, builds
+// dws alone. They still run by path: go run ./bench/gen.
+ignore (
+	./bench
+	./internal/pggen/gen
+	./sqlallow/internal/pgcatalog
+)
+
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/charmbracelet/lipgloss v1.1.0

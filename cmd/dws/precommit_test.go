@@ -14,7 +14,9 @@ import (
 
 // The README's pre-commit snippet, pasted into a fresh repository (with the repository
 // and revision pointing at this clone), makes the real pre-commit block a commit of a bad
-// definition with dws's message and let a good one through.
+// definition with dws's message and let a good one through. The snippet pins a release
+// tag, not a branch (which pre-commit warns is mutable), and installing the hooks builds
+// dws alone, none of the repository's developer tools.
 func TestPreCommitHook(t *testing.T) {
 	pc, err := exec.LookPath("pre-commit")
 	if err != nil {
@@ -27,6 +29,9 @@ func TestPreCommitHook(t *testing.T) {
 	m := regexp.MustCompile("(?s)<!-- pre-commit snippet[^\n]*\n```yaml\n(.*?)```").FindSubmatch(readme)
 	if m == nil {
 		t.Fatal("the README has no pre-commit snippet")
+	}
+	if !regexp.MustCompile(`(?m)^\s+rev: v\d+\.\d+\.\d+$`).Match(m[1]) {
+		t.Errorf("the README's pre-commit snippet pins no release tag (rev: vX.Y.Z):\n%s", m[1])
 	}
 	rev, err := exec.Command("git", "-C", repoRoot, "rev-parse", "HEAD").Output()
 	if err != nil {
@@ -85,6 +90,23 @@ func TestPreCommitHook(t *testing.T) {
 	}
 	if log, _ := sh(true, "git", "log", "--oneline"); strings.Count(log, "\n") != 1 {
 		t.Errorf("history after the blocked commit:\n%s", log)
+	}
+	// What pre-commit's go install put in the hooks' environment: dws, nothing else.
+	// pre-commit's own database says where it installed this revision.
+	query := `import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select path from repos where repo = ? and ref = ?", (sys.argv[2], sys.argv[3])).fetchone()[0])`
+	envRepo, err := exec.Command("python3", "-c", query, filepath.Join(repoRoot, ".cache/pre-commit/db.db"), repoRoot, strings.TrimSpace(string(rev))).Output()
+	if err != nil {
+		t.Fatalf("finding the hooks' environment in pre-commit's database: %v", err)
+	}
+	bins, err := filepath.Glob(filepath.Join(strings.TrimSpace(string(envRepo)), "golangenv-*", "bin", "*"))
+	if err != nil || len(bins) == 0 {
+		t.Fatalf("no binaries in the hooks' environment under %s (%v)", envRepo, err)
+	}
+	for i := range bins {
+		bins[i] = filepath.Base(bins[i])
+	}
+	if strings.Join(bins, " ") != "dws" {
+		t.Errorf("pre-commit's go install built %v; want dws alone", bins)
 	}
 }
 
