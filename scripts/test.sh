@@ -15,6 +15,7 @@ command -v fish >/dev/null || need_apt+=(fish)
 command -v dot >/dev/null || need_apt+=(graphviz)   # dws graph's DOT is rendered by the real dot
 command -v pre-commit >/dev/null || need_apt+=(pre-commit)
 command -v chromium >/dev/null || need_apt+=(chromium)   # the coverage page is judged as a browser shows it
+command -v nvim >/dev/null || need_apt+=(neovim)   # the language server's second real client
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then need_apt+=(postgresql); fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "test.sh: installing ${need_apt[*]}"
