@@ -560,30 +560,34 @@ func treeSize(n *pg.Node) int {
 	return size
 }
 
-// children are the nodes directly below n, whatever its type.
+// children are the nodes directly below n, whatever its type, in the order its type
+// declares its fields. (protoreflect's Range visits fields in an order that changes from
+// one build to the next, on purpose: what the search tries first must not.)
 func children(n *pg.Node) []*pg.Node {
 	var out []*pg.Node
 	var visit func(m protoreflect.Message)
 	visit = func(m protoreflect.Message) {
-		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			switch {
-			case fd.IsList() && fd.Message() != nil:
-				for i := 0; i < v.List().Len(); i++ {
-					collect(v.List().Get(i).Message(), &out, visit)
-				}
-			case fd.Message() != nil && !fd.IsMap():
-				collect(v.Message(), &out, visit)
+		fds := m.Descriptor().Fields()
+		for i := 0; i < fds.Len(); i++ {
+			fd := fds.Get(i)
+			if fd.Message() == nil || fd.IsMap() || !m.Has(fd) {
+				continue
 			}
-			return true
-		})
+			if fd.IsList() {
+				l := m.Get(fd).List()
+				for j := 0; j < l.Len(); j++ {
+					collect(l.Get(j).Message(), &out, visit)
+				}
+				continue
+			}
+			collect(m.Get(fd).Message(), &out, visit)
+		}
 	}
 	// n is a oneof wrapper: its one field is the node itself.
-	n.ProtoReflect().Range(func(_ protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if m, ok := v.Interface().(protoreflect.Message); ok {
-			visit(m)
-		}
-		return false
-	})
+	m := n.ProtoReflect()
+	if fd := m.WhichOneof(m.Descriptor().Oneofs().Get(0)); fd != nil {
+		visit(m.Get(fd).Message())
+	}
 	return out
 }
 
