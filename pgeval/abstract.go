@@ -54,7 +54,7 @@ func (a *abstract) eval(n *pg.Node) absValue {
 	if n == nil {
 		return absValue{o: oAny}
 	}
-	if !hasParam(n) {
+	if !a.e.hasParam(n) {
 		return a.constant(n)
 	}
 	switch x := n.Node.(type) {

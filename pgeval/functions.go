@@ -46,7 +46,7 @@ func (c *compiler) in(a *pg.A_Expr, op string) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n := hashedIn(all, t, list.Items, not); n != nil {
+	if n := hashedIn(c.e, all, t, list.Items, not); n != nil {
 		return n, nil
 	}
 	return &node{typ: Bool, eval: func() (Value, error) {
@@ -85,9 +85,9 @@ func (c *compiler) in(a *pg.A_Expr, op string) (*node, error) {
 // search evaluates an expression for every region of its constants). nil when some
 // element depends on the context, or raises an error (which must then be raised when
 // the expression is evaluated).
-func hashedIn(all []*node, t Type, items []*pg.Node, not bool) *node {
+func hashedIn(e *Expr, all []*node, t Type, items []*pg.Node, not bool) *node {
 	for _, it := range items {
-		if hasParam(it) {
+		if e.hasParam(it) {
 			return nil
 		}
 	}
@@ -150,19 +150,6 @@ func valueKey(v Value, t Type) string {
 		return u.String() + "e-" + strconv.Itoa(scale)
 	}
 	return v.S
-}
-
-// hasParam reports whether a {{variable}} occurs in n.
-func hasParam(n *pg.Node) bool {
-	if n.GetParamRef() != nil {
-		return true
-	}
-	for _, c := range children(n) {
-		if hasParam(c) {
-			return true
-		}
-	}
-	return false
 }
 
 // like is LIKE and ILIKE (and their negations), with % and _ and \\ as the escape.

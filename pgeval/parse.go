@@ -82,9 +82,12 @@ type Expr struct {
 	// as a boolean, as the AND coerces it.
 	conjunct bool
 
+	// shape is what the tree is without a context, shared by the expression, its
+	// conjuncts and its renamings (see shape).
+	shape *shape
+
 	mu    sync.Mutex
-	pools map[string]*sync.Pool // compiled programs by signature (see Eval)
-	parts []*Expr               // the conjuncts, once asked for
+	parts []*Expr // the conjuncts, once asked for
 }
 
 // Parse parses a branch expression whose {{name}} placeholders are variables. A syntax
@@ -109,7 +112,7 @@ func Parse(expr string) (*Expr, error) {
 	if rt == nil || rt.Val == nil {
 		return nil, &SQLError{Code: "42601", Message: "not one expression"}
 	}
-	return &Expr{src: expr, root: rt.Val, names: names, vars: vars}, nil
+	return &Expr{src: expr, root: rt.Val, names: names, vars: vars, shape: &shape{root: rt.Val}}, nil
 }
 
 // substitute replaces each {{name}} by a parameter $N of the same length (padded with
@@ -172,7 +175,7 @@ func validName(s string) bool {
 // over other variables (a witness search over a path gives a variable that changes on
 // the way one name per value).
 func (e *Expr) Renamed(name func(string) string) *Expr {
-	r := &Expr{src: e.src, root: e.root, names: map[int32]string{}, conjunct: e.conjunct}
+	r := &Expr{src: e.src, root: e.root, names: map[int32]string{}, conjunct: e.conjunct, shape: e.shape}
 	for n, v := range e.names {
 		r.names[n] = name(v)
 	}
@@ -208,14 +211,13 @@ func (e *Expr) Eval(ctx map[string]any) (Value, error) {
 		}
 		return n.eval()
 	}
-	pool := e.pool(key)
-	p, _ := pool.Get().(*program)
+	p := e.takeProgram(key)
 	if p == nil {
 		p = &program{slots: make([]Value, len(e.vars))}
 		c := &compiler{e: e, ctx: ctx, slots: p.slots}
 		p.root, p.err = c.top()
 	}
-	defer pool.Put(p)
+	defer e.putProgram(key, p)
 	if p.err != nil {
 		return Value{}, p.err
 	}
@@ -254,8 +256,8 @@ func (e *Expr) conjuncts() []*Expr {
 				e.parts = append(e.parts, e)
 				return
 			}
-			part := &Expr{src: e.src, root: n, names: e.names, conjunct: true}
-			named := paramsOf(n, e.names)
+			part := &Expr{src: e.src, root: n, names: e.names, conjunct: true, shape: e.shape}
+			named := e.paramsOf(n)
 			for _, v := range e.vars {
 				if slices.Contains(named, v) {
 					part.vars = append(part.vars, v)
@@ -268,20 +270,130 @@ func (e *Expr) conjuncts() []*Expr {
 	return e.parts
 }
 
-// paramsOf are the variables named in n.
-func paramsOf(n *pg.Node, names map[int32]string) []string {
-	if p := n.GetParamRef(); p != nil {
-		if name, ok := names[p.Number]; ok {
-			return []string{name}
-		}
-		return nil
+// shape is what an expression's parse tree is, whatever the context: each node's
+// children, the variables (parameter numbers) at or below it, its size (treeSize); and
+// the programs compiled from it (see Eval). It is shared by the expression, its
+// conjuncts and its renamings (a program reads variables by position, never by name),
+// which the witness search makes thousands of: reading the tree goes through protobuf
+// reflection, so it is read once, the first time it is asked about.
+type shape struct {
+	root  *pg.Node
+	once  sync.Once
+	nodes map[*pg.Node]nodeShape
+
+	mu       sync.Mutex
+	programs map[poolKey][]*program // idle, by signature (see takeProgram)
+}
+
+type nodeShape struct {
+	kids   []*pg.Node
+	params []int32 // sorted, each once
+	size   int
+}
+
+// poolKey names the programs of one expression (its root, and whether it is compiled
+// as a conjunct) for one signature of types.
+type poolKey struct {
+	root      *pg.Node
+	conjunct  bool
+	signature string
+}
+
+func (s *shape) of(n *pg.Node) nodeShape {
+	s.once.Do(func() {
+		s.nodes = map[*pg.Node]nodeShape{}
+		visitShapes(s.root, s.nodes)
+	})
+	ns, ok := s.nodes[n]
+	if !ok {
+		// Not a node of the tree (never, as the package uses it): read it as it is.
+		ns = visitShapes(n, map[*pg.Node]nodeShape{})
 	}
+	return ns
+}
+
+// visitShapes finds the shape of n and of every node below it, into nodes.
+func visitShapes(root *pg.Node, nodes map[*pg.Node]nodeShape) nodeShape {
+	var visit func(n *pg.Node) nodeShape
+	visit = func(n *pg.Node) nodeShape {
+		kids, ok := directChildren(n)
+		if !ok {
+			kids = children(n)
+		}
+		ns := nodeShape{kids: kids, size: 1}
+		if p := n.GetParamRef(); p != nil {
+			ns.params = []int32{p.Number}
+		}
+		for _, c := range ns.kids {
+			cs := visit(c)
+			ns.params = append(ns.params, cs.params...)
+			ns.size += cs.size
+		}
+		if len(ns.kids) > 1 {
+			slices.Sort(ns.params)
+			ns.params = slices.Compact(ns.params)
+		}
+		if n.GetList() != nil && len(ns.params) == 0 {
+			ns.size = 1 // a list of constants is looked up, not scanned
+		}
+		nodes[n] = ns
+		return ns
+	}
+	return visit(root)
+}
+
+// directChildren is children(n) for the nodes branch expressions are mostly made of,
+// read from their fields rather than through reflection (in the same order); ok is false
+// for another node.
+func directChildren(n *pg.Node) (kids []*pg.Node, ok bool) {
+	add := func(ms ...*pg.Node) {
+		for _, m := range ms {
+			if m != nil {
+				kids = append(kids, m)
+			}
+		}
+	}
+	switch x := n.Node.(type) {
+	case *pg.Node_ParamRef, *pg.Node_AConst, *pg.Node_String_:
+		return nil, true
+	case *pg.Node_BoolExpr:
+		add(x.BoolExpr.Xpr)
+		kids = append(kids, x.BoolExpr.Args...)
+	case *pg.Node_AExpr:
+		kids = append(kids, x.AExpr.Name...)
+		add(x.AExpr.Lexpr, x.AExpr.Rexpr)
+	case *pg.Node_NullTest:
+		add(x.NullTest.Xpr, x.NullTest.Arg)
+	case *pg.Node_BooleanTest:
+		add(x.BooleanTest.Xpr, x.BooleanTest.Arg)
+	case *pg.Node_List:
+		kids = append(kids, x.List.Items...)
+	default:
+		return nil, false
+	}
+	return kids, true
+}
+
+// paramsOf are the variables named in n.
+func (e *Expr) paramsOf(n *pg.Node) []string {
 	var out []string
-	for _, c := range children(n) {
-		out = append(out, paramsOf(c, names)...)
+	for _, p := range e.shape.of(n).params {
+		if name, ok := e.names[p]; ok {
+			out = append(out, name)
+		}
 	}
 	return out
 }
+
+// children are the nodes directly below n (a node of e's tree).
+func (e *Expr) children(n *pg.Node) []*pg.Node { return e.shape.of(n).kids }
+
+// hasParam says whether a variable stands at or below n (a node of e's tree).
+func (e *Expr) hasParam(n *pg.Node) bool { return len(e.shape.of(n).params) > 0 }
+
+// treeSize is the number of nodes below and at n (a node of e's tree), a list of
+// constants counting as one.
+func (e *Expr) treeSize(n *pg.Node) int { return e.shape.of(n).size }
 
 // program is the expression compiled for one signature of variable types; slots hold
 // the values of one evaluation. A program is used by one evaluation at a time.
@@ -312,16 +424,36 @@ func (e *Expr) signature(ctx map[string]any) (string, []Value, bool) {
 	return string(key), vals, true
 }
 
-func (e *Expr) pool(key string) *sync.Pool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.pools == nil {
-		e.pools = map[string]*sync.Pool{}
+// maxIdlePrograms bounds the compiled programs kept per expression and signature
+// (each serves one evaluation at a time).
+const maxIdlePrograms = 4
+
+// takeProgram is an idle program compiled from e for the signature, nil when there is
+// none; putProgram hands it back after an evaluation. (Programs are kept with the
+// expression rather than in a sync.Pool, which drops them at every collection.)
+func (e *Expr) takeProgram(signature string) *program {
+	s := e.shape
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := poolKey{e.root, e.conjunct, signature}
+	idle := s.programs[k]
+	if len(idle) == 0 {
+		return nil
 	}
-	p := e.pools[key]
-	if p == nil {
-		p = &sync.Pool{}
-		e.pools[key] = p
-	}
+	p := idle[len(idle)-1]
+	s.programs[k] = idle[:len(idle)-1]
 	return p
+}
+
+func (e *Expr) putProgram(signature string, p *program) {
+	s := e.shape
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.programs == nil {
+		s.programs = map[poolKey][]*program{}
+	}
+	k := poolKey{e.root, e.conjunct, signature}
+	if len(s.programs[k]) < maxIdlePrograms {
+		s.programs[k] = append(s.programs[k], p)
+	}
 }

@@ -55,7 +55,7 @@ func (a *analysis) expr(e *Expr) {
 
 // walk visits n, which stands where a value of the given kind is expected.
 func (a *analysis) walk(e *Expr, n *pg.Node, want string) {
-	if n == nil || !hasParam(n) {
+	if n == nil || !e.hasParam(n) {
 		return // a constant: the same value (or error) for every context
 	}
 	switch x := n.Node.(type) {
@@ -91,8 +91,8 @@ func (a *analysis) walk(e *Expr, n *pg.Node, want string) {
 	} else if n.GetList() != nil {
 		kind = want
 	}
-	for _, c := range children(n) {
-		if hasParam(c) {
+	for _, c := range e.children(n) {
+		if e.hasParam(c) {
 			a.walk(e, c, kind)
 			continue
 		}
@@ -125,7 +125,7 @@ func (a *analysis) atom(e *Expr, ae *pg.A_Expr) bool {
 		return false
 	}
 	p := variable.GetParamRef()
-	if p == nil || other == nil || hasParam(other) {
+	if p == nil || other == nil || e.hasParam(other) {
 		return false
 	}
 	name, ok := e.names[p.Number]

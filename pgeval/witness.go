@@ -227,7 +227,7 @@ func (g *group) search(fixed map[string]any, domains map[string]Domain) (values 
 	cost := 0
 	for _, c := range g.parts {
 		a.expr(c.Expr)
-		cost += treeSize(c.Expr.root)
+		cost += c.Expr.treeSize(c.Expr.root)
 	}
 	if !a.simple {
 		a.widen(g.vars, domains)
@@ -370,8 +370,8 @@ func (e *Expr) evalValues(vals []Value) (Value, error) {
 			key = append(key, byte('a'+v.Type))
 		}
 	}
-	pool := e.pool(string(key))
-	p, _ := pool.Get().(*program)
+	signature := string(key)
+	p := e.takeProgram(signature)
 	if p == nil {
 		ctx := map[string]any{}
 		for i, name := range e.vars {
@@ -383,7 +383,7 @@ func (e *Expr) evalValues(vals []Value) (Value, error) {
 		c := &compiler{e: e, ctx: ctx, slots: p.slots}
 		p.root, p.err = c.top()
 	}
-	defer pool.Put(p)
+	defer e.putProgram(signature, p)
 	if p.err != nil {
 		return Value{}, p.err
 	}
@@ -545,21 +545,6 @@ func nextClass(pick []int, classes [][]byte) bool {
 	return false
 }
 
-// treeSize is the number of nodes below and at n, a list of constants counting as one.
-func treeSize(n *pg.Node) int {
-	if n == nil {
-		return 0
-	}
-	if n.GetList() != nil && !hasParam(n) {
-		return 1
-	}
-	size := 1
-	for _, c := range children(n) {
-		size += treeSize(c)
-	}
-	return size
-}
-
 // children are the nodes directly below n, whatever its type, in the order its type
 // declares its fields. (protoreflect's Range visits fields in an order that changes from
 // one build to the next, on purpose: what the search tries first must not.)
@@ -672,7 +657,10 @@ func constantFails(e *Expr, n *pg.Node) bool {
 	if n == nil {
 		return false
 	}
-	if !hasParam(n) {
+	if !e.hasParam(n) {
+		if n.GetString_() != nil {
+			return false // an operator's or a type's name: no value, nothing to raise
+		}
 		if n.GetList() != nil {
 			for _, it := range n.GetList().Items {
 				if constantFails(e, it) {
@@ -688,7 +676,7 @@ func constantFails(e *Expr, n *pg.Node) bool {
 		var u *Unsupported
 		return err != nil && !asUnsupported(err, &u)
 	}
-	for _, c := range children(n) {
+	for _, c := range e.children(n) {
 		if constantFails(e, c) {
 			return true
 		}
