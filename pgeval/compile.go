@@ -22,6 +22,9 @@ type node struct {
 	// whose type the context decides: it is converted when the expression is compiled,
 	// so a literal that does not convert is an error wherever it stands.
 	lit *Value
+	// fixed says that eval returns one value whatever the context (a constant), so
+	// that an implicit cast of it can be done once, when it is compiled.
+	fixed bool
 }
 
 type compiler struct {
@@ -33,7 +36,7 @@ type compiler struct {
 }
 
 func constant(v Value) *node {
-	n := &node{typ: v.Type, eval: func() (Value, error) { return v, nil }}
+	n := &node{typ: v.Type, eval: func() (Value, error) { return v, nil }, fixed: true}
 	if v.Type == Unknown {
 		n.lit = &v
 	}
@@ -231,6 +234,15 @@ func coerce(n *node, t Type) (*node, error) {
 		return &node{typ: t, eval: func() (Value, error) { return v, nil }}, nil
 	}
 	if numericRank(n.typ) > 0 && numericRank(n.typ) < numericRank(t) {
+		if n.fixed {
+			// A constant: cast once (2300 compared with a numeric is read at every
+			// evaluation of the search). One that fails still fails when evaluated.
+			if v, err := n.eval(); err == nil && !v.Null {
+				if c, err := castValue(v, t); err == nil {
+					return constant(c), nil
+				}
+			}
+		}
 		return &node{typ: t, eval: func() (Value, error) {
 			v, err := n.eval()
 			if err != nil || v.Null {

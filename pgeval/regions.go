@@ -287,7 +287,7 @@ func likeExample(p string) string {
 // first (small numbers, short strings), then NULL (absent), so that a witness reads
 // naturally.
 func (a *analysis) candidates(v string, d Domain) []any {
-	c := &candidateSet{seen: map[string]bool{}}
+	c := &candidateSet{}
 	if a.domainValues(v, d, c) {
 		c.add(nil)
 	}
@@ -296,27 +296,50 @@ func (a *analysis) candidates(v string, d Domain) []any {
 
 type candidateSet struct {
 	out  []any
-	seen map[string]bool // by type and value; nil once
+	keys []candidateKey        // of out, in order
+	seen map[candidateKey]bool // of out, once it is long
 }
 
+type candidateKey struct {
+	class byte // as classOf; 0 for another Go type
+	text  string
+}
+
+// candidateMap is how many candidates a set holds before it looks them up in a map
+// rather than scanning them (most sets are a few dozen).
+const candidateMap = 64
+
 func (c *candidateSet) add(x any) {
-	var k string
+	var k candidateKey
 	switch y := x.(type) {
 	case nil:
-		k = "N"
+		k = candidateKey{'N', ""}
 	case bool:
-		k = "b" + strconv.FormatBool(y)
+		k = candidateKey{'b', strconv.FormatBool(y)}
 	case string:
-		k = "s" + y
+		k = candidateKey{'t', y}
 	case json.Number:
-		k = "n" + string(y)
+		k = candidateKey{'n', string(y)}
 	default:
-		k = fmt.Sprintf("%T %v", x, x)
+		k = candidateKey{0, fmt.Sprintf("%T %v", x, x)}
 	}
-	if !c.seen[k] {
+	switch {
+	case c.seen != nil:
+		if c.seen[k] {
+			return
+		}
 		c.seen[k] = true
-		c.out = append(c.out, x)
+	case slices.Contains(c.keys, k):
+		return
+	case len(c.keys) == candidateMap:
+		c.seen = make(map[candidateKey]bool, 2*candidateMap)
+		for _, key := range c.keys {
+			c.seen[key] = true
+		}
+		c.seen[k] = true
 	}
+	c.keys = append(c.keys, k)
+	c.out = append(c.out, x)
 }
 
 // domainValues adds the values of the domain, and says whether it admits NULL.
@@ -399,9 +422,20 @@ func fitsType(typ string, x any) bool {
 // within the domain's bounds: each constant, one either side, midpoints, beyond both
 // ends; for integers, the integers around each constant and bound.
 func (a *analysis) numbers(v string, d Domain, c *candidateSet) {
+	if texts, ok := smallNumbers(a.nums[v], d); ok {
+		for _, t := range texts {
+			c.add(json.Number(t))
+		}
+		return
+	}
+	numbersExact(a.nums[v], d, c)
+}
+
+// numbersExact is numbers over exact rationals, for any constants and bounds.
+func numbersExact(consts []Decimal, d Domain, c *candidateSet) {
 	nums := []Decimal{decimalOf(0)}
 	seen := map[string]bool{"0": true}
-	for _, n := range a.nums[v] {
+	for _, n := range consts {
 		if k := valueKey(Value{N: n}, Numeric); !seen[k] {
 			seen[k] = true
 			nums = append(nums, n)

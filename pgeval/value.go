@@ -2,6 +2,7 @@ package pgeval
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -112,6 +113,14 @@ var (
 // is computed, so no text makes this costly.
 func parseNumeric(s string) (Decimal, error) {
 	s = strings.TrimSpace(s)
+	if d, ok := shortDecimal(s); ok {
+		return d, nil
+	}
+	return parseNumericText(s)
+}
+
+// parseNumericText is parseNumeric of a text with no space around it, for any text.
+func parseNumericText(s string) (Decimal, error) {
 	exp := int64(0)
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
 		e := s[i+1:]
@@ -159,6 +168,42 @@ func parseNumeric(s string) (Decimal, error) {
 	return Decimal{Unscaled: u, Scale: int(scale)}, nil
 }
 
+// shortDecimal reads what most numbers are, fast: an optional -, at most 18 digits and
+// at most one point, with a digit on one side of it at least; ok is false for anything
+// else, which parseNumeric reads the long way (to the same value and scale).
+func shortDecimal(s string) (Decimal, bool) {
+	t := s
+	if len(t) > 0 && t[0] == '-' {
+		t = t[1:]
+	}
+	if len(t) == 0 || len(t) > 19 {
+		return Decimal{}, false
+	}
+	var u int64
+	digits, scale, point := 0, 0, false
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c >= '0' && c <= '9':
+			u = u*10 + int64(c-'0')
+			digits++
+			if point {
+				scale++
+			}
+		case c == '.' && !point:
+			point = true
+		default:
+			return Decimal{}, false
+		}
+	}
+	if digits == 0 || digits > 18 {
+		return Decimal{}, false
+	}
+	if len(t) < len(s) {
+		u = -u
+	}
+	return Decimal{Unscaled: big.NewInt(u), Scale: scale}, true
+}
+
 // checkRange is make_result's check of a numeric result: errNumericOverflow for a value
 // of 10^131072 or more.
 func checkRange(d Decimal) error {
@@ -196,9 +241,60 @@ func roundDiv(a, b *big.Int) *big.Int {
 }
 
 func (d Decimal) cmp(e Decimal) int {
+	if d.Scale == e.Scale {
+		return d.Unscaled.Cmp(e.Unscaled)
+	}
+	if c, ok := cmpSmall(d, e); ok {
+		return c
+	}
 	s := max(d.Scale, e.Scale)
 	return d.rescale(s).Unscaled.Cmp(e.rescale(s).Unscaled)
 }
+
+// cmpSmall compares two decimals of few digits without allocating (the search compares
+// its candidates with the constants thousands of times); ok is false when one is too
+// long for int64 at the other's scale.
+func cmpSmall(d, e Decimal) (int, bool) {
+	if !d.Unscaled.IsInt64() || !e.Unscaled.IsInt64() {
+		return 0, false
+	}
+	a, b := d.Unscaled.Int64(), e.Unscaled.Int64()
+	k := e.Scale - d.Scale
+	if k < 0 {
+		a, b, k = b, a, -k
+		c, ok := cmpScaled(a, b, k)
+		return -c, ok
+	}
+	return cmpScaled(a, b, k)
+}
+
+// cmpScaled compares a × 10^k with b.
+func cmpScaled(a, b int64, k int) (int, bool) {
+	if k >= len(pow10s) {
+		return 0, false
+	}
+	p := pow10s[k]
+	if a > math.MaxInt64/p || a < math.MinInt64/p {
+		return 0, false
+	}
+	a *= p
+	switch {
+	case a < b:
+		return -1, true
+	case a > b:
+		return 1, true
+	}
+	return 0, true
+}
+
+// pow10s are the powers of ten an int64 holds.
+var pow10s = func() []int64 {
+	p := []int64{1}
+	for len(p) < 19 {
+		p = append(p, p[len(p)-1]*10)
+	}
+	return p
+}()
 
 func (d Decimal) add(e Decimal, sub bool) Decimal {
 	s := max(d.Scale, e.Scale)
