@@ -81,13 +81,19 @@ type Expr struct {
 	// conjunct marks an argument of a parent's AND (see conjuncts): it is compiled
 	// as a boolean, as the AND coerces it.
 	conjunct bool
+	// part is the expression's place among the conjuncts of the one it was split from
+	// (1 for the first), 0 for an expression as parsed: with src, which part of which
+	// expression it is, whatever its variables are called.
+	part int
 
 	// shape is what the tree is without a context, shared by the expression, its
 	// conjuncts and its renamings (see shape).
 	shape *shape
 
-	mu    sync.Mutex
-	parts []*Expr // the conjuncts, once asked for
+	mu       sync.Mutex
+	parts    []*Expr  // the conjuncts, once asked for
+	pnames   []string // see partNames
+	pnamesOK bool
 }
 
 // Parse parses a branch expression whose {{name}} placeholders are variables. A syntax
@@ -175,7 +181,7 @@ func validName(s string) bool {
 // over other variables (a witness search over a path gives a variable that changes on
 // the way one name per value).
 func (e *Expr) Renamed(name func(string) string) *Expr {
-	r := &Expr{src: e.src, root: e.root, names: map[int32]string{}, conjunct: e.conjunct, shape: e.shape}
+	r := &Expr{src: e.src, root: e.root, names: map[int32]string{}, conjunct: e.conjunct, part: e.part, shape: e.shape}
 	for n, v := range e.names {
 		r.names[n] = name(v)
 	}
@@ -256,7 +262,7 @@ func (e *Expr) conjuncts() []*Expr {
 				e.parts = append(e.parts, e)
 				return
 			}
-			part := &Expr{src: e.src, root: n, names: e.names, conjunct: true, shape: e.shape}
+			part := &Expr{src: e.src, root: n, names: e.names, conjunct: true, part: len(e.parts) + 1, shape: e.shape}
 			named := e.paramsOf(n)
 			for _, v := range e.vars {
 				if slices.Contains(named, v) {
@@ -283,6 +289,7 @@ type shape struct {
 
 	mu       sync.Mutex
 	programs map[poolKey][]*program // idle, by signature (see takeProgram)
+	analyses map[*pg.Node]*analysis // by root, over placeholder names (analysisOf)
 }
 
 type nodeShape struct {
@@ -372,6 +379,31 @@ func directChildren(n *pg.Node) (kids []*pg.Node, ok bool) {
 		return nil, false
 	}
 	return kids, true
+}
+
+// analysisOf is the analysis (regions.go) of the tree at e's root with each parameter p
+// named placeholder(p), found once.
+func (s *shape) analysisOf(e *Expr) *analysis {
+	s.mu.Lock()
+	a, ok := s.analyses[e.root]
+	s.mu.Unlock()
+	if ok {
+		return a
+	}
+	named := &Expr{src: e.src, root: e.root, names: map[int32]string{}, conjunct: e.conjunct, part: e.part, shape: s}
+	for _, p := range s.of(e.root).params {
+		named.names[p] = placeholder(p)
+		named.vars = append(named.vars, placeholder(p))
+	}
+	a = newAnalysis()
+	a.expr(named)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.analyses == nil {
+		s.analyses = map[*pg.Node]*analysis{}
+	}
+	s.analyses[e.root] = a
+	return a
 }
 
 // paramsOf are the variables named in n.

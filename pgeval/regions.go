@@ -53,6 +53,41 @@ func (a *analysis) expr(e *Expr) {
 	a.walk(e, e.root, "bool")
 }
 
+// add is expr(e), read from the analysis of e's tree by parameter, found once per tree
+// (shape.analysisOf) and given e's names: the searches of one definition read the same
+// expressions, renamed, again and again. The result is expr's: within one expression
+// each variable's constants are gathered in the order expr gathers them, and the kind
+// it is first used as is the kind expr would give it.
+func (a *analysis) add(e *Expr) {
+	names, ok := partNames(e)
+	if !ok {
+		a.expr(e) // two parameters, one variable: their constants interleave
+		return
+	}
+	t := e.shape.analysisOf(e)
+	params := e.shape.of(e.root).params
+	for i, p := range params {
+		name, ph := names[i], placeholder(p)
+		if xs := t.nums[ph]; len(xs) > 0 {
+			a.nums[name] = append(a.nums[name], xs...)
+		}
+		if xs := t.texts[ph]; len(xs) > 0 {
+			a.texts[name] = append(a.texts[name], xs...)
+		}
+		if xs := t.hints[ph]; len(xs) > 0 {
+			a.hints[name] = append(a.hints[name], xs...)
+		}
+		if k := t.kind[ph]; k != "" && a.kind[name] == "" {
+			a.kind[name] = k
+		}
+	}
+	a.simple = a.simple && t.simple
+}
+
+// placeholder is the name parameter p has in the analyses shape.analysisOf keeps: no
+// variable is called so.
+func placeholder(p int32) string { return "\x00" + strconv.Itoa(int(p)) }
+
 // walk visits n, which stands where a value of the given kind is expected.
 func (a *analysis) walk(e *Expr, n *pg.Node, want string) {
 	if n == nil || !e.hasParam(n) {

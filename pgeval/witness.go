@@ -111,7 +111,15 @@ const MaxProofWork = MaxWork * 256
 // outcome by outcome (abstract.go: {{x}} / 0 > 1 is never true). So x IN (…2500
 // constants…) AND x NOT IN (…) is one variable's regions, a few thousand tries, never the
 // product of unrelated variables'.
+//
+// Witness remembers nothing between calls; a Searcher's Witness does.
 func Witness(conds []Condition, fixed map[string]any, domains map[string]Domain) (ctx map[string]any, found, proven bool) {
+	return (*Searcher)(nil).Witness(conds, fixed, domains)
+}
+
+// Witness is the package's Witness, remembering the searches of single parts (see
+// Searcher).
+func (s *Searcher) Witness(conds []Condition, fixed map[string]any, domains map[string]Domain) (ctx map[string]any, found, proven bool) {
 	var parts []Condition
 	for _, c := range conds {
 		if !c.Want {
@@ -128,7 +136,7 @@ func Witness(conds []Condition, fixed map[string]any, domains map[string]Domain)
 	}
 	missing := false
 	for _, g := range independent(parts, fixed) {
-		values, ok, exhaustive := g.search(fixed, domains)
+		values, ok, exhaustive := s.search(g, fixed, domains)
 		switch {
 		case ok:
 			for k, v := range values {
@@ -222,11 +230,11 @@ func (b byIndex) Swap(i, j int) {
 // search tries the combinations of the group's variables' candidates, the first
 // variable fastest, and returns the values of the first that satisfies every part (nil
 // for an absent variable is left out). exhaustive says that "none found" is a proof.
-func (g *group) search(fixed map[string]any, domains map[string]Domain) (values map[string]any, found, exhaustive bool) {
+func (g *group) search(s *Searcher, fixed map[string]any, domains map[string]Domain) (values map[string]any, found, exhaustive bool) {
 	a := newAnalysis()
 	cost := 0
 	for _, c := range g.parts {
-		a.expr(c.Expr)
+		a.add(c.Expr)
 		cost += c.Expr.treeSize(c.Expr.root)
 	}
 	if !a.simple {
@@ -234,9 +242,12 @@ func (g *group) search(fixed map[string]any, domains map[string]Domain) (values 
 	}
 	limit := max(MaxWork/max(cost, 1), 1)
 	cands := make([][]any, len(g.vars))
+	vals := make([][]Value, len(g.vars))
+	slow := false
 	total := 1
 	for i, v := range g.vars {
-		cands[i] = a.candidates(v, domains[v])
+		l := s.candidates(a, v, domains[v])
+		cands[i], vals[i], slow = l.xs, l.vals, slow || l.bad
 		total *= len(cands[i])
 		if total > limit {
 			total = limit + 1
@@ -246,7 +257,7 @@ func (g *group) search(fixed map[string]any, domains map[string]Domain) (values 
 		limit, total = len(cands[0]), len(cands[0])
 	}
 	exhaustive = total <= limit && (a.simple || len(g.vars) == 0)
-	b := newBinder(g.vars, cands, fixed)
+	b := newBinder(g.vars, cands, vals, slow, fixed)
 	pick := make([]int, len(g.vars))
 	for n := 0; n < limit; n++ {
 		ok, unsure := b.holds(g.parts, pick)
@@ -285,18 +296,10 @@ type binder struct {
 	buf   []Value
 }
 
-func newBinder(vars []string, cands [][]any, fixed map[string]any) *binder {
-	b := &binder{vars: vars, cands: cands, vals: make([][]Value, len(vars)), fixed: fixed, fvals: map[string]Value{}}
-	for i := range vars {
-		b.vals[i] = make([]Value, len(cands[i]))
-		for j, x := range cands[i] {
-			v, err := contextValue(x)
-			if err != nil {
-				b.slow = true
-			}
-			b.vals[i][j] = v
-		}
-	}
+// newBinder binds the variables to their candidates, vals being their SQL values (as
+// contextValue gives them; slow when one has none).
+func newBinder(vars []string, cands [][]any, vals [][]Value, slow bool, fixed map[string]any) *binder {
+	b := &binder{vars: vars, cands: cands, vals: vals, slow: slow, fixed: fixed, fvals: map[string]Value{}}
 	for k, x := range fixed {
 		v, err := contextValue(x)
 		if err != nil {
@@ -589,9 +592,31 @@ func collect(m protoreflect.Message, out *[]*pg.Node, visit func(protoreflect.Me
 // well-typed contexts count: ones whose types the expression compiles with. A value of
 // a type the expression cannot take at all (a string compared with a number) raises an
 // error too, for every value of that type; that is no finding of its own.
+//
+// ErrorWitness remembers nothing between calls; a Searcher's ErrorWitness does.
 func ErrorWitness(e *Expr, domains map[string]Domain) (ctx map[string]any, err error, found bool) {
+	return (*Searcher)(nil).ErrorWitness(e, domains)
+}
+
+// ErrorWitness is the package's ErrorWitness, remembered by the expression's text and
+// its variables' domains (see Searcher).
+func (s *Searcher) ErrorWitness(e *Expr, domains map[string]Domain) (ctx map[string]any, err error, found bool) {
+	k, ok := s.errorKey(e, domains)
+	if ok {
+		if r, hit := s.get(k); hit {
+			return r.context(e), r.err, r.found
+		}
+	}
+	ctx, err, found = s.errorWitness(e, domains)
+	if ok {
+		s.put(k, resultOf(e, ctx, found, false, err))
+	}
+	return ctx, err, found
+}
+
+func (s *Searcher) errorWitness(e *Expr, domains map[string]Domain) (ctx map[string]any, err error, found bool) {
 	a := newAnalysis()
-	a.expr(e)
+	a.add(e)
 	vars := append([]string(nil), e.vars...)
 	sort.Strings(vars)
 	if a.simple && !constantFails(e, e.root) {
@@ -604,16 +629,21 @@ func ErrorWitness(e *Expr, domains map[string]Domain) (ctx map[string]any, err e
 	}
 	// Each variable's candidates by type; the types' combinations (signatures) that
 	// compile are searched, in the candidates' order, within MaxCandidates in all.
-	byClass := make([]map[byte][]any, len(vars))
+	byClass := make([]map[byte]*candidateList, len(vars))
 	classes := make([][]byte, len(vars))
+	slow := false
 	for i, v := range vars {
-		byClass[i] = map[byte][]any{}
-		for _, x := range a.candidates(v, domains[v]) {
+		byClass[i] = map[byte]*candidateList{}
+		l := s.candidates(a, v, domains[v])
+		slow = slow || l.bad
+		for j, x := range l.xs {
 			c := classOf(x)
 			if byClass[i][c] == nil {
 				classes[i] = append(classes[i], c)
+				byClass[i][c] = &candidateList{}
 			}
-			byClass[i][c] = append(byClass[i][c], x)
+			byClass[i][c].xs = append(byClass[i][c].xs, x)
+			byClass[i][c].vals = append(byClass[i][c].vals, l.vals[j])
 		}
 	}
 	for i := range vars {
@@ -624,16 +654,18 @@ func ErrorWitness(e *Expr, domains map[string]Domain) (ctx map[string]any, err e
 	budget := MaxCandidates
 	sig := make([]int, len(vars))
 	cands := make([][]any, len(vars))
+	vals := make([][]Value, len(vars))
 	for budget > 0 {
 		ctx := map[string]any{}
 		for i, v := range vars {
-			cands[i] = byClass[i][classes[i][sig[i]]]
+			l := byClass[i][classes[i][sig[i]]]
+			cands[i], vals[i] = l.xs, l.vals
 			if x := cands[i][0]; x != nil {
 				ctx[v] = x
 			}
 		}
 		if _, cerr := (&compiler{e: e, ctx: ctx}).top(); cerr == nil {
-			b := newBinder(vars, cands, nil)
+			b := newBinder(vars, cands, vals, slow, nil)
 			pick := make([]int, len(vars))
 			for ; budget > 0; budget-- {
 				var se *SQLError

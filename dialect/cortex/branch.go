@@ -3,6 +3,7 @@ package cortex
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -63,7 +64,7 @@ func branches(steps []step) map[string]*branch {
 // judgeBranches finds constant branches, erroring and unsupported expressions, and
 // marks the dead outcomes in the machine. Each search is bounded on its own; the time
 // bound (opts.Ctx) stops them all.
-func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, opts sim.Options, f *flow) error {
+func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, opts sim.Options, f *flow, search *pgeval.Searcher) error {
 	ids := slices.Sorted(maps.Keys(bs))
 	for _, id := range ids {
 		if err := sim.Stopped(opts.Ctx); err != nil {
@@ -78,7 +79,7 @@ func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, opts sim.Opt
 		}
 		fixed, dom := f.atStep(i, b.expr)
 		for _, want := range []bool{true, false} {
-			_, found, proven := pgeval.Witness([]pgeval.Condition{{Expr: b.expr, Want: want}}, fixed, dom)
+			_, found, proven := search.Witness([]pgeval.Condition{{Expr: b.expr, Want: want}}, fixed, dom)
 			if found || !proven {
 				continue
 			}
@@ -102,7 +103,7 @@ func judgeBranches(p *lint.Pass, m *machine, bs map[string]*branch, opts sim.Opt
 		if opts.EdgesOnly {
 			continue
 		}
-		if ctx, err, found := pgeval.ErrorWitness(b.expr, dom); found {
+		if ctx, err, found := search.ErrorWitness(b.expr, dom); found {
 			p.Report("sim-branch-error", b.ptr, fmt.Sprintf(
 				"branch %q raises %q when %s; the run then goes along onFailure", id, err.Error(), describe(ctx)))
 		}
@@ -136,7 +137,7 @@ func jsonText(v any) string {
 }
 
 // witnesses gives each covering path through branches a starting context that takes it.
-func witnesses(r *sim.Result, bs map[string]*branch, opts sim.Options, f *flow) error {
+func witnesses(r *sim.Result, bs map[string]*branch, opts sim.Options, f *flow, search *pgeval.Searcher) error {
 	for k := range r.Cover {
 		if err := sim.Stopped(opts.Ctx); err != nil {
 			return err
@@ -146,10 +147,10 @@ func witnesses(r *sim.Result, bs map[string]*branch, opts sim.Options, f *flow) 
 		if len(conds) == 0 {
 			continue
 		}
-		ctx, found, proven := pgeval.Witness(conds, fixed, dom)
+		ctx, found, proven := search.Witness(conds, fixed, dom)
 		if found && len(renamed) > 0 {
 			if why := changed(ctx, renamed); why != "" {
-				if ctx = unchanged(conds, fixed, dom, renamed); ctx == nil {
+				if ctx = unchanged(search, conds, fixed, dom, renamed); ctx == nil {
 					p.Note = "a context takes this path only when " + why
 					continue
 				}
@@ -188,7 +189,7 @@ func changed(ctx map[string]any, renamed map[string]string) string {
 		v, _, _ := strings.Cut(name, "#")
 		x, has := ctx[name]
 		y, had := ctx[v]
-		if text(x, has) == text(y, had) && fmt.Sprintf("%T", x) == fmt.Sprintf("%T", y) {
+		if text(x, has) == text(y, had) && reflect.TypeOf(x) == reflect.TypeOf(y) {
 			delete(ctx, name)
 			continue
 		}
@@ -200,7 +201,7 @@ func changed(ctx map[string]any, renamed map[string]string) string {
 // unchanged looks for a witness in which every variable keeps one value along the path
 // (each ai step that writes it answers the same): it must lie in the domain of each
 // value it takes. nil when none is found.
-func unchanged(conds []pgeval.Condition, fixed map[string]any, dom map[string]pgeval.Domain, renamed map[string]string) map[string]any {
+func unchanged(search *pgeval.Searcher, conds []pgeval.Condition, fixed map[string]any, dom map[string]pgeval.Domain, renamed map[string]string) map[string]any {
 	base := func(name string) string {
 		v, _, _ := strings.Cut(name, "#")
 		return v
@@ -220,7 +221,7 @@ func unchanged(conds []pgeval.Condition, fixed map[string]any, dom map[string]pg
 			dom1[k] = d
 		}
 	}
-	ctx, found, _ := pgeval.Witness(one, fixed1, dom1)
+	ctx, found, _ := search.Witness(one, fixed1, dom1)
 	if !found {
 		return nil
 	}

@@ -2,6 +2,7 @@ package cortex
 
 import (
 	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/pgeval"
 	"github.com/dwsdev/dws/sim"
 )
 
@@ -102,14 +103,17 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 	m := newMachine(steps)
 	bs := branches(steps)
 	dom := domains(steps, settingsOf(p.Config).Registry, opts.Context)
-	if err := judgeBranches(p, m, bs, opts, dom); err != nil {
+	// One searcher for the definition: its branches' parts are searched again for the
+	// covering paths through them, and identical branches are common.
+	search := new(pgeval.Searcher)
+	if err := judgeBranches(p, m, bs, opts, dom, search); err != nil {
 		return nil, err
 	}
 	r, err := sim.Explore[int](m, opts, maxPaths, m.edges())
 	if err != nil {
 		return nil, err
 	}
-	if err := witnesses(r, bs, opts, dom); err != nil {
+	if err := witnesses(r, bs, opts, dom, search); err != nil {
 		return nil, err
 	}
 	for _, f := range r.Findings() {
