@@ -258,6 +258,7 @@ func (g *group) search(s *Searcher, fixed map[string]any, domains map[string]Dom
 	}
 	exhaustive = total <= limit && (a.simple || len(g.vars) == 0)
 	b := newBinder(g.vars, cands, vals, slow, fixed)
+	defer b.release()
 	pick := make([]int, len(g.vars))
 	for n := 0; n < limit; n++ {
 		ok, unsure := b.holds(g.parts, pick)
@@ -285,7 +286,8 @@ func (g *group) search(s *Searcher, fixed map[string]any, domains map[string]Dom
 }
 
 // binder evaluates expressions over combinations of candidates, each converted to its
-// SQL value once (the search evaluates thousands of combinations).
+// SQL value once (the search evaluates thousands of combinations). It holds the
+// programs it evaluates with (one per expression and signature of types) until release.
 type binder struct {
 	vars  []string
 	cands [][]any
@@ -294,12 +296,22 @@ type binder struct {
 	fvals map[string]Value
 	slow  bool // a fixed value has no SQL value: evaluate contexts as Eval does
 	buf   []Value
+	bound map[*Expr]*boundExpr
+}
+
+// boundExpr is where each of an expression's variables takes its value in a binder, and
+// the programs the binder holds for it.
+type boundExpr struct {
+	idx   []int   // per variable (Expr.vars): its index among the binder's, or -1
+	fixed []Value // per variable: its value when idx is -1 (fixed, or absent)
+	progs map[uint64]*program
+	sigs  map[uint64]string // the signature each program was taken under
 }
 
 // newBinder binds the variables to their candidates, vals being their SQL values (as
 // contextValue gives them; slow when one has none).
 func newBinder(vars []string, cands [][]any, vals [][]Value, slow bool, fixed map[string]any) *binder {
-	b := &binder{vars: vars, cands: cands, vals: vals, slow: slow, fixed: fixed, fvals: map[string]Value{}}
+	b := &binder{vars: vars, cands: cands, vals: vals, slow: slow, fixed: fixed, fvals: map[string]Value{}, bound: map[*Expr]*boundExpr{}}
 	for k, x := range fixed {
 		v, err := contextValue(x)
 		if err != nil {
@@ -308,6 +320,16 @@ func newBinder(vars []string, cands [][]any, vals [][]Value, slow bool, fixed ma
 		b.fvals[k] = v
 	}
 	return b
+}
+
+// release hands the programs the binder holds back to their expressions.
+func (b *binder) release() {
+	for e, be := range b.bound {
+		for sig, p := range be.progs {
+			e.putProgram(be.sigs[sig], p)
+		}
+	}
+	b.bound = nil
 }
 
 // context is the combination as a context.
@@ -326,23 +348,64 @@ func (b *binder) context(pick []int) map[string]any {
 	return ctx
 }
 
+func (b *binder) bind(e *Expr) *boundExpr {
+	if be := b.bound[e]; be != nil {
+		return be
+	}
+	be := &boundExpr{idx: make([]int, len(e.vars)), fixed: make([]Value, len(e.vars)),
+		progs: map[uint64]*program{}, sigs: map[uint64]string{}}
+	for k, name := range e.vars {
+		be.idx[k] = slices.Index(b.vars, name)
+		v, ok := b.fvals[name]
+		if !ok {
+			v = Value{Type: Unknown, Null: true} // neither chosen nor fixed: absent
+		}
+		be.fixed[k] = v
+	}
+	if b.bound != nil {
+		b.bound[e] = be
+	}
+	return be
+}
+
 // eval evaluates e at the combination.
 func (b *binder) eval(e *Expr, pick []int) (Value, error) {
 	if b.slow {
 		return e.Eval(b.context(pick))
 	}
+	be := b.bind(e)
 	b.buf = b.buf[:0]
-	for _, name := range e.vars {
-		v, ok := b.fvals[name]
-		if i := slices.Index(b.vars, name); i >= 0 {
-			v, ok = b.vals[i][pick[i]], true
-		}
-		if !ok {
-			v = Value{Type: Unknown, Null: true} // neither chosen nor fixed: absent
+	var sig uint64 // each variable's type, 4 bits (typeCode)
+	for k, i := range be.idx {
+		v := be.fixed[k]
+		if i >= 0 {
+			v = b.vals[i][pick[i]]
 		}
 		b.buf = append(b.buf, v)
+		sig = sig<<4 | typeCode(v)
 	}
-	return e.evalValues(b.buf)
+	if len(be.idx) > 16 || b.bound == nil {
+		return e.evalValues(b.buf)
+	}
+	p := be.progs[sig]
+	if p == nil {
+		var signature string
+		p, signature = e.program(b.buf)
+		be.progs[sig], be.sigs[sig] = p, signature
+	}
+	if p.err != nil {
+		return Value{}, p.err
+	}
+	copy(p.slots, b.buf)
+	return p.root.eval()
+}
+
+// typeCode is what Eval's signature tells of a value, in 4 bits: NULL, or its type.
+func typeCode(v Value) uint64 {
+	if v.Null {
+		return 15
+	}
+	return uint64(v.Type)
 }
 
 // holds says whether the combination satisfies every part; unsure when an evaluation on
@@ -364,6 +427,18 @@ func (b *binder) holds(parts []Condition, pick []int) (ok, unsure bool) {
 // evalValues is Eval over the values of the expression's variables (in Variables'
 // order) as SQL values, through the same compiled programs.
 func (e *Expr) evalValues(vals []Value) (Value, error) {
+	p, signature := e.program(vals)
+	defer e.putProgram(signature, p)
+	if p.err != nil {
+		return Value{}, p.err
+	}
+	copy(p.slots, vals)
+	return p.root.eval()
+}
+
+// program is a program for the signature of vals (the values of e's variables), idle or
+// newly compiled, and the signature; the caller hands it back with putProgram.
+func (e *Expr) program(vals []Value) (*program, string) {
 	var buf [16]byte
 	key := buf[:0]
 	for _, v := range vals {
@@ -386,12 +461,7 @@ func (e *Expr) evalValues(vals []Value) (Value, error) {
 		c := &compiler{e: e, ctx: ctx, slots: p.slots}
 		p.root, p.err = c.top()
 	}
-	defer e.putProgram(signature, p)
-	if p.err != nil {
-		return Value{}, p.err
-	}
-	copy(p.slots, vals)
-	return p.root.eval()
+	return p, signature
 }
 
 // jsonOf is the context value whose SQL value v is (v is one: a number, a string, a
@@ -670,12 +740,14 @@ func (s *Searcher) errorWitness(e *Expr, domains map[string]Domain) (ctx map[str
 			for ; budget > 0; budget-- {
 				var se *SQLError
 				if _, err := b.eval(e, pick); err != nil && asSQLError(err, &se) {
+					b.release()
 					return b.context(pick), se, true
 				}
 				if !next(pick, cands) {
 					break
 				}
 			}
+			b.release()
 		}
 		if !nextClass(sig, classes) {
 			break
