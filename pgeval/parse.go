@@ -53,6 +53,9 @@
 //     compiles with: a value of a type it cannot take at all (a string compared with a
 //     number) raises an error for every value of that type, which is no finding of its
 //     own; it still takes the false edge, and proofs count it.
+//   - A domain that admits no value at all (an output schema no output fits: an integer
+//     between 0.2 and 0.8, an enum of another type) gives no context and no proof: the
+//     search finds nothing and claims nothing, so no edge is called dead for it.
 package pgeval
 
 import (

@@ -253,6 +253,9 @@ func (g *group) search(s *Searcher, fixed map[string]any, domains map[string]Dom
 			total = limit + 1
 		}
 	}
+	if total == 0 {
+		return nil, false, false // a domain with no value: no context, and no proof
+	}
 	if a.simple && len(g.vars) == 1 && total > limit && len(cands[0])*max(cost, 1) <= MaxProofWork {
 		limit, total = len(cands[0]), len(cands[0])
 	}

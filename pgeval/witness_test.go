@@ -365,3 +365,26 @@ func TestErrorWitnessAndWiderSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestWitnessDomainWithNoValue: a variable whose domain admits no value (an output
+// schema no output fits) gives no context and claims no proof, for either outcome and
+// within a group of two variables; it crashed the search (index out of range).
+func TestWitnessDomainWithNoValue(t *testing.T) {
+	for _, d := range []Domain{
+		{Type: "integer", Min: "0.2", Max: "0.8", NotNull: true},
+		{Type: "integer", Enum: []any{"a"}, NotNull: true},
+	} {
+		doms := map[string]Domain{"score": d}
+		for _, expr := range []string{"{{score}} > 0", "{{score}} > {{other}}", "{{score}} / 0 > 1"} {
+			e := mustParse(t, expr)
+			for _, want := range []bool{true, false} {
+				if ctx, found, proven := Witness([]Condition{{e, want}}, nil, doms); found || proven {
+					t.Errorf("%s = %v over %+v: found %v (%v), proven %v; want neither", expr, want, d, found, ctx, proven)
+				}
+			}
+			if ctx, err, found := ErrorWitness(e, doms); found {
+				t.Errorf("%s over %+v: error %v at %v; want none", expr, d, err, ctx)
+			}
+		}
+	}
+}
