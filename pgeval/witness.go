@@ -307,8 +307,15 @@ type binder struct {
 type boundExpr struct {
 	idx   []int   // per variable (Expr.vars): its index among the binder's, or -1
 	fixed []Value // per variable: its value when idx is -1 (fixed, or absent)
-	progs map[uint64]*program
-	sigs  map[uint64]string // the signature each program was taken under
+	progs []heldProgram
+}
+
+// heldProgram is a program a binder holds, by its variables' types (typeCode, 4 bits
+// each) and the signature it was taken under.
+type heldProgram struct {
+	types     uint64
+	signature string
+	p         *program
 }
 
 // newBinder binds the variables to their candidates, vals being their SQL values (as
@@ -328,8 +335,8 @@ func newBinder(vars []string, cands [][]any, vals [][]Value, slow bool, fixed ma
 // release hands the programs the binder holds back to their expressions.
 func (b *binder) release() {
 	for e, be := range b.bound {
-		for sig, p := range be.progs {
-			e.putProgram(be.sigs[sig], p)
+		for _, h := range be.progs {
+			e.putProgram(h.signature, h.p)
 		}
 	}
 	b.bound = nil
@@ -355,8 +362,7 @@ func (b *binder) bind(e *Expr) *boundExpr {
 	if be := b.bound[e]; be != nil {
 		return be
 	}
-	be := &boundExpr{idx: make([]int, len(e.vars)), fixed: make([]Value, len(e.vars)),
-		progs: map[uint64]*program{}, sigs: map[uint64]string{}}
+	be := &boundExpr{idx: make([]int, len(e.vars)), fixed: make([]Value, len(e.vars))}
 	for k, name := range e.vars {
 		be.idx[k] = slices.Index(b.vars, name)
 		v, ok := b.fvals[name]
@@ -390,11 +396,17 @@ func (b *binder) eval(e *Expr, pick []int) (Value, error) {
 	if len(be.idx) > 16 || b.bound == nil {
 		return e.evalValues(b.buf)
 	}
-	p := be.progs[sig]
+	var p *program
+	for _, h := range be.progs {
+		if h.types == sig {
+			p = h.p
+			break
+		}
+	}
 	if p == nil {
 		var signature string
 		p, signature = e.program(b.buf)
-		be.progs[sig], be.sigs[sig] = p, signature
+		be.progs = append(be.progs, heldProgram{sig, signature, p})
 	}
 	if p.err != nil {
 		return Value{}, p.err
