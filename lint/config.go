@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/dwsdev/dws/change"
 	"github.com/dwsdev/dws/source"
 )
 
@@ -38,6 +39,8 @@ type Config struct {
 	Ignore   []Ignore
 	Baseline string
 	Lock     string
+	// Renames are the declared renames of units and nodes (dws diff).
+	Renames []change.Rename
 	// Interactive marks a config of a long-lived session that checks the same files
 	// again and again (dws lsp): stages may remember results across runs.
 	Interactive bool
@@ -162,7 +165,7 @@ func Scalar(n *source.Node) string {
 // dialect's section.
 var coreKeys = map[string]bool{
 	"version": true, "include": true, "exclude": true, "dialects": true, "limits": true,
-	"rules": true, "ignore": true, "baseline": true, "lock": true,
+	"rules": true, "ignore": true, "baseline": true, "lock": true, "renames": true,
 	"inline_security_waivers": true,
 }
 
@@ -232,6 +235,7 @@ var configKeys = map[string]configKey{
 	"ignore":   parseIgnores,
 	"baseline": parseFileKey,
 	"lock":     parseFileKey,
+	"renames":  parseRenames,
 
 	"inline_security_waivers": func(c *configParse, key string, v *source.Node) error {
 		if v.Kind != source.Bool {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/dwsdev/dws/change"
 	"github.com/dwsdev/dws/graph"
 	"github.com/dwsdev/dws/sim"
 	"github.com/dwsdev/dws/source"
@@ -46,6 +47,10 @@ type Dialect struct {
 	// hands package sim the dialect's run-time semantics and reports the sim-* rules on
 	// the file. Nil: the dialect is not simulated.
 	Simulate func(p *Pass, opts sim.Options, maxPaths int) ([]sim.Definition, error)
+	// Units describes the file's versioned definitions for dws diff and the version
+	// rules (SPEC §17): nodes, edges, classified fields, persisted positions. Nil: the
+	// dialect has none.
+	Units func(p *Pass) []*change.Unit
 }
 
 // Check is code that reports the findings of the rules it names. It runs on a file

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/dwsdev/dws/change"
 	"github.com/dwsdev/dws/sim"
 	"github.com/dwsdev/dws/source"
 )
@@ -51,4 +52,13 @@ func (in *Inspection) Simulate(opts sim.Options) ([]sim.Definition, error) {
 		return nil, nil
 	}
 	return in.Dialect.Simulate(in.pass, opts, 0)
+}
+
+// Units describes the inspected file's versioned definitions (dws diff); nil when its
+// dialect has none.
+func (in *Inspection) Units() []*change.Unit {
+	if in.Dialect == nil || in.Dialect.Units == nil || in.pass == nil {
+		return nil
+	}
+	return in.Dialect.Units(in.pass)
 }

@@ -1,0 +1,64 @@
+// Package change compares two versions of workflow definitions (SPEC §17): it pairs
+// units by id, lists the nodes, edges and values added, removed, changed and
+// retargeted, classes each change breaking, feature or cosmetic, judges the version
+// bump against the class, counts the paths kept, lost and gained per end state, and
+// says for each position a run can be persisted at whether a run paused there on OLD
+// can go on under NEW.
+//
+// It knows no format. Each dialect describes its definitions as Units (lint.Dialect's
+// Units part): the unit's id and version, its nodes with their type and classified
+// values, its edges, entry, exits, persisted positions and what each node reads and
+// produces. The path counts come from package sim, on the explorations the dialects'
+// own simulators made of the two versions.
+//
+// Decisions where the spec is silent:
+//
+//   - Pairing: units by Kind:Name, after the unit renames of .dws.yaml (renames:,
+//     from/to unit ids without version); nodes by id within a unit, after the node
+//     renames declared for the unit's NEW id. Nothing is guessed: an undeclared
+//     rename is a removal and an addition. A unit defined twice on one side is a
+//     problem of the report; the first (in path order) is compared.
+//   - Values: a node's values are its canonical form but for its id, its type and its
+//     routing fields, split into leaves by JSON Pointer (objects are split, arrays and
+//     scalars are one value each, compared as RFC 8785 bytes). The unit's own values
+//     are everything outside its nodes but its name and version.
+//   - Classes: a value is cosmetic (descriptions, names, titles, tags), a limit (a
+//     bound whose lowering is breaking and raising a feature; a limit added or
+//     removed is a feature) or a feature (everything else: prompt, model, SQL, URL,
+//     agent, condition). Adding a node or an edge is a feature; removing either,
+//     changing a node's type, retargeting an edge (the same routing field of the same
+//     node naming another node) or changing the entry is breaking. A routing field
+//     that ended the run and now names a node is an added edge; one that named a node
+//     and now ends the run is a removed edge.
+//   - "An end state or a path to it lost" is breaking when NEW has fewer paths ending
+//     in some end state than OLD (none at all: the end state is lost). Paths that are
+//     merely different (a step inserted before the end makes every path through it a
+//     new one) are reported as lost and gained, but are no breaking change by
+//     themselves: the edge changes that made them are classed on their own. Runs cut
+//     by a bound are not judged.
+//   - "A step now reading an output that no earlier step produces": a node's read is
+//     missing when no node that can run before it (any node with a path to it; the
+//     node itself only on a cycle) produces it. It is breaking when NEW's node misses
+//     a read that OLD's node (by id, after renames) did not miss or did not make.
+//   - Versions: Cortex vMAJOR.MINOR, DWS MAJOR.MINOR.PATCH (a leading v, a
+//     pre-release and build suffix are read and ignored for the comparison), DireClaw
+//     an integer. Breaking needs a MAJOR bump (a MINOR below 1.0), feature a MINOR,
+//     cosmetic a PATCH (Cortex: a MINOR; DireClaw: any increment). A bump is the
+//     highest part that rose (1.4.2 → 2.0.0 is major, 1.4.2 → 1.5.7 minor). Any change
+//     with the version unchanged is version-not-bumped, a smaller bump than needed
+//     version-bump-too-small, a lower version version-decreased (whether or not
+//     anything changed). A version that does not parse in its scheme is not judged;
+//     the report says so.
+//   - In flight: a run persisted at a node is about to run it, with every node before
+//     it done. Its verdict under NEW: needs-mapping when the node is gone (not
+//     renamed); incompatible when its type changed, or when a node the run would
+//     still run under NEW reads an output that no node the run ran under OLD and no
+//     node between the position and the reader under NEW produced (and OLD's node did
+//     not miss it already); continues-changed when the node, or any node reachable
+//     from it under NEW, is new or changed other than cosmetically (its values, type
+//     or routing), or when the unit's own non-cosmetic values changed; else continues.
+//   - Fingerprints: the first 16 hex digits of SHA-256 over the unit id (without
+//     version), the change kind, the node id and where (field path, edge label, end
+//     state), each followed by a newline (Fingerprint). They survive edits elsewhere
+//     in the file and moves of the file; they change when the unit or node is renamed.
+package change
