@@ -319,11 +319,16 @@ func (p *pairing) fields(d *UnitDiff, node string, old, new []Field) {
 			continue
 		}
 		c, why := classOf(nf.Class), ""
-		if nf.Class == LimitField {
-			if tighter(of.Value, nf.Value) {
+		if (nf.Class == LimitField || nf.Class == FloorField) && numbers(of.Value, nf.Value) {
+			switch lower := tighter(of.Value, nf.Value); {
+			case nf.Class == LimitField && lower:
 				c, why = Breaking, "limit tightened"
-			} else {
+			case nf.Class == LimitField:
 				why = "limit loosened"
+			case lower:
+				why = "minimum lowered"
+			default:
+				c, why = Breaking, "minimum raised"
 			}
 		}
 		d.add(Change{Kind: FieldChanged, Class: c, Node: node, Where: of.Path, Why: why,
@@ -356,6 +361,14 @@ func tighter(old, new string) bool {
 	a, ok1 := new2rat(old)
 	b, ok2 := new2rat(new)
 	return ok1 && ok2 && b.Cmp(a) < 0
+}
+
+// numbers reports whether both values are numbers (a limit written as a duration is
+// not compared: its change is a feature).
+func numbers(a, b string) bool {
+	_, ok1 := new2rat(a)
+	_, ok2 := new2rat(b)
+	return ok1 && ok2
 }
 
 func new2rat(s string) (*big.Rat, bool) { return new(big.Rat).SetString(s) }

@@ -2,6 +2,7 @@ package change
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dwsdev/dws/canonical"
@@ -84,8 +85,9 @@ type Edge struct {
 	Span  source.Span
 }
 
-// Field is one value of a node or unit: a scalar, an array, or an empty object; an
-// object is split into its members.
+// Field is one value of a node or unit: a scalar, an array of anything but objects
+// only, or an empty object. An object is split into its members and an array of
+// objects by index.
 type Field struct {
 	// Path is the JSON Pointer of the value below its node or unit ("/params/sql").
 	Path string
@@ -99,12 +101,14 @@ type Field struct {
 type FieldClass uint8
 
 // The field classes: a cosmetic field (a description, a tag), a field whose change is a
-// feature (a prompt, a model, SQL), and a limit, whose tightening is breaking and
-// loosening a feature.
+// feature (a prompt, a model, SQL), a limit (a bound, whose lowering is breaking and
+// raising a feature) and a floor (a minimum, whose raising is breaking and lowering a
+// feature).
 const (
 	FeatureField FieldClass = iota
 	CosmeticField
 	LimitField
+	FloorField
 )
 
 // Scheme is how a unit's versions are written and compared.
@@ -122,23 +126,29 @@ const (
 	Integer
 )
 
-// FieldsOf flattens the object obj, written at pointer ptr, into fields: an object's
-// members recursively, any other value (arrays included) as one field. Members whose
-// key is in skip are left out at the top level. classify gets each field's path.
-func FieldsOf(doc *source.Document, obj *source.Node, skip []string, classify func(path string) FieldClass) []Field {
+// FieldsOf flattens the object obj into fields: an object's members recursively, any
+// other value (arrays included) as one field. A value whose path skip accepts is left
+// out, with all below it; classify gives each field's class by its path.
+func FieldsOf(obj *source.Node, skip func(path string) bool, classify func(path string) FieldClass) []Field {
 	var out []Field
-	var walk func(n *source.Node, path string, top bool)
-	walk = func(n *source.Node, path string, top bool) {
+	var walk func(n *source.Node, path string)
+	walk = func(n *source.Node, path string) {
+		if path != "" && skip != nil && skip(path) {
+			return
+		}
 		if n.Kind == source.Object && len(n.Members) > 0 {
 			for _, m := range n.Members {
-				if top && slices.Contains(skip, m.Key) {
-					continue
-				}
-				walk(m.Value, path+"/"+source.EscapeToken(m.Key), false)
+				walk(m.Value, path+"/"+source.EscapeToken(m.Key))
 			}
 			return
 		}
-		if top {
+		if objects(n) {
+			for i, it := range n.Items {
+				walk(it, path+"/"+strconv.Itoa(i))
+			}
+			return
+		}
+		if path == "" {
 			return
 		}
 		b, err := canonical.Bytes(n.Value())
@@ -152,9 +162,36 @@ func FieldsOf(doc *source.Document, obj *source.Node, skip []string, classify fu
 		out = append(out, f)
 	}
 	if obj != nil && obj.Kind == source.Object {
-		walk(obj, "", true)
+		walk(obj, "")
 	}
 	return out
+}
+
+// objects reports whether n is a non-empty array of objects only: such an array is
+// split by index (a list of branches, of conditions), one of scalars is one value (tags,
+// outputs).
+func objects(n *source.Node) bool {
+	if n.Kind != source.Array || len(n.Items) == 0 {
+		return false
+	}
+	for _, it := range n.Items {
+		if it.Kind != source.Object {
+			return false
+		}
+	}
+	return true
+}
+
+// Keys is a skip function for FieldsOf that leaves out these top-level members.
+func Keys(keys ...string) func(path string) bool {
+	return func(path string) bool {
+		tok, ok := strings.CutPrefix(path, "/")
+		if !ok || strings.Contains(tok, "/") {
+			return false
+		}
+		tok, _ = source.UnescapeToken(tok)
+		return slices.Contains(keys, tok)
+	}
 }
 
 // Leaf is the last token of a field path ("/params/sql" → "sql").

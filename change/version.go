@@ -47,6 +47,14 @@ var bumpNames = [...]string{"none", "patch", "minor", "major", "increment"}
 
 func (b Bump) String() string { return bumpNames[b] }
 
+// phrase is the bump with its article, for messages: "a major bump", "an increment".
+func (b Bump) phrase() string {
+	if b == Increment {
+		return "an increment"
+	}
+	return "a " + b.String() + " bump"
+}
+
 // version is a parsed version: up to three numbers, compared in order.
 type version [3]uint64
 
@@ -178,10 +186,10 @@ func verdict(old, new *Unit, c Class) (*Verdict, string) {
 	case c == NoChange:
 	case m == NoBump:
 		v.Rule = "version-not-bumped"
-		v.Message = fmt.Sprintf("%s changes need a %s bump; the version stayed %s", c, v.Needed, new.Version)
+		v.Message = fmt.Sprintf("%s changes need %s; the version stayed %s", c, v.Needed.phrase(), new.Version)
 	case m < v.Needed:
 		v.Rule = "version-bump-too-small"
-		v.Message = fmt.Sprintf("%s changes need a %s bump; %s → %s is a %s bump", c, v.Needed, old.Version, new.Version, m)
+		v.Message = fmt.Sprintf("%s changes need %s; %s → %s is %s", c, v.Needed.phrase(), old.Version, new.Version, m.phrase())
 	}
 	return v, ""
 }

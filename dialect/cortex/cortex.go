@@ -31,6 +31,7 @@ func Dialect() *lint.Dialect {
 		Decode:   func(doc *source.Document) any { return decode(doc) },
 		Graphs:   graphs,
 		Simulate: simulate,
+		Units:    units,
 		Rules:    rules,
 		Checks:   []lint.Check{{Rules: sqlIDs, Run: func(p *lint.Pass) { checkSQL(p.File, stepsOf(p)) }}},
 		Config:   map[string]lint.SectionParser{"cortex": parseSettings, "sql": parseSQLSettings},

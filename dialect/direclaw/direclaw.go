@@ -130,6 +130,7 @@ func Dialect() *lint.Dialect {
 		Config:    map[string]lint.SectionParser{ID: parseSettings},
 		ConfigDoc: configDoc,
 		Simulate:  simulate,
+		Units:     units,
 	}
 }
 

@@ -70,6 +70,7 @@ func workflowDialect() *lint.Dialect {
 		Decode:   func(doc *source.Document) any { return decodeWorkflow(doc.Root) },
 		Graphs:   workflowGraphs,
 		Simulate: simulateWorkflow,
+		Units:    workflowUnits,
 		Rules: []*lint.Rule{&loopBound, &loopTarget, &join, &parallelStructure, &condition, &duration,
 			&timeoutExceeds, &missingVerificationGate, &gateOrder, &failureEdge, &budget, &hook,
 			&selectionStrategy, &subWorkflow, &infeasibleBranch, &joinUnsatisfiable, &loopExhausted},
@@ -92,6 +93,7 @@ func contract() *lint.Dialect {
 		Detect: func(doc *source.Document) bool { return hasAll(doc, "contract_id", "parties") },
 		// contract-artifact needs the job spec's workers: the bundle reports it.
 		Rules: []*lint.Rule{&contractParty, &contractArtifact, &qualityBaseline},
+		Units: contractUnits,
 		Checks: []lint.Check{{Rules: []string{duration.ID}, Run: func(p *lint.Pass) {
 			checkDurations(p.File, []located{{p.Doc.Root.Get("delivery_sla").Get("max_duration"), "/delivery_sla/max_duration"}})
 		}}},

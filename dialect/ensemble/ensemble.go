@@ -109,6 +109,7 @@ func Dialect() *lint.Dialect {
 		Graphs:   graphs,
 		Rules:    []*lint.Rule{&ensembleMix, &phaseWorkflow, &crossPhaseContext, &contextOrder, &hierarchicalRole},
 		Simulate: simulate,
+		Units:    units,
 	}
 }
 

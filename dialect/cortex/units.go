@@ -1,0 +1,73 @@
+package cortex
+
+import (
+	"github.com/dwsdev/dws/change"
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/source"
+)
+
+// units describes the file as one unit, cortex:<name>@vMAJOR.MINOR: each step a node
+// a run can be persisted at, onSuccess and onFailure its edges.
+func units(p *lint.Pass) []*change.Unit {
+	root := p.Doc.Root
+	name, ok := root.Get("name").Str()
+	steps := stepsOf(p)
+	if !ok || len(steps) == 0 {
+		return nil
+	}
+	u := &change.Unit{Kind: ID, Name: name, Scheme: change.Cortex, Span: root.Get("name").Span}
+	if v := root.Get("version"); v != nil {
+		u.Version, _ = v.Str()
+		u.VersionSpan = v.Span
+	}
+	u.Fields = change.FieldsOf(root, change.Keys("name", "version", "steps", "signature"), unitField)
+	if steps[0].hasID {
+		u.Entry = steps[0].id
+	}
+	for _, s := range steps {
+		if !s.hasID {
+			continue
+		}
+		n := change.Node{ID: s.id, Type: s.typ, Span: s.node.Get("id").Span, Persist: true,
+			Exit:   s.onSuccess.ends || s.onFailure.ends,
+			Fields: change.FieldsOf(s.node, change.Keys("id", "type", "onSuccess", "onFailure"), stepField)}
+		u.Nodes = append(u.Nodes, n)
+		for _, e := range []struct {
+			label string
+			edge  edge
+		}{{"onSuccess", s.onSuccess}, {"onFailure", s.onFailure}} {
+			if e.edge.target == "" {
+				continue
+			}
+			u.Edges = append(u.Edges, change.Edge{From: s.id, To: e.edge.target, Label: e.label, Span: spanOf(p.Doc, e.edge.ptr)})
+		}
+	}
+	return []*change.Unit{u}
+}
+
+func spanOf(doc *source.Document, ptr string) source.Span {
+	sp, _ := doc.PointerSpan(ptr)
+	return sp
+}
+
+// unitField classifies the document's own values: its description and $schema are
+// cosmetic, the schema version a feature.
+func unitField(path string) change.FieldClass {
+	switch path {
+	case "/description", "/$schema":
+		return change.CosmeticField
+	}
+	return change.FeatureField
+}
+
+// stepField classifies a step's values: names and descriptions are cosmetic, the
+// retry count a limit, everything else (SQL, URL, prompt, model, expression) a feature.
+func stepField(path string) change.FieldClass {
+	switch path {
+	case "/name", "/description", "/title", "/tags":
+		return change.CosmeticField
+	case "/retry/count":
+		return change.LimitField
+	}
+	return change.FeatureField
+}
