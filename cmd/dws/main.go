@@ -120,6 +120,7 @@ func commands() []*cli.Command {
 	return []*cli.Command{
 		validateCommand(),
 		simulateCommand(),
+		diffCommand(),
 		testCommand(),
 		lspCommand(),
 		graphCommand(),

@@ -1,0 +1,297 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dwsdev/dws/change"
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/report"
+	"github.com/dwsdev/dws/sim"
+	"github.com/dwsdev/dws/source"
+	"github.com/urfave/cli/v2"
+)
+
+func diffCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "diff",
+		Usage:     "compare two versions of definitions: changes and their class, the version verdict, path counts, in-flight runs",
+		ArgsUsage: "OLD NEW | --against GIT_REF [PATH…]",
+		Description: `Compares the definitions of OLD with those of NEW (two files, or two directories walked
+as dws validate walks them), paired by unit (cortex:NAME, dws-workflow:NAME,
+direclaw:ORCHESTRATOR/WORKFLOW, ensemble:NAME), never by path; renames are declared
+in .dws.yaml (renames:). For each unit it prints the nodes and edges added (+),
+removed (-) and changed (~), each classed breaking, feature or cosmetic (SPEC §17),
+the exact path counts kept, lost and gained per end state, whether a run persisted at
+each node of OLD can go on under NEW, and the version verdict (version-not-bumped,
+version-bump-too-small, version-decreased).
+
+--against GIT_REF reads the old files from git's objects at GIT_REF (git runs as a
+subprocess; the work tree and index are never touched) and compares them with the
+files in the work tree, PATHs (default: the current directory) selecting both.
+
+Exit status: 0 no version finding and no change at or above --fail-on; 1 otherwise;
+2 usage or configuration error, or a GIT_REF that cannot be read; 3 dws failed.`,
+		Flags: []cli.Flag{
+			oneOf(&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.DiffFormats, ", ")}, report.DiffFormats...),
+			oneOf(&cli.StringFlag{Name: "fail-on", Usage: "also exit 1 on a change of this class or higher: breaking, feature"}, "breaking", "feature"),
+			&cli.StringFlag{Name: "against", Usage: "compare the work tree with this git revision"},
+			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
+			&cli.DurationFlag{Name: "max-time", Value: time.Minute, Usage: "stop counting a definition's paths after this long (0: no limit)"},
+		},
+		Action: diff,
+	}
+}
+
+func diff(c *cli.Context) error {
+	format := c.String("format")
+	if !slices.Contains(report.DiffFormats, format) {
+		return usagef("--format: %q is not one of %s", format, strings.Join(report.DiffFormats, ", "))
+	}
+	failOn := change.NoChange
+	if f := c.String("fail-on"); f != "" {
+		cl, ok := change.ParseClass(f)
+		if !ok || cl == change.Cosmetic {
+			return usagef("--fail-on: %q is not one of breaking, feature", f)
+		}
+		failOn = cl
+	}
+	args := c.Args().Slice()
+	ref := c.String("against")
+	if ref == "" && len(args) != 2 {
+		return usagef("diff: want OLD and NEW, or --against GIT_REF [PATH…]")
+	}
+	s, err := loadSetup(c.String("config"))
+	if err != nil {
+		return err
+	}
+	l, err := lint.New(s.reg, s.cfg)
+	if err != nil {
+		return usageError{err}
+	}
+	opts := sim.Options{EdgesOnly: true, MaxTime: c.Duration("max-time")}
+	var old, nw []*change.Unit
+	var problems []string
+	if ref != "" {
+		if len(args) == 0 {
+			args = []string{"."}
+		}
+		files, err := gitFiles(l, ref, args)
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			old = append(old, unitsOf(l, f.path, f.data, opts)...)
+		}
+		nw, problems, err = diskUnits(l, args, opts)
+		if err != nil {
+			return err
+		}
+	} else {
+		var p1, p2 []string
+		if old, p1, err = diskUnits(l, args[:1], opts); err != nil {
+			return err
+		}
+		if nw, p2, err = diskUnits(l, args[1:], opts); err != nil {
+			return err
+		}
+		problems = append(p1, p2...)
+	}
+	rep := change.Diff(old, nw, s.cfg.Renames, sim.Options{MaxTime: c.Duration("max-time")})
+	rep.Problems = append(problems, rep.Problems...)
+	if err := report.WriteDiff(c.App.Writer, format, rep, report.Options{Version: version()}); err != nil {
+		return failedTo("writing the report", err)
+	}
+	code := exitOK
+	if len(rep.Problems) > 0 {
+		code = exitFindings
+	}
+	for _, d := range rep.Units {
+		if d.Verdict != nil && d.Verdict.Rule != "" || failOn != change.NoChange && d.Class >= failOn {
+			code = exitFindings
+		}
+	}
+	return exitCode(code)
+}
+
+// diskUnits reads the units of the files at paths (files or directories, walked as dws
+// validate walks them); problems are files that could not be read.
+func diskUnits(l *lint.Linter, paths []string, opts sim.Options) (units []*change.Unit, problems []string, err error) {
+	inputs, diags, err := l.Expand(paths)
+	var nf *lint.NoFilesError
+	if err != nil && !errors.As(err, &nf) {
+		return nil, nil, usageError{err}
+	}
+	for _, d := range diags {
+		problems = append(problems, d.String())
+	}
+	for _, in := range inputs {
+		data, err := source.ReadFile(in.Path)
+		if err != nil {
+			if len(paths) == 1 && paths[0] == in.Path {
+				return nil, nil, usagef("diff: %v", err)
+			}
+			problems = append(problems, err.Error())
+			continue
+		}
+		units = append(units, unitsOf(l, in.Path, data, opts)...)
+	}
+	return units, problems, nil
+}
+
+// unitsOf parses one file and describes its units, each simulated for the path counts.
+func unitsOf(l *lint.Linter, path string, data []byte, opts sim.Options) []*change.Unit {
+	in := l.Inspect(path, data)
+	units := in.Units()
+	if len(units) == 0 {
+		return nil
+	}
+	defs, err := in.Simulate(opts)
+	for _, u := range units {
+		u.Path = path
+		if err != nil {
+			u.PathsNote = "not simulated: " + err.Error()
+			continue
+		}
+		for _, d := range defs {
+			if d.Pointer == u.Pointer && d.Result != nil {
+				u.Paths = d.Result
+			}
+		}
+	}
+	return units
+}
+
+// gitFile is one file of a git revision.
+type gitFile struct {
+	path string // as the work tree would show it, relative to the current directory
+	data []byte
+}
+
+// gitFiles reads the files under paths at ref from git's objects, selected as a
+// directory walk selects them. git runs as a subprocess: it reads the repository
+// exactly as the user's git does (worktrees, alternates, packed refs, safe.directory),
+// and dws needs no Go git library for three read-only plumbing commands.
+func gitFiles(l *lint.Linter, ref string, paths []string) ([]gitFile, error) {
+	if _, err := git(nil, "rev-parse", "--is-inside-work-tree"); err != nil {
+		return nil, usagef("diff --against: not inside a git work tree: %v", err)
+	}
+	if strings.HasPrefix(ref, "-") {
+		return nil, usagef("diff --against: %q is not a revision", ref)
+	}
+	commit, err := git(nil, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	if err != nil {
+		return nil, usagef("diff --against: %s", missingRef(ref))
+	}
+	oid := strings.TrimSpace(string(commit))
+	listing, err := git(nil, append([]string{"ls-tree", "-r", "-z", oid, "--"}, paths...)...)
+	if err != nil {
+		return nil, usagef("diff --against: listing %s: %v", ref, err)
+	}
+	var names, oids []string
+	for _, rec := range strings.Split(string(listing), "\x00") {
+		meta, name, ok := strings.Cut(rec, "\t")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(meta)
+		// Regular files only: a symlink (120000) or a submodule (a commit) has no
+		// definition of its own in this tree.
+		if len(f) != 3 || f[1] != "blob" || f[0] == "120000" || hidden(name) || !l.Selects(name) {
+			continue
+		}
+		names = append(names, name)
+		oids = append(oids, f[2])
+	}
+	if len(oids) == 0 {
+		return nil, nil
+	}
+	out, err := git(strings.NewReader(strings.Join(oids, "\n")+"\n"), "cat-file", "--batch")
+	if err != nil {
+		return nil, failedTo("reading "+ref+" from git", err)
+	}
+	files := make([]gitFile, 0, len(names))
+	r := bufio.NewReader(bytes.NewReader(out))
+	for _, name := range names {
+		header, err := r.ReadString('\n')
+		if err != nil {
+			return nil, failedTo("reading "+ref+" from git", err)
+		}
+		f := strings.Fields(header)
+		if len(f) != 3 {
+			return nil, failedTo("reading "+ref+" from git", fmt.Errorf("unexpected header %q", header))
+		}
+		size, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil {
+			return nil, failedTo("reading "+ref+" from git", err)
+		}
+		data := make([]byte, size+1) // the content and its newline
+		if _, err := io.ReadFull(r, data); err != nil {
+			return nil, failedTo("reading "+ref+" from git", err)
+		}
+		files = append(files, gitFile{path: ref + ":" + filepath.ToSlash(name), data: data[:size]})
+	}
+	return files, nil
+}
+
+// hidden reports whether a path lies in or is a dot-file or dot-directory, which a
+// directory walk skips.
+func hidden(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if strings.HasPrefix(seg, ".") && seg != "." && seg != ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// missingRef says why ref names no commit: on a shallow clone, where its history
+// stops.
+func missingRef(ref string) string {
+	msg := fmt.Sprintf("%s names no commit of this repository", ref)
+	shallow, err := git(nil, "rev-parse", "--is-shallow-repository")
+	if err != nil || strings.TrimSpace(string(shallow)) != "true" {
+		return msg
+	}
+	msg += "; the repository is a shallow clone"
+	if p, err := git(nil, "rev-parse", "--git-path", "shallow"); err == nil {
+		if b, err := os.ReadFile(strings.TrimSpace(string(p))); err == nil {
+			var cut []string
+			for _, line := range strings.Fields(string(b)) {
+				if len(line) > 12 {
+					line = line[:12]
+				}
+				cut = append(cut, line)
+			}
+			msg += ", its history stops at " + strings.Join(cut, ", ")
+		}
+	}
+	return msg + " (fetch more of it: git fetch --deepen=N, or --unshallow)"
+}
+
+// git runs git with args in the current directory and returns its standard output.
+func git(stdin io.Reader, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Stdin = stdin
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return out, errors.New(msg)
+		}
+		return out, err
+	}
+	return out, nil
+}
