@@ -31,11 +31,12 @@ func WriteDiff(w io.Writer, format string, rep *change.Report, opts Options) err
 const VersionSeverity = "error"
 
 func writeDiffText(w *bufio.Writer, rep *change.Report) {
-	var added, changed, removed, findings int
+	var added, changed, removed, same, findings int
 	var classes [4]int
 	for i := range rep.Units {
 		d := &rep.Units[i]
 		if len(d.Changes) == 0 && (d.Verdict == nil || d.Verdict.Rule == "") {
+			same++
 			continue
 		}
 		switch {
@@ -61,8 +62,8 @@ func writeDiffText(w *bufio.Writer, rep *change.Report) {
 		fmt.Fprintln(w)
 	}
 	n := classes[change.Breaking] + classes[change.Feature] + classes[change.Cosmetic]
-	fmt.Fprintf(w, "Plan: %s to add, %d to change, %d to remove; %s (%d breaking, %d feature, %d cosmetic); %s.\n",
-		plural(added, "unit"), changed, removed, plural(n, "change"),
+	fmt.Fprintf(w, "Plan: %s to add, %d to change, %d to remove, %d unchanged; %s (%d breaking, %d feature, %d cosmetic); %s.\n",
+		plural(added, "unit"), changed, removed, same, plural(n, "change"),
 		classes[change.Breaking], classes[change.Feature], classes[change.Cosmetic], plural(findings, "version finding"))
 }
 

@@ -105,7 +105,7 @@ func diff(c *cli.Context) error {
 		if nw, p2, err = diskUnits(l, args[1:], opts); err != nil {
 			return err
 		}
-		problems = append(p1, p2...)
+		problems = slices.Concat(p1, p2)
 	}
 	rep := change.Diff(old, nw, s.cfg.Renames, sim.Options{MaxTime: c.Duration("max-time")})
 	rep.Problems = append(problems, rep.Problems...)

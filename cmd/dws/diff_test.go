@@ -94,7 +94,9 @@ func checkPathsAgainstSimulate(t *testing.T, report []byte, old, nw string) bool
 		if code := run([]string{"dws", "simulate", "--format", "json", file}, nil, &out, &bytes.Buffer{}); code > exitFindings {
 			t.Fatalf("simulate %s: exit %d", file, code)
 		}
-		var sim struct{ Definitions []struct{ Paths map[string]string } }
+		var sim struct {
+			Definitions []struct{ Paths map[string]string }
+		}
 		if err := json.Unmarshal(out.Bytes(), &sim); err != nil || len(sim.Definitions) != 1 {
 			t.Fatalf("simulate %s: %v, %d definitions", file, err, len(sim.Definitions))
 		}
