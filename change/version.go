@@ -158,6 +158,9 @@ type Verdict struct {
 	// version-not-bumped, version-bump-too-small or version-decreased.
 	Rule    string
 	Message string
+	// Severity is the rule's severity as configured (set by the caller; "" reads as
+	// error, the rules' default).
+	Severity string
 }
 
 // verdict judges the versions of a pair against the class of its changes; nil when

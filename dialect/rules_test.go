@@ -1,6 +1,8 @@
 package dialect_test
 
 import (
+	"github.com/dwsdev/dws/change"
+	"github.com/dwsdev/dws/sim"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,6 +23,15 @@ func TestRuleDocs(t *testing.T) {
 			}
 			if r.Fail.Name == "" || r.Pass.Name == "" {
 				t.Fatalf("rule %s needs a failing and a passing example", r.ID)
+			}
+			if r.Diff {
+				if got := diffExample(t, reg, r.Fail); got != r.ID {
+					t.Errorf("the failing example of %s gives %q", r.ID, got)
+				}
+				if got := diffExample(t, reg, r.Pass); got != "" {
+					t.Errorf("the passing example of %s gives %q", r.ID, got)
+				}
+				return
 			}
 			// The sim-* rules are reported by dws simulate: their examples are simulated.
 			fail := runExample(t, reg, r.Fail, r.Sim)
@@ -74,4 +85,25 @@ func runExample(t *testing.T, reg *lint.Registry, ex lint.Example, simulate bool
 		}
 	}
 	return res.Diagnostics()
+}
+
+// diffExample compares a version rule's example with the OLD file it holds, as dws diff
+// does, and returns the version rule that fires ("" for none).
+func diffExample(t *testing.T, reg *lint.Registry, ex lint.Example) string {
+	t.Helper()
+	l, err := lint.New(reg, lint.DefaultConfig(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldText, ok := ex.Files["old/"+ex.Name]
+	if !ok {
+		t.Fatalf("example %s has no old/%s", ex.Name, ex.Name)
+	}
+	old := l.Inspect("old/"+ex.Name, []byte(oldText)).Units()
+	nw := l.Inspect(ex.Name, []byte(ex.Text)).Units()
+	rep := change.Diff(old, nw, nil, sim.Options{})
+	if len(rep.Units) != 1 || rep.Units[0].Verdict == nil {
+		t.Fatalf("example %s: %+v", ex.Name, rep.Units)
+	}
+	return rep.Units[0].Verdict.Rule
 }

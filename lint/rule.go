@@ -24,6 +24,9 @@ type Rule struct {
 	Inline InlinePolicy
 	// Sim marks a rule that dws simulate reports (its examples are simulated).
 	Sim bool
+	// Diff marks a rule that dws diff reports (the version rules): its examples are
+	// the NEW file, compared with the OLD one their Files hold as "old/" + Name.
+	Diff bool
 	// Check finds the rule's problems in one file of its dialect, and runs wherever the
 	// rule is not turned off. It is nil for a rule that a stage reports (read, parse,
 	// schema, the graph rules) or that a dialect's Check or Bundle reports.

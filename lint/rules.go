@@ -14,6 +14,12 @@ const helloCortex = `{
 }
 `
 
+// helloOld is helloCortex as it was before its script changed, at the same version.
+var helloOld = strings.Replace(helloCortex, "console.log('hi')", "console.log('hello')", 1)
+
+// helloBroken is helloCortex with its step replaced by another (a breaking change).
+var helloBroken = strings.Replace(helloCortex, `"id": "say-hi", "type": "script"`, `"id": "wave", "type": "script"`, 1)
+
 // helloSum is the canonical checksum of helloCortex.
 const helloSum = "sha256:495bc69aed01ab9e37c621db47a925d9e1840a17cdf91b4fbb66c35cb25fc521"
 
@@ -219,6 +225,38 @@ dws checksum --write, or exclude it from what dws checks.`,
 			Files: map[string]string{"dws.lock": `{"version": 1, "files": {}}` + "\n"}},
 		Pass: Example{Name: "hello.json", Text: helloCortex, Config: "lock: dws.lock\n",
 			Files: map[string]string{"dws.lock": `{"version": 1, "files": {"hello.json": "` + helloSum + `"}}` + "\n"}},
+	},
+	{
+		ID: "version-not-bumped", Severity: Error, Diff: true,
+		Summary: "a versioned definition changed and its version did not (dws diff)",
+		Doc: `A version names content: a runtime that resumes a run, a lockfile that records what was
+published, a reviewer who approved v1.4 all rely on v1.4 meaning one thing. dws diff compares the
+two versions of each unit (cortex, dws-workflow, dws-contract, direclaw) and classes every change
+breaking, feature or cosmetic; any change with the version left as it was is reported here. Bump
+the version as the change's class needs (see version-bump-too-small).`,
+		Fail: Example{Name: "hello.json", Text: helloCortex, Files: map[string]string{"old/hello.json": helloOld}},
+		Pass: Example{Name: "hello.json", Text: helloCortex, Files: map[string]string{"old/hello.json": helloCortex}},
+	},
+	{
+		ID: "version-bump-too-small", Severity: Error, Diff: true,
+		Summary: "the version went up by less than the changes need (dws diff)",
+		Doc: `Breaking changes (a node removed or retyped, an edge removed or retargeted, the entry
+moved, a limit tightened, fewer paths to an end state, a step reading what nothing before it
+produces) need a MAJOR bump, or a MINOR one below 1.0; features (anything added; a prompt, model,
+SQL, URL, agent, condition or bound changed) a MINOR; cosmetic changes (descriptions, names, tags)
+a PATCH. Cortex versions have no patch level, so cosmetic changes need a MINOR there; DireClaw's
+integer versions need any increment. dws diff prints each change with its class.`,
+		Fail: Example{Name: "hello.json", Text: strings.Replace(helloBroken, `"v1.0"`, `"v1.1"`, 1), Files: map[string]string{"old/hello.json": helloCortex}},
+		Pass: Example{Name: "hello.json", Text: strings.Replace(helloBroken, `"v1.0"`, `"v2.0"`, 1), Files: map[string]string{"old/hello.json": helloCortex}},
+	},
+	{
+		ID: "version-decreased", Severity: Error, Diff: true,
+		Summary: "the version is lower than the old one (dws diff)",
+		Doc: `Versions only go up: a lower version would name content that was, or may later be,
+published under it. dws diff reports a NEW version below OLD's whether or not anything else
+changed.`,
+		Fail: Example{Name: "hello.json", Text: strings.Replace(helloCortex, `"v1.0"`, `"v0.9"`, 1), Files: map[string]string{"old/hello.json": helloCortex}},
+		Pass: Example{Name: "hello.json", Text: strings.Replace(helloCortex, `"v1.0"`, `"v1.1"`, 1), Files: map[string]string{"old/hello.json": helloCortex}},
 	},
 	{
 		ID: "unused-suppression", Severity: Warning,

@@ -27,8 +27,13 @@ func WriteDiff(w io.Writer, format string, rep *change.Report, opts Options) err
 	return bw.Flush()
 }
 
-// VersionSeverity is the severity of the version rules in dws diff: each is an error.
-const VersionSeverity = "error"
+// severity is a version finding's severity: error unless configured otherwise.
+func severity(v *change.Verdict) string {
+	if v.Severity == "" {
+		return "error"
+	}
+	return v.Severity
+}
 
 func writeDiffText(w *bufio.Writer, rep *change.Report) {
 	var added, changed, removed, same, findings int
@@ -126,7 +131,7 @@ func writeUnitText(w *bufio.Writer, d *change.UnitDiff) {
 	switch {
 	case d.Verdict != nil && d.Verdict.Rule != "":
 		fmt.Fprintf(w, "  %s:%d:%d: %s: %s [%s]\n", d.New.Path, d.New.VersionSpan.Start.Line, d.New.VersionSpan.Start.Col,
-			VersionSeverity, d.Verdict.Message, d.Verdict.Rule)
+			severity(d.Verdict), d.Verdict.Message, d.Verdict.Rule)
 	case d.Verdict != nil && d.Verdict.Needed != change.NoBump:
 		fmt.Fprintf(w, "  version: %s → %s (%s), as %s changes need\n", d.Old.Version, d.New.Version, d.Verdict.Made, d.Class)
 	case d.VersionNote != "":
@@ -346,7 +351,7 @@ func writeDiffJSON(w io.Writer, rep *change.Report, opts Options) error {
 			if d.Verdict != nil {
 				v.Needed, v.Made, v.Rule, v.Message = d.Verdict.Needed.String(), d.Verdict.Made.String(), d.Verdict.Rule, d.Verdict.Message
 				if v.Rule != "" {
-					v.Severity = VersionSeverity
+					v.Severity = severity(d.Verdict)
 					v.Line, v.Column = d.New.VersionSpan.Start.Line, d.New.VersionSpan.Start.Col
 					out.Summary.Findings++
 				}

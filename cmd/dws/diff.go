@@ -40,7 +40,10 @@ version-bump-too-small, version-decreased).
 subprocess; the work tree and index are never touched) and compares them with the
 files in the work tree, PATHs (default: the current directory) selecting both.
 
-Exit status: 0 no version finding and no change at or above --fail-on; 1 otherwise;
+The version rules are errors unless rules: in .dws.yaml says otherwise (dws explain
+version-bump-too-small).
+
+Exit status: 0 no version error and no change at or above --fail-on; 1 otherwise;
 2 usage or configuration error, or a GIT_REF that cannot be read; 3 dws failed.`,
 		Flags: []cli.Flag{
 			oneOf(&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.DiffFormats, ", ")}, report.DiffFormats...),
@@ -109,6 +112,25 @@ func diff(c *cli.Context) error {
 	}
 	rep := change.Diff(old, nw, s.cfg.Renames, sim.Options{MaxTime: c.Duration("max-time")})
 	rep.Problems = append(problems, rep.Problems...)
+	// The version rules' severities, as rules: in .dws.yaml sets them (off drops them).
+	for i := range rep.Units {
+		v := rep.Units[i].Verdict
+		if v == nil || v.Rule == "" {
+			continue
+		}
+		sev := lint.Error
+		if r, ok := s.reg.Lookup(v.Rule); ok {
+			sev = r.Severity
+		}
+		if cs, ok := s.cfg.Rules[v.Rule]; ok {
+			sev = cs
+		}
+		if sev == lint.Off {
+			v.Rule, v.Message = "", ""
+			continue
+		}
+		v.Severity = sev.String()
+	}
 	if err := report.WriteDiff(c.App.Writer, format, rep, report.Options{Version: version()}); err != nil {
 		return failedTo("writing the report", err)
 	}
@@ -117,7 +139,7 @@ func diff(c *cli.Context) error {
 		code = exitFindings
 	}
 	for _, d := range rep.Units {
-		if d.Verdict != nil && d.Verdict.Rule != "" || failOn != change.NoChange && d.Class >= failOn {
+		if d.Verdict != nil && d.Verdict.Rule != "" && d.Verdict.Severity == lint.Error.String() || failOn != change.NoChange && d.Class >= failOn {
 			code = exitFindings
 		}
 	}
