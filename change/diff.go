@@ -116,6 +116,9 @@ type UnitDiff struct {
 	PathsNote string
 	// InFlight are the verdicts per persisted position of OLD.
 	InFlight []Position
+	// ReRun are the nodes of NEW whose key changed: what a runtime reusing OLD's
+	// results must run again.
+	ReRun []ReRun
 }
 
 // Report is the comparison of two sets of units.
@@ -249,6 +252,7 @@ func compare(d *UnitDiff, o, n *Unit, renames map[string]string, opts sim.Option
 	p.paths(d, opts)
 	d.Verdict, d.VersionNote = verdict(o, n, d.Class)
 	p.inFlight(d)
+	d.ReRun = p.reRuns()
 }
 
 func (p *pairing) nodes(d *UnitDiff) {

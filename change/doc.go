@@ -57,6 +57,17 @@
 //     not miss it already); continues-changed when the node, or any node reachable
 //     from it under NEW, is new or changed other than cosmetically (its values, type
 //     or routing), or when the unit's own non-cosmetic values changed; else continues.
+//   - Node hashes: a node's own hash is the SHA-256 of its type and its values (path
+//     and canonical value, in path order): its canonical form without its id and its
+//     routing fields, plus what the dialect adds as its values (a DireClaw agent's
+//     provider and model). Its key combines the own hashes of its loop (a strongly
+//     connected set of nodes; a node on none is a loop of one), the keys of the nodes
+//     with an edge into the loop with the edges' labels and the own hash of the node
+//     each enters, and the unit's own values but the cosmetic ones. Ids take no part,
+//     so a declared rename changes no hash. A node must run again when its key
+//     changed: because it is new, because it changed itself, or because of a chain
+//     of nodes upstream whose keys changed, from one that changed itself (or, when
+//     none did, because what leads into it changed: an edge into it, the unit's values).
 //   - Fingerprints: the first 16 hex digits of SHA-256 over the unit id (without
 //     version), the change kind, the node id and where (field path, edge label, end
 //     state), each followed by a newline (Fingerprint). They survive edits elsewhere

@@ -128,6 +128,13 @@ func writeUnitText(w *bufio.Writer, d *change.UnitDiff) {
 			fmt.Fprintln(w)
 		}
 	}
+	if len(d.ReRun) > 0 {
+		var parts []string
+		for _, r := range d.ReRun {
+			parts = append(parts, r.Node+" ("+reRunText(r)+")")
+		}
+		fmt.Fprintf(w, "  re-run: %s\n", strings.Join(parts, "; "))
+	}
 	switch {
 	case d.Verdict != nil && d.Verdict.Rule != "":
 		fmt.Fprintf(w, "  %s:%d:%d: %s: %s [%s]\n", d.New.Path, d.New.VersionSpan.Start.Line, d.New.VersionSpan.Start.Col,
@@ -137,6 +144,16 @@ func writeUnitText(w *bufio.Writer, d *change.UnitDiff) {
 	case d.VersionNote != "":
 		fmt.Fprintf(w, "  version: %s\n", d.VersionNote)
 	}
+}
+
+func reRunText(r change.ReRun) string {
+	switch r.Why {
+	case "upstream":
+		return "upstream: " + strings.Join(r.Chain, " → ")
+	case "inputs":
+		return "what leads into it changed"
+	}
+	return r.Why
 }
 
 func verdictText(v string) string {
@@ -251,6 +268,13 @@ type jsonUnit struct {
 	Paths    map[string]jsonPaths `json:"paths,omitempty"`
 	PathNote string               `json:"paths_note,omitempty"`
 	InFlight []jsonPosition       `json:"in_flight"`
+	ReRun    []jsonReRun          `json:"re_run"`
+}
+
+type jsonReRun struct {
+	Node  string   `json:"node"`
+	Why   string   `json:"why"`
+	Chain []string `json:"chain,omitempty"`
 }
 
 type jsonChange struct {
@@ -306,7 +330,10 @@ func writeDiffJSON(w io.Writer, rep *change.Report, opts Options) error {
 	}
 	for i := range rep.Units {
 		d := &rep.Units[i]
-		ju := jsonUnit{ID: d.ID, Class: d.Class.String(), Changes: []jsonChange{}, InFlight: []jsonPosition{}, PathNote: d.PathsNote}
+		ju := jsonUnit{ID: d.ID, Class: d.Class.String(), Changes: []jsonChange{}, InFlight: []jsonPosition{}, ReRun: []jsonReRun{}, PathNote: d.PathsNote}
+		for _, r := range d.ReRun {
+			ju.ReRun = append(ju.ReRun, jsonReRun(r))
+		}
 		if d.Old != nil {
 			ju.Old = &jsonSideUnit{Ref: d.Old.Ref(), Path: d.Old.Path}
 		}
