@@ -30,6 +30,10 @@ Keys are paths relative to the lockfile's directory. The lockfile is sorted, byt
 stable and written atomically, also when several dws processes write it at once.
 Nothing is written when any file cannot be checksummed.
 
+--nodes prints, for each node of each versioned definition, its own hash and its
+key instead (one line a node: own, key, unit, node): a node whose key is unchanged
+ran on the same inputs and need not run again.
+
 --check FILE verifies every entry of the lockfile FILE (or, with PATHs, only those
 files) and prints "path: OK", "path: FAILED (…)", "path: MISSING" or
 "path: NOT IN LOCKFILE" for each, then a summary.
@@ -43,6 +47,7 @@ cannot be read.`,
 			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files checksummed in parallel"},
 			&cli.StringFlag{Name: "stdin-filename", Usage: "the name to print for standard input (its extension picks JSON or YAML)"},
+			&cli.BoolFlag{Name: "nodes", Usage: "print each node's own hash and key instead (see docs/change.md)"},
 		},
 		Action: checksum,
 	}
@@ -70,6 +75,12 @@ func checksum(c *cli.Context) error {
 	}
 	if check != "" {
 		return checkLock(c, s, check, args)
+	}
+	if c.Bool("nodes") {
+		if write != "" || containsStdin(args) {
+			return usagef("--nodes prints the hashes of files: not with --write or standard input")
+		}
+		return checksumNodes(c, s, args)
 	}
 	if len(args) == 0 {
 		args = []string{relativeDir(s.cfg.Dir)}

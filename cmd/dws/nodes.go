@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/dwsdev/dws/change"
+	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/source"
+	"github.com/urfave/cli/v2"
+)
+
+// checksumNodes is dws checksum --nodes: each node's own hash and key (SPEC §17), one
+// line a node, "<own>  <key>  <unit ref>  <node>", with the loop a node is hashed with.
+// A file of a dialect without units prints nothing; one that cannot be read is an error.
+func checksumNodes(c *cli.Context, s *setup, args []string) error {
+	l, err := lint.New(s.reg, s.cfg)
+	if err != nil {
+		return usageError{err}
+	}
+	if len(args) == 0 {
+		args = []string{relativeDir(s.cfg.Dir)}
+	}
+	inputs, problems, err := l.Expand(args)
+	if err != nil {
+		return usageError{err}
+	}
+	code := exitOK
+	w := bufio.NewWriter(c.App.Writer)
+	for _, d := range problems {
+		fmt.Fprintln(c.App.ErrWriter, d.String())
+		code = exitFindings
+	}
+	for _, in := range inputs {
+		data, err := source.ReadFile(in.Path)
+		if err != nil {
+			fmt.Fprintf(c.App.ErrWriter, "dws: %v\n", err)
+			code = exitFindings
+			continue
+		}
+		for _, u := range l.Inspect(in.Path, data).Units() {
+			for _, h := range change.Hashes(u) {
+				fmt.Fprintf(w, "%s  %s  %s  %s", h.Own, h.Key, u.Ref(), h.Node)
+				if h.Loop != nil {
+					fmt.Fprintf(w, "  (loop: %s)", strings.Join(h.Loop, ", "))
+				}
+				fmt.Fprintln(w)
+			}
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return failedTo("writing the hashes", err)
+	}
+	return exitCode(code)
+}
