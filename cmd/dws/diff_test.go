@@ -25,9 +25,22 @@ func TestDiffFixtures(t *testing.T) {
 		t.Fatalf("only %d diff fixtures: %v", len(cases), err)
 	}
 	checked := 0
+	// The in-flight verdicts the fixtures show, by dialect: each dialect with persisted
+	// positions has a case for every verdict.
+	verdicts := map[string]map[string]bool{}
 	defer func() {
-		if !t.Failed() && checked < 12 {
+		if t.Failed() {
+			return
+		}
+		if checked < 12 {
 			t.Errorf("only %d diffs' path counts were held to dws simulate", checked)
+		}
+		for _, d := range []string{"cortex", "dws-workflow", "direclaw"} {
+			for _, v := range []string{"continues", "continues-changed", "needs-mapping", "incompatible"} {
+				if !verdicts[d][v] {
+					t.Errorf("no %s fixture shows the in-flight verdict %s", d, v)
+				}
+			}
 		}
 	}()
 	for _, dir := range cases {
@@ -51,6 +64,23 @@ func TestDiffFixtures(t *testing.T) {
 					golden = "diff.json"
 				}
 				if format == "json" {
+					var rep struct {
+						Units []struct {
+							InFlight []struct{ Verdict string } `json:"in_flight"`
+						}
+					}
+					if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+						t.Fatal(err)
+					}
+					dialect := filepath.Base(filepath.Dir(dir))
+					if verdicts[dialect] == nil {
+						verdicts[dialect] = map[string]bool{}
+					}
+					for _, u := range rep.Units {
+						for _, p := range u.InFlight {
+							verdicts[dialect][p.Verdict] = true
+						}
+					}
 					if checkPathsAgainstSimulate(t, stdout.Bytes(), old[0], nw[0]) {
 						checked++
 					}

@@ -1,8 +1,10 @@
 package dws
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dwsdev/dws/change"
 	"github.com/dwsdev/dws/graph"
@@ -12,8 +14,10 @@ import (
 
 // workflowUnits describes a Spec 6 workflow as the unit dws-workflow:<name>@x.y.z: its
 // phases are nodes a run can be persisted at (a run resumes from its last completed
-// phase), every transition's routing fields edges from its from phase, labelled by
-// their kind (a failure route by its field). A transition's other values (conditions,
+// phase; a phase that runs a sub_workflow is of type sub-workflow), every transition's
+// routing fields edges from its from phase, labelled by their kind (a failure route by
+// its field). A phase produces the artifact types of its artifact_production and reads
+// those its entry_conditions name ($.artifacts['type']). A transition's other values (conditions,
 // a loop's max_iterations, a join's strategy) are values of its from phase, under
 // /transitions/<type> (#2, #3… for a second transition of one type from one phase).
 func workflowUnits(p *lint.Pass) []*change.Unit {
@@ -74,10 +78,31 @@ func workflowUnits(p *lint.Pass) []*change.Unit {
 		}
 		n := change.Node{ID: ph.id, Type: "phase", Span: ph.node.Get("id").Span, Persist: true, Exit: !out[ph.id],
 			Fields: append(change.FieldsOf(ph.node, change.Keys("id"), phaseField), extra[ph.id]...)}
+		if sw := ph.node.Get("sub_workflow"); sw != nil && sw.Kind == source.String {
+			n.Type = "sub-workflow"
+		}
+		for _, a := range items(ph.node.Get("artifact_production")) {
+			if t, ok := a.Get("type").Str(); ok {
+				n.Produces = append(n.Produces, "artifacts."+t)
+			}
+		}
+		for _, c := range items(ph.node.Get("entry_conditions")) {
+			if f, ok := c.Get("field").Str(); ok {
+				if m := artifactField().FindStringSubmatch(f); m != nil {
+					n.Reads = append(n.Reads, "artifacts."+m[1]+m[2]+m[3])
+				}
+			}
+		}
 		u.Nodes = append(u.Nodes, n)
 	}
 	return []*change.Unit{u}
 }
+
+// artifactField matches a condition's field that names an artifact: $.artifacts.x,
+// $.artifacts['x'] or $.artifacts["x"], and anything below it.
+var artifactField = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\$\.artifacts(?:\['([^']+)'\]|\["([^"]+)"\]|\.([A-Za-z0-9_-]+))`)
+})
 
 func workflowField(path string) change.FieldClass {
 	switch {
