@@ -37,12 +37,17 @@ const lockVersion = 1
 // so the same entries always give the same bytes.
 type Lock struct {
 	Files map[string]string
+	// Published is the append-only register of published versions (SPEC §17), keyed
+	// by unit@version ("cortex:expense@v1.4"); see published.go. It is written only
+	// when it has entries, so a lockfile without it keeps its bytes.
+	Published map[string]Published
 }
 
 // lockFile is the on-disk shape; version comes first so a reader sees it first.
 type lockFile struct {
-	Version int                `json:"version"`
-	Files   *map[string]string `json:"files"`
+	Version   int                   `json:"version"`
+	Files     *map[string]string    `json:"files"`
+	Published *map[string]Published `json:"published,omitempty"`
 }
 
 // ReadLock reads the lockfile at path. A missing file is an error that
@@ -75,9 +80,9 @@ func parseLock(data []byte) (*Lock, error) {
 		return nil, errors.New("not a lockfile: want an object {version, files}")
 	}
 	for _, m := range root.Members {
-		if m.Key != "version" && m.Key != "files" {
+		if m.Key != "version" && m.Key != "files" && m.Key != "published" {
 			// A misspelt "files" must not read as a lockfile with no entries.
-			return nil, fmt.Errorf("not a lockfile: unknown key %q (want version, files)", m.Key)
+			return nil, fmt.Errorf("not a lockfile: unknown key %q (want version, files, published)", m.Key)
 		}
 	}
 	v := root.Get("version")
@@ -101,7 +106,14 @@ func parseLock(data []byte) (*Lock, error) {
 	if err := checkEntries(files); err != nil {
 		return nil, err
 	}
-	return &Lock{Files: files}, nil
+	l := &Lock{Files: files}
+	if pub := root.Get("published"); pub != nil {
+		var err error
+		if l.Published, err = parsePublished(pub); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
 }
 
 // checkEntries reports the first bad entry in path order, so the message is
@@ -154,11 +166,18 @@ func encodeLock(l *Lock) ([]byte, error) {
 	if err := checkEntries(files); err != nil {
 		return nil, err
 	}
+	out := lockFile{Version: lockVersion, Files: &files}
+	if l != nil && len(l.Published) > 0 {
+		if err := checkPublished(l.Published); err != nil {
+			return nil, err
+		}
+		out.Published = &l.Published
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(lockFile{Version: lockVersion, Files: &files}); err != nil {
+	if err := enc.Encode(out); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

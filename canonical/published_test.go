@@ -1,0 +1,130 @@
+package canonical
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func entry(tag string) Published {
+	return Published{Checksum: sumOf(tag), Nodes: map[string]string{"a": sumOf(tag + "/a")}, Path: "flows/" + tag + ".json"}
+}
+
+// The published section round-trips, sorted and byte-stable; a lockfile without it
+// keeps the bytes it always had.
+func TestPublishedRoundTrip(t *testing.T) {
+	l := &Lock{Files: map[string]string{"x.json": sumOf("x")}}
+	plain, err := EncodeLock(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(plain), "published") {
+		t.Fatalf("an empty published section is written:\n%s", plain)
+	}
+	l.Published = map[string]Published{"cortex:b@v1.0": entry("b"), "cortex:a@v1.0": entry("a")}
+	data, err := EncodeLock(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Index(string(data), `"cortex:a@v1.0"`) > strings.Index(string(data), `"cortex:b@v1.0"`) {
+		t.Fatalf("not sorted:\n%s", data)
+	}
+	back, err := ParseLock(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := EncodeLock(back)
+	if err != nil || string(again) != string(data) {
+		t.Fatalf("not byte-stable: %v\n%s\n%s", err, data, again)
+	}
+	for _, bad := range []string{
+		`{"version": 1, "files": {}, "published": []}`,
+		`{"version": 1, "files": {}, "published": {"nounit": {"checksum": "` + sumOf("x") + `", "nodes": {}, "path": "x"}}}`,
+		`{"version": 1, "files": {}, "published": {"cortex:x@v1.0": {"checksum": "sha256:1", "nodes": {}, "path": "x"}}}`,
+		`{"version": 1, "files": {}, "published": {"cortex:x@v1.0": {"checksum": "` + sumOf("x") + `", "nodes": {"a": 1}, "path": "x"}}}`,
+		`{"version": 1, "files": {}, "published": {"cortex:x@v1.0": {"checksum": "` + sumOf("x") + `", "when": "now"}}}`,
+	} {
+		if _, err := ParseLock([]byte(bad)); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
+
+// Publishing appends: a new version is added, the same content again changes nothing,
+// other content under a published version is a conflict and nothing is written.
+func TestUpdatePublishedAppendOnly(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "dws.lock")
+	if err := WriteLock(path, &Lock{Files: map[string]string{"x.json": sumOf("x")}}); err != nil {
+		t.Fatal(err)
+	}
+	added, conflicts, err := UpdatePublished(path, map[string]Published{"cortex:a@v1.0": entry("a")})
+	if err != nil || len(added) != 1 || len(conflicts) != 0 {
+		t.Fatalf("first publish: %v %v %v", added, conflicts, err)
+	}
+	moved := entry("a")
+	moved.Path = "elsewhere/a.json"
+	added, conflicts, err = UpdatePublished(path, map[string]Published{"cortex:a@v1.0": moved})
+	if err != nil || len(added) != 0 || len(conflicts) != 0 {
+		t.Fatalf("same content again: %v %v %v", added, conflicts, err)
+	}
+	before, _ := os.ReadFile(path)
+	added, conflicts, err = UpdatePublished(path, map[string]Published{"cortex:a@v1.0": entry("changed"), "cortex:b@v1.0": entry("b")})
+	if err != nil || len(added) != 0 || len(conflicts) != 1 || conflicts[0].Key != "cortex:a@v1.0" {
+		t.Fatalf("changed content: %v %v %v", added, conflicts, err)
+	}
+	after, _ := os.ReadFile(path)
+	if string(before) != string(after) {
+		t.Fatalf("a conflict wrote the lockfile:\n%s", after)
+	}
+	l, err := ReadLock(path)
+	if err != nil || l.Files["x.json"] != sumOf("x") || !l.Published["cortex:a@v1.0"].Equal(entry("a")) || l.Published["cortex:a@v1.0"].Path != "flows/a.json" {
+		t.Fatalf("lockfile: %+v %v", l, err)
+	}
+}
+
+// Writers of files and of published versions at once lose nothing.
+func TestUpdatePublishedConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "dws.lock")
+	const writers, each = 6, 10
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*writers*each)
+	for w := range writers {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				k := fmt.Sprintf("cortex:w%d@v1.%d", w, i)
+				if _, _, err := UpdatePublished(path, map[string]Published{k: entry(k)}); err != nil {
+					errs <- err
+				}
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				k := fmt.Sprintf("w%d/%d.json", w, i)
+				if err := UpdateLock(path, map[string]string{k: sumOf(k)}); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	l, err := ReadLock(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Published) != writers*each || len(l.Files) != writers*each {
+		t.Fatalf("%d published, %d files; want %d each", len(l.Published), len(l.Files), writers*each)
+	}
+	assertOnly(t, dir, "dws.lock")
+}
