@@ -68,6 +68,12 @@
 //     changed: because it is new, because it changed itself, or because of a chain
 //     of nodes upstream whose keys changed, from one that changed itself (or, when
 //     none did, because what leads into it changed: an edge into it, the unit's values).
+//   - Publishing: a unit's published entry is the canonical checksum of its part of
+//     the file (the subtree at Unit.Pointer; the whole file, without its signature, for
+//     a one-unit file) and every node's own hash (so a DireClaw agent's new model
+//     mutates the workflows whose steps use it). Two entries are the same version when
+//     both agree; the path is kept for people only. validate reports version-mutated and
+//     version-unpublished only when the lockfile has a published section at all.
 //   - Fingerprints: the first 16 hex digits of SHA-256 over the unit id (without
 //     version), the change kind, the node id and where (field path, edge label, end
 //     state), each followed by a newline (Fingerprint). They survive edits elsewhere

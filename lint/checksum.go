@@ -33,6 +33,7 @@ func (l *Linter) checksum(f *File, sum string, err error) string {
 	if l.Lock == nil || f.stdin {
 		return sum
 	}
+	l.published(f)
 	key, err := canonical.RelPath(l.Config.Lock, f.Path)
 	if err != nil {
 		return sum

@@ -20,6 +20,16 @@ var helloOld = strings.Replace(helloCortex, "console.log('hi')", "console.log('h
 // helloBroken is helloCortex with its step replaced by another (a breaking change).
 var helloBroken = strings.Replace(helloCortex, `"id": "say-hi", "type": "script"`, `"id": "wave", "type": "script"`, 1)
 
+// helloPublished is a lockfile that records helloCortex and publishes it as
+// cortex:hello@v1.0.
+const helloPublished = `{"version": 1, "files": {"hello.json": "` + helloSum + `"},
+ "published": {"cortex:hello@v1.0": {"checksum": "` + helloSum + `",
+   "nodes": {"say-hi": "sha256:97bd1057d26ad899df93d2e6bc068dd15a7024f81bff837ade2614956225cf08"}, "path": "hello.json"}}}
+`
+
+// helloSumV11 is the canonical checksum of helloCortex at version v1.1.
+const helloSumV11 = "sha256:73f22538847a029679700ef241f1d61c1ed74e4348cc847d3fcc76e640c850d7"
+
 // helloSum is the canonical checksum of helloCortex.
 const helloSum = "sha256:495bc69aed01ab9e37c621db47a925d9e1840a17cdf91b4fbb66c35cb25fc521"
 
@@ -257,6 +267,31 @@ published under it. dws diff reports a NEW version below OLD's whether or not an
 changed.`,
 		Fail: Example{Name: "hello.json", Text: strings.Replace(helloCortex, `"v1.0"`, `"v0.9"`, 1), Files: map[string]string{"old/hello.json": helloCortex}},
 		Pass: Example{Name: "hello.json", Text: strings.Replace(helloCortex, `"v1.0"`, `"v1.1"`, 1), Files: map[string]string{"old/hello.json": helloCortex}},
+	},
+	{
+		ID: "version-mutated", Severity: Error, Inline: InlineNever,
+		Summary: "a published version's content changed",
+		Doc: `The lockfile's published section records, for each unit@version published with dws
+checksum --write --publish, the checksum of its content and each node's hash. A published
+version never changes ("a checksum to guarantee immutability"): a runtime, a cache or a
+reviewer that knows v1.4 must get v1.4. When the file's unit has a published version and its
+content differs, bump the version (dws diff says by how much) and publish the new one.`,
+		Fail: Example{Name: "hello.json", Text: helloOld, Config: "lock: dws.lock\n",
+			Files: map[string]string{"dws.lock": helloPublished}},
+		Pass: Example{Name: "hello.json", Text: helloCortex, Config: "lock: dws.lock\n",
+			Files: map[string]string{"dws.lock": helloPublished}},
+	},
+	{
+		ID: "version-unpublished", Severity: Info, Inline: InlineNever,
+		Summary: "the file's version is not in the lockfile's published section yet",
+		Doc: `Once a lockfile has a published section, every versioned unit is expected to be
+published before it is deployed (dws checksum --check --published is the deploy gate). A new
+version that is not published yet is reported here, so that publishing it is not forgotten:
+dws checksum --write dws.lock --publish.`,
+		Fail: Example{Name: "hello.json", Text: strings.Replace(helloCortex, `"v1.0"`, `"v1.1"`, 1), Config: "lock: dws.lock\n",
+			Files: map[string]string{"dws.lock": strings.Replace(helloPublished, "sha256:495bc69aed01ab9e37c621db47a925d9e1840a17cdf91b4fbb66c35cb25fc521", helloSumV11, 1)}},
+		Pass: Example{Name: "hello.json", Text: helloCortex, Config: "lock: dws.lock\n",
+			Files: map[string]string{"dws.lock": helloPublished}},
 	},
 	{
 		ID: "unused-suppression", Severity: Warning,
