@@ -34,6 +34,13 @@ Nothing is written when any file cannot be checksummed.
 key instead (one line a node: own, key, unit, node): a node whose key is unchanged
 ran on the same inputs and need not run again.
 
+--write FILE --publish also records each versioned definition (cortex, dws-workflow,
+dws-contract, direclaw) in the lockfile's published section, keyed by unit@version:
+its checksum, its nodes' own hashes and its path. The section only grows: a version
+already published with other content is version-mutated, and then nothing is written.
+--check FILE --published checks each versioned definition of PATHs (default: the
+config's directory) against it: OK, MUTATED (exit 1) or UNPUBLISHED.
+
 --check FILE verifies every entry of the lockfile FILE (or, with PATHs, only those
 files) and prints "path: OK", "path: FAILED (…)", "path: MISSING" or
 "path: NOT IN LOCKFILE" for each, then a summary.
@@ -48,6 +55,8 @@ cannot be read.`,
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "files checksummed in parallel"},
 			&cli.StringFlag{Name: "stdin-filename", Usage: "the name to print for standard input (its extension picks JSON or YAML)"},
 			&cli.BoolFlag{Name: "nodes", Usage: "print each node's own hash and key instead (see docs/change.md)"},
+			&cli.BoolFlag{Name: "publish", Usage: "with --write: also record each versioned definition in the lockfile's published section, which only grows"},
+			&cli.BoolFlag{Name: "published", Usage: "with --check: check each versioned definition against the published section instead (the deploy gate)"},
 		},
 		Action: checksum,
 	}
@@ -72,6 +81,25 @@ func checksum(c *cli.Context) error {
 	}
 	if (write != "" || check != "") && containsStdin(args) {
 		return usagef("standard input (-) has no path to record in a lockfile")
+	}
+	if c.Bool("publish") && write == "" || c.Bool("published") && check == "" {
+		return usagef("--publish goes with --write, --published with --check")
+	}
+	if check != "" && c.Bool("published") {
+		if len(args) == 0 {
+			args = []string{relativeDir(s.cfg.Dir)}
+		}
+		files, problems, err := expandPaths(s, args, check)
+		if err != nil {
+			return err
+		}
+		for _, p := range problems {
+			fmt.Fprintf(c.App.ErrWriter, "dws: %s: %s\n", printable.String(p.File), printable.String(p.Message))
+		}
+		if len(problems) > 0 {
+			return exitCode(exitFindings)
+		}
+		return checkPublished(c, s, check, files)
 	}
 	if check != "" {
 		return checkLock(c, s, check, args)
@@ -111,6 +139,14 @@ func checksum(c *cli.Context) error {
 	}
 	if failed > 0 {
 		return failf(stderr, "%s not written: %s could not be checksummed", write, plural(failed, "file"))
+	}
+	if c.Bool("publish") {
+		if containsStdin(files) {
+			return usagef("standard input (-) has no path to record in a lockfile")
+		}
+		if err := publish(c, s, write, files); err != nil {
+			return err
+		}
 	}
 	entries := make(map[string]string, len(results))
 	for _, r := range results {
