@@ -56,6 +56,42 @@ type Change struct {
 	Why string
 	// Fingerprint identifies the change across runs: see Fingerprint.
 	Fingerprint string
+	// Acknowledged is the reason an acknowledgement file gives for approving the
+	// change ("" when none does): it then does not count for --fail-on.
+	Acknowledged string
+}
+
+// Acknowledge marks the changes whose fingerprints ack lists (fingerprint → reason)
+// and returns the fingerprints that matched none.
+func (r *Report) Acknowledge(ack map[string]string) (unused []string) {
+	used := map[string]bool{}
+	for i := range r.Units {
+		for j := range r.Units[i].Changes {
+			c := &r.Units[i].Changes[j]
+			if why, ok := ack[c.Fingerprint]; ok {
+				c.Acknowledged = why
+				used[c.Fingerprint] = true
+			}
+		}
+	}
+	for fp := range ack {
+		if !used[fp] {
+			unused = append(unused, fp)
+		}
+	}
+	slices.Sort(unused)
+	return unused
+}
+
+// Unacknowledged is the highest class of the unit's changes no acknowledgement approved.
+func (d *UnitDiff) Unacknowledged() Class {
+	c := NoChange
+	for _, ch := range d.Changes {
+		if ch.Acknowledged == "" {
+			c = max(c, ch.Class)
+		}
+	}
+	return c
 }
 
 // Side is one side of a change: a value and where it is written.

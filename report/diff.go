@@ -11,7 +11,7 @@ import (
 )
 
 // DiffFormats lists the formats WriteDiff accepts.
-var DiffFormats = []string{"text", "json"}
+var DiffFormats = []string{"text", "json", "markdown", "github", "mermaid", "dot"}
 
 // WriteDiff writes a dws diff report in format.
 func WriteDiff(w io.Writer, format string, rep *change.Report, opts Options) error {
@@ -21,6 +21,14 @@ func WriteDiff(w io.Writer, format string, rep *change.Report, opts Options) err
 		if err := writeDiffJSON(bw, rep, opts); err != nil {
 			return err
 		}
+	case "markdown":
+		writeDiffMarkdown(bw, rep)
+	case "github":
+		writeDiffGitHub(bw, rep)
+	case "mermaid":
+		writeDiffMermaid(bw, rep)
+	case "dot":
+		writeDiffDOT(bw, rep)
 	default:
 		writeDiffText(bw, rep)
 	}
@@ -93,6 +101,9 @@ func writeUnitText(w *bufio.Writer, d *change.UnitDiff) {
 		fmt.Fprintf(w, "  %s [%s]", changeText(c), c.Class)
 		if c.Why != "" {
 			fmt.Fprintf(w, " (%s)", c.Why)
+		}
+		if c.Acknowledged != "" {
+			fmt.Fprintf(w, " (acknowledged: %s)", c.Acknowledged)
 		}
 		if at := sidesAt(d, c); at != "" {
 			fmt.Fprintf(w, " %s", at)
@@ -278,14 +289,15 @@ type jsonReRun struct {
 }
 
 type jsonChange struct {
-	Fingerprint string    `json:"fingerprint"`
-	Kind        string    `json:"kind"`
-	Class       string    `json:"class"`
-	Node        string    `json:"node,omitempty"`
-	Where       string    `json:"where,omitempty"`
-	Why         string    `json:"why,omitempty"`
-	Old         *jsonSide `json:"old,omitempty"`
-	New         *jsonSide `json:"new,omitempty"`
+	Fingerprint  string    `json:"fingerprint"`
+	Kind         string    `json:"kind"`
+	Class        string    `json:"class"`
+	Node         string    `json:"node,omitempty"`
+	Where        string    `json:"where,omitempty"`
+	Why          string    `json:"why,omitempty"`
+	Old          *jsonSide `json:"old,omitempty"`
+	New          *jsonSide `json:"new,omitempty"`
+	Acknowledged string    `json:"acknowledged,omitempty"`
 }
 
 type jsonSide struct {
@@ -350,7 +362,7 @@ func writeDiffJSON(w io.Writer, rep *change.Report, opts Options) error {
 			out.Summary.Changed++
 		}
 		for _, c := range d.Changes {
-			jc := jsonChange{Fingerprint: c.Fingerprint, Kind: string(c.Kind), Class: c.Class.String(), Node: c.Node, Where: c.Where, Why: c.Why}
+			jc := jsonChange{Fingerprint: c.Fingerprint, Kind: string(c.Kind), Class: c.Class.String(), Node: c.Node, Where: c.Where, Why: c.Why, Acknowledged: c.Acknowledged}
 			if c.Old != nil {
 				jc.Old = &jsonSide{Value: c.Old.Value, Line: c.Old.Line, Column: c.Old.Col}
 				if c.Old.Line > 0 && d.Old != nil {

@@ -40,6 +40,15 @@ version-bump-too-small, version-decreased).
 subprocess; the work tree and index are never touched) and compares them with the
 files in the work tree, PATHs (default: the current directory) selecting both.
 
+--ack FILE names changes approved by their fingerprint (the JSON report's), each with
+a reason:
+
+    acknowledged:
+      - { fingerprint: 7c3080fcd535b143, reason: "manager approval retired; no runs left" }
+
+An acknowledged change is still reported, marked, but does not count for --fail-on;
+an entry that matches no change is a warning.
+
 The version rules are errors unless rules: in .dws.yaml says otherwise (dws explain
 version-bump-too-small).
 
@@ -49,6 +58,7 @@ Exit status: 0 no version error and no change at or above --fail-on; 1 otherwise
 			oneOf(&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(report.DiffFormats, ", ")}, report.DiffFormats...),
 			oneOf(&cli.StringFlag{Name: "fail-on", Usage: "also exit 1 on a change of this class or higher: breaking, feature"}, "breaking", "feature"),
 			&cli.StringFlag{Name: "against", Usage: "compare the work tree with this git revision"},
+			&cli.StringFlag{Name: "ack", Usage: "a file of approved changes by fingerprint: they do not count for --fail-on", TakesFile: true},
 			&cli.StringFlag{Name: "config", Usage: "config file (default: the nearest .dws.yaml)"},
 			&cli.DurationFlag{Name: "max-time", Value: time.Minute, Usage: "stop counting a definition's paths after this long (0: no limit)"},
 		},
@@ -82,6 +92,12 @@ func diff(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
+	var ack map[string]string
+	if f := c.String("ack"); f != "" {
+		if ack, err = readAck(f); err != nil {
+			return usageError{err}
+		}
+	}
 	opts := sim.Options{EdgesOnly: true, MaxTime: c.Duration("max-time")}
 	var old, nw []*change.Unit
 	var problems []string
@@ -112,6 +128,9 @@ func diff(c *cli.Context) error {
 	}
 	rep := change.Diff(old, nw, s.cfg.Renames, sim.Options{MaxTime: c.Duration("max-time")})
 	rep.Problems = append(problems, rep.Problems...)
+	for _, fp := range rep.Acknowledge(ack) {
+		fmt.Fprintf(c.App.ErrWriter, "dws: warning: %s acknowledges %s, which is no change of this diff (delete the entry)\n", c.String("ack"), fp)
+	}
 	// The version rules' severities, as rules: in .dws.yaml sets them (off drops them).
 	for i := range rep.Units {
 		v := rep.Units[i].Verdict
@@ -139,7 +158,7 @@ func diff(c *cli.Context) error {
 		code = exitFindings
 	}
 	for _, d := range rep.Units {
-		if d.Verdict != nil && d.Verdict.Rule != "" && d.Verdict.Severity == lint.Error.String() || failOn != change.NoChange && d.Class >= failOn {
+		if d.Verdict != nil && d.Verdict.Rule != "" && d.Verdict.Severity == lint.Error.String() || failOn != change.NoChange && d.Unacknowledged() >= failOn {
 			code = exitFindings
 		}
 	}
@@ -314,6 +333,49 @@ func git(stdin io.Reader, args ...string) ([]byte, error) {
 			return out, errors.New(msg)
 		}
 		return out, err
+	}
+	return out, nil
+}
+
+// readAck reads an acknowledgement file (YAML or JSON): {acknowledged: [{fingerprint,
+// reason}]}, every entry with a reason.
+func readAck(path string) (map[string]string, error) {
+	data, err := source.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--ack: %w", err)
+	}
+	doc, err := source.Parse(path, data, source.FormatOf(path, data))
+	if err != nil {
+		return nil, fmt.Errorf("--ack: %w", err)
+	}
+	bad := func(n *source.Node, msg string) error {
+		return fmt.Errorf("%s:%d:%d: %s", path, n.Span.Start.Line, n.Span.Start.Col, msg)
+	}
+	root := doc.Root
+	if root.Kind != source.Object || len(root.Members) != 1 || root.Members[0].Key != "acknowledged" {
+		return nil, bad(root, "want {acknowledged: [{fingerprint, reason}, …]}")
+	}
+	list := root.Get("acknowledged")
+	if list.Kind != source.Array {
+		return nil, bad(list, "acknowledged: want a list of {fingerprint, reason}")
+	}
+	out := map[string]string{}
+	for _, e := range list.Items {
+		fp, ok1 := e.Get("fingerprint").Str()
+		why, ok2 := e.Get("reason").Str()
+		if e.Kind != source.Object || len(e.Members) != 2 || !ok1 || !ok2 {
+			return nil, bad(e, "an entry is {fingerprint, reason}, both strings")
+		}
+		if len(fp) != 16 || strings.Trim(fp, "0123456789abcdef") != "" {
+			return nil, bad(e, fmt.Sprintf("%q is not a fingerprint (16 lower-case hex digits, as dws diff --format json prints them)", fp))
+		}
+		if strings.TrimSpace(why) == "" {
+			return nil, bad(e, "an acknowledgement needs a reason")
+		}
+		if _, dup := out[fp]; dup {
+			return nil, bad(e, fp+" is acknowledged twice")
+		}
+		out[fp] = strings.TrimSpace(why)
 	}
 	return out, nil
 }

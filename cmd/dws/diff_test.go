@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -52,17 +53,14 @@ func TestDiffFixtures(t *testing.T) {
 			if len(old) != 1 || len(nw) != 1 {
 				t.Fatalf("want one old.* and one new.*, got %v %v", old, nw)
 			}
-			for _, format := range []string{"text", "json"} {
+			for _, format := range []string{"text", "json", "markdown"} {
 				var stdout, stderr bytes.Buffer
 				code := run([]string{"dws", "diff", "--format", format, old[0], nw[0]}, nil, &stdout, &stderr)
 				if stderr.Len() > 0 || code > exitFindings {
 					t.Fatalf("%s: exit %d, stderr %q", format, code, stderr.String())
 				}
 				got := fmt.Sprintf("exit %d\n%s", code, stdout.Bytes())
-				golden := "diff.txt"
-				if format == "json" {
-					golden = "diff.json"
-				}
+				golden := map[string]string{"text": "diff.txt", "json": "diff.json", "markdown": "diff.md"}[format]
 				if format == "json" {
 					var rep struct {
 						Units []struct {
@@ -160,4 +158,50 @@ func checkPathsAgainstSimulate(t *testing.T, report []byte, old, nw string) bool
 		}
 	}
 	return compared
+}
+
+// Every diff fixture's drawing renders with Graphviz's dot, and its Mermaid parses with
+// the mermaid package's own parser (as dws graph's drawings are held, TestGraphFixturesRender).
+func TestDiffDrawingsRender(t *testing.T) {
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		t.Fatal("Graphviz's dot is not installed: scripts/test.sh installs it (apt-get install graphviz)")
+	}
+	modules := filepath.Join(repoRoot, ".cache/mermaid/node_modules")
+	if _, err := os.Stat(filepath.Join(modules, "mermaid")); err != nil {
+		t.Fatalf("the mermaid package is not installed in %s: scripts/test.sh installs it", modules)
+	}
+	cases, _ := filepath.Glob(filepath.Join(repoRoot, "fixtures", "diff", "*", "*"))
+	out := t.TempDir()
+	var mermaids []string
+	for i, dir := range cases {
+		old, _ := filepath.Glob(filepath.Join(dir, "old.*"))
+		nw, _ := filepath.Glob(filepath.Join(dir, "new.*"))
+		var so, se bytes.Buffer
+		if code := run([]string{"dws", "diff", "--config", filepath.Join(dir, ".dws.yaml"), "--format", "dot", old[0], nw[0]}, nil, &so, &se); code > exitFindings {
+			t.Fatalf("%s: exit %d: %s", dir, code, se.String())
+		}
+		cmd := exec.Command(dot, "-Tsvg", "-o", os.DevNull)
+		cmd.Stdin = &so
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: dot rejects the drawing: %v\n%s\n%s", dir, err, msg, so.String())
+		}
+		so.Reset()
+		if code := run([]string{"dws", "diff", "--config", filepath.Join(dir, ".dws.yaml"), "--format", "mermaid", old[0], nw[0]}, nil, &so, &se); code > exitFindings {
+			t.Fatalf("%s: exit %d: %s", dir, code, se.String())
+		}
+		m := filepath.Join(out, fmt.Sprintf("%03d.mmd", i))
+		if err := os.WriteFile(m, so.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mermaids = append(mermaids, m)
+	}
+	if len(mermaids) < 15 {
+		t.Fatalf("only %d drawings", len(mermaids))
+	}
+	cmd := exec.Command("node", append([]string{filepath.Join(repoRoot, "report/testdata/mermaid-parse.mjs")}, mermaids...)...)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("mermaid rejects drawings: %v\n%s", err, msg)
+	}
 }
