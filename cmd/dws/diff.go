@@ -232,6 +232,11 @@ func gitFiles(l *lint.Linter, ref string, paths []string) ([]gitFile, error) {
 	}
 	commit, err := git(nil, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
 	if err != nil {
+		// A repository without a single commit (the first commit, under a pre-commit
+		// hook) has no old files: every definition is new.
+		if commits, aerr := git(nil, "rev-list", "-n", "1", "--all"); aerr == nil && len(commits) == 0 && ref == "HEAD" {
+			return nil, nil
+		}
 		return nil, usagef("diff --against: %s", missingRef(ref))
 	}
 	oid := strings.TrimSpace(string(commit))
