@@ -155,6 +155,23 @@ type UnitDiff struct {
 	// ReRun are the nodes of NEW whose key changed: what a runtime reusing OLD's
 	// results must run again.
 	ReRun []ReRun
+	// Scenarios is what NEW's scenario files say of the change (set by the caller);
+	// nil when none names the unit.
+	Scenarios *Scenarios
+}
+
+// Scenarios are the scenario files of a unit run on OLD and on NEW.
+type Scenarios struct {
+	Count int
+	// Stale are the scenarios that passed on OLD and fail on NEW: they no longer apply.
+	Stale []StaleScenario
+	// The edges their runs took, of those some path can take, on each side.
+	OldCovered, OldCoverable, NewCovered, NewCoverable int
+}
+
+// StaleScenario is a scenario that no longer applies, and its first failure on NEW.
+type StaleScenario struct {
+	Path, Why string
 }
 
 // Report is the comparison of two sets of units.

@@ -139,6 +139,12 @@ func writeUnitText(w *bufio.Writer, d *change.UnitDiff) {
 			fmt.Fprintln(w)
 		}
 	}
+	if sc := d.Scenarios; sc != nil {
+		fmt.Fprintf(w, "  scenarios: %s\n", scenariosText(sc))
+		for _, st := range sc.Stale {
+			fmt.Fprintf(w, "    - %s no longer applies: %s\n", st.Path, st.Why)
+		}
+	}
 	if len(d.ReRun) > 0 {
 		var parts []string
 		for _, r := range d.ReRun {
@@ -155,6 +161,21 @@ func writeUnitText(w *bufio.Writer, d *change.UnitDiff) {
 	case d.VersionNote != "":
 		fmt.Fprintf(w, "  version: %s\n", d.VersionNote)
 	}
+}
+
+// scenariosText is the scenario line: how many, how many no longer apply, and the
+// coverage of their runs on each side.
+func scenariosText(sc *change.Scenarios) string {
+	pct := func(c, of int) string {
+		if of == 0 {
+			return "100%"
+		}
+		return fmt.Sprintf("%.0f%%", 100*float64(c)/float64(of))
+	}
+	return fmt.Sprintf("%d, %d no longer %s; coverage %d/%d edges (%s) → %d/%d (%s)",
+		sc.Count, len(sc.Stale), map[bool]string{true: "applies", false: "apply"}[len(sc.Stale) == 1],
+		sc.OldCovered, sc.OldCoverable, pct(sc.OldCovered, sc.OldCoverable),
+		sc.NewCovered, sc.NewCoverable, pct(sc.NewCovered, sc.NewCoverable))
 }
 
 func reRunText(r change.ReRun) string {
@@ -270,16 +291,38 @@ type jsonSideUnit struct {
 }
 
 type jsonUnit struct {
-	ID       string               `json:"id"`
-	Old      *jsonSideUnit        `json:"old"`
-	New      *jsonSideUnit        `json:"new"`
-	Class    string               `json:"class"`
-	Changes  []jsonChange         `json:"changes"`
-	Version  *jsonVersion         `json:"version"`
-	Paths    map[string]jsonPaths `json:"paths,omitempty"`
-	PathNote string               `json:"paths_note,omitempty"`
-	InFlight []jsonPosition       `json:"in_flight"`
-	ReRun    []jsonReRun          `json:"re_run"`
+	ID        string               `json:"id"`
+	Old       *jsonSideUnit        `json:"old"`
+	New       *jsonSideUnit        `json:"new"`
+	Class     string               `json:"class"`
+	Changes   []jsonChange         `json:"changes"`
+	Version   *jsonVersion         `json:"version"`
+	Paths     map[string]jsonPaths `json:"paths,omitempty"`
+	PathNote  string               `json:"paths_note,omitempty"`
+	InFlight  []jsonPosition       `json:"in_flight"`
+	ReRun     []jsonReRun          `json:"re_run"`
+	Scenarios *jsonScenarios       `json:"scenarios,omitempty"`
+}
+
+type jsonScenarios struct {
+	Count    int              `json:"count"`
+	Stale    []jsonStale      `json:"no_longer_apply"`
+	Coverage jsonCoverageDiff `json:"coverage"`
+}
+
+type jsonStale struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
+}
+
+type jsonCoverageDiff struct {
+	Old jsonEdgeCount `json:"old"`
+	New jsonEdgeCount `json:"new"`
+}
+
+type jsonEdgeCount struct {
+	Covered   int `json:"covered"`
+	Coverable int `json:"coverable"`
 }
 
 type jsonReRun struct {
@@ -345,6 +388,14 @@ func writeDiffJSON(w io.Writer, rep *change.Report, opts Options) error {
 		ju := jsonUnit{ID: d.ID, Class: d.Class.String(), Changes: []jsonChange{}, InFlight: []jsonPosition{}, ReRun: []jsonReRun{}, PathNote: d.PathsNote}
 		for _, r := range d.ReRun {
 			ju.ReRun = append(ju.ReRun, jsonReRun(r))
+		}
+		if sc := d.Scenarios; sc != nil {
+			js := &jsonScenarios{Count: sc.Count, Stale: []jsonStale{},
+				Coverage: jsonCoverageDiff{Old: jsonEdgeCount{sc.OldCovered, sc.OldCoverable}, New: jsonEdgeCount{sc.NewCovered, sc.NewCoverable}}}
+			for _, st := range sc.Stale {
+				js.Stale = append(js.Stale, jsonStale(st))
+			}
+			ju.Scenarios = js
 		}
 		if d.Old != nil {
 			ju.Old = &jsonSideUnit{Ref: d.Old.Ref(), Path: d.Old.Path}

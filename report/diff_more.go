@@ -102,6 +102,15 @@ func writeDiffMarkdown(w *bufio.Writer, rep *change.Report) {
 			fmt.Fprintln(w, "</details>")
 			fmt.Fprintln(w)
 		}
+		if sc := d.Scenarios; sc != nil {
+			fmt.Fprintf(w, "**Scenarios:** %s\n\n", mdText(scenariosText(sc)))
+			for _, st := range sc.Stale {
+				fmt.Fprintf(w, "- `%s` no longer applies: %s\n", mdCode(st.Path), mdText(st.Why))
+			}
+			if len(sc.Stale) > 0 {
+				fmt.Fprintln(w)
+			}
+		}
 		if len(d.ReRun) > 0 {
 			var parts []string
 			for _, r := range d.ReRun {

@@ -101,6 +101,7 @@ func diff(c *cli.Context) error {
 	opts := sim.Options{EdgesOnly: true, MaxTime: c.Duration("max-time")}
 	var old, nw []*change.Unit
 	var problems []string
+	defs := map[*change.Unit]sim.Definition{}
 	if ref != "" {
 		if len(args) == 0 {
 			args = []string{"."}
@@ -110,23 +111,30 @@ func diff(c *cli.Context) error {
 			return err
 		}
 		for _, f := range files {
-			old = append(old, unitsOf(l, f.path, f.data, opts)...)
+			old = append(old, unitsOf(l, f.path, f.data, opts, defs)...)
 		}
-		nw, problems, err = diskUnits(l, args, opts)
+		nw, problems, err = diskUnits(l, args, opts, defs)
 		if err != nil {
 			return err
 		}
 	} else {
 		var p1, p2 []string
-		if old, p1, err = diskUnits(l, args[:1], opts); err != nil {
+		if old, p1, err = diskUnits(l, args[:1], opts, defs); err != nil {
 			return err
 		}
-		if nw, p2, err = diskUnits(l, args[1:], opts); err != nil {
+		if nw, p2, err = diskUnits(l, args[1:], opts, defs); err != nil {
 			return err
 		}
 		problems = slices.Concat(p1, p2)
 	}
 	rep := change.Diff(old, nw, s.cfg.Renames, sim.Options{MaxTime: c.Duration("max-time")})
+	roots := args
+	if ref == "" {
+		roots = scenarioRoots(args[1])
+	}
+	if err := diffScenarios(rep, roots, defs); err != nil {
+		return err
+	}
 	rep.Problems = append(problems, rep.Problems...)
 	for _, fp := range rep.Acknowledge(ack) {
 		fmt.Fprintf(c.App.ErrWriter, "dws: warning: %s acknowledges %s, which is no change of this diff (delete the entry)\n", c.String("ack"), fp)
@@ -167,7 +175,7 @@ func diff(c *cli.Context) error {
 
 // diskUnits reads the units of the files at paths (files or directories, walked as dws
 // validate walks them); problems are files that could not be read.
-func diskUnits(l *lint.Linter, paths []string, opts sim.Options) (units []*change.Unit, problems []string, err error) {
+func diskUnits(l *lint.Linter, paths []string, opts sim.Options, defs map[*change.Unit]sim.Definition) (units []*change.Unit, problems []string, err error) {
 	inputs, diags, err := l.Expand(paths)
 	var nf *lint.NoFilesError
 	if err != nil && !errors.As(err, &nf) {
@@ -185,28 +193,30 @@ func diskUnits(l *lint.Linter, paths []string, opts sim.Options) (units []*chang
 			problems = append(problems, err.Error())
 			continue
 		}
-		units = append(units, unitsOf(l, in.Path, data, opts)...)
+		units = append(units, unitsOf(l, in.Path, data, opts, defs)...)
 	}
 	return units, problems, nil
 }
 
-// unitsOf parses one file and describes its units, each simulated for the path counts.
-func unitsOf(l *lint.Linter, path string, data []byte, opts sim.Options) []*change.Unit {
+// unitsOf parses one file and describes its units, each simulated for the path counts;
+// each unit's simulated definition goes into defs (for its scenarios).
+func unitsOf(l *lint.Linter, path string, data []byte, opts sim.Options, defs map[*change.Unit]sim.Definition) []*change.Unit {
 	in := l.Inspect(path, data)
 	units := in.Units()
 	if len(units) == 0 {
 		return nil
 	}
-	defs, err := in.Simulate(opts)
+	sims, err := in.Simulate(opts)
 	for _, u := range units {
 		u.Path = path
 		if err != nil {
 			u.PathsNote = "not simulated: " + err.Error()
 			continue
 		}
-		for _, d := range defs {
+		for _, d := range sims {
 			if d.Pointer == u.Pointer && d.Result != nil {
 				u.Paths = d.Result
+				defs[u] = d
 			}
 		}
 	}
