@@ -60,7 +60,7 @@
 //   - Node hashes: a node's own hash is the SHA-256 of its type and its values (path
 //     and canonical value, in path order): its canonical form without its id and its
 //     routing fields, plus what the dialect adds as its values (a DireClaw agent's
-//     provider and model). Its key combines the own hashes of its loop (a strongly
+//     provider and model, a Cortex ai step's output schema from the registry). Its key combines the own hashes of its loop (a strongly
 //     connected set of nodes; a node on none is a loop of one), the keys of the nodes
 //     with an edge into the loop with the edges' labels and the own hash of the node
 //     each enters, and the unit's own values but the cosmetic ones. Ids take no part,

@@ -1,6 +1,10 @@
 package cortex
 
 import (
+	"encoding/json"
+	"slices"
+	"strings"
+
 	"github.com/dwsdev/dws/change"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
@@ -24,6 +28,7 @@ func units(p *lint.Pass) []*change.Unit {
 	if steps[0].hasID {
 		u.Entry = steps[0].id
 	}
+	reg := settingsOf(p.Config).Registry
 	for _, s := range steps {
 		if !s.hasID {
 			continue
@@ -31,6 +36,9 @@ func units(p *lint.Pass) []*change.Unit {
 		n := change.Node{ID: s.id, Type: s.typ, Span: s.node.Get("id").Span, Persist: true,
 			Exit:   s.onSuccess.ends || s.onFailure.ends,
 			Fields: change.FieldsOf(s.node, change.Keys("id", "type", "onSuccess", "onFailure"), stepField)}
+		if f, ok := outputSchema(s, reg); ok {
+			n.Fields = append(n.Fields, f)
+		}
 		u.Nodes = append(u.Nodes, n)
 		for _, e := range []struct {
 			label string
@@ -43,6 +51,31 @@ func units(p *lint.Pass) []*change.Unit {
 		}
 	}
 	return []*change.Unit{u}
+}
+
+// outputSchema is what an ai step references: the output schema its params.schema names
+// in the prompt-template registry (its properties as the registry reads them), a value
+// of the step at /params/schema:registry. A changed schema changes the step (SPEC §17:
+// a node's own hash covers the ai schema it references).
+func outputSchema(s step, reg *Registry) (change.Field, bool) {
+	if s.typ != "ai" || reg == nil {
+		return change.Field{}, false
+	}
+	name, ok := s.params.Get("schema").Str()
+	if !ok {
+		return change.Field{}, false
+	}
+	props, known := reg.Properties[name]
+	if !known {
+		return change.Field{}, false
+	}
+	props = slices.Clone(props)
+	slices.SortFunc(props, func(a, b Property) int { return strings.Compare(a.Name, b.Name) })
+	b, err := json.Marshal(props)
+	if err != nil {
+		return change.Field{}, false
+	}
+	return change.Field{Path: "/params/schema:registry", Value: string(b), Span: s.params.Get("schema").Span}, true
 }
 
 func spanOf(doc *source.Document, ptr string) source.Span {
