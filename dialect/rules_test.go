@@ -25,10 +25,10 @@ func TestRuleDocs(t *testing.T) {
 				t.Fatalf("rule %s needs a failing and a passing example", r.ID)
 			}
 			if r.Diff {
-				if got := diffExample(t, reg, r.Fail); got != r.ID {
+				if got := diffExample(t, reg, r.Fail); !slices.Contains(got, r.ID) {
 					t.Errorf("the failing example of %s gives %q", r.ID, got)
 				}
-				if got := diffExample(t, reg, r.Pass); got != "" {
+				if got := diffExample(t, reg, r.Pass); len(got) != 0 {
 					t.Errorf("the passing example of %s gives %q", r.ID, got)
 				}
 				return
@@ -87,9 +87,10 @@ func runExample(t *testing.T, reg *lint.Registry, ex lint.Example, simulate bool
 	return res.Diagnostics()
 }
 
-// diffExample compares a version rule's example with the OLD file it holds, as dws diff
-// does, and returns the version rule that fires ("" for none).
-func diffExample(t *testing.T, reg *lint.Registry, ex lint.Example) string {
+// diffExample compares a diff rule's example with the OLD file it holds, as dws diff
+// does, and returns the rules that fire: the version rule, and breaking-change for a
+// breaking change.
+func diffExample(t *testing.T, reg *lint.Registry, ex lint.Example) []string {
 	t.Helper()
 	l, err := lint.New(reg, lint.DefaultConfig(t.TempDir()))
 	if err != nil {
@@ -105,5 +106,12 @@ func diffExample(t *testing.T, reg *lint.Registry, ex lint.Example) string {
 	if len(rep.Units) != 1 || rep.Units[0].Verdict == nil {
 		t.Fatalf("example %s: %+v", ex.Name, rep.Units)
 	}
-	return rep.Units[0].Verdict.Rule
+	var out []string
+	if r := rep.Units[0].Verdict.Rule; r != "" {
+		out = append(out, r)
+	}
+	if rep.Units[0].Class == change.Breaking {
+		out = append(out, "breaking-change")
+	}
+	return out
 }

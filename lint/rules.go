@@ -257,7 +257,19 @@ SQL, URL, agent, condition or bound changed) a MINOR; cosmetic changes (descript
 a PATCH. Cortex versions have no patch level, so cosmetic changes need a MINOR there; DireClaw's
 integer versions need any increment. dws diff prints each change with its class.`,
 		Fail: Example{Name: "hello.json", Text: strings.Replace(helloBroken, `"v1.0"`, `"v1.1"`, 1), Files: map[string]string{"old/hello.json": helloCortex}},
-		Pass: Example{Name: "hello.json", Text: strings.Replace(helloBroken, `"v1.0"`, `"v2.0"`, 1), Files: map[string]string{"old/hello.json": helloCortex}},
+		Pass: Example{Name: "hello.json", Text: strings.Replace(helloOld, `"v1.0"`, `"v1.1"`, 1), Files: map[string]string{"old/hello.json": helloCortex}},
+	},
+	{
+		ID: "breaking-change", Severity: Warning, Diff: true,
+		Summary: "a change that breaks runs or callers of a definition (dws diff's CI formats)",
+		Doc: `dws diff classes every change of a versioned definition. A breaking one (a node removed or
+retyped, an edge removed or retargeted, the entry moved, a limit tightened, fewer paths to an
+end state, a step reading what nothing before it produces) is reported as breaking-change in
+dws diff's SARIF, JUnit and codeclimate output, at its place in the new file, with the change's
+fingerprint. Approve an intended one with dws diff --ack; --fail-on breaking makes any other
+fail the run.`,
+		Fail: Example{Name: "hello.json", Text: strings.Replace(helloBroken, `"v1.0"`, `"v2.0"`, 1), Files: map[string]string{"old/hello.json": helloCortex}},
+		Pass: Example{Name: "hello.json", Text: strings.Replace(helloOld, `"v1.0"`, `"v1.1"`, 1), Files: map[string]string{"old/hello.json": helloCortex}},
 	},
 	{
 		ID: "version-decreased", Severity: Error, Diff: true,

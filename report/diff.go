@@ -8,13 +8,23 @@ import (
 	"strings"
 
 	"github.com/dwsdev/dws/change"
+	"github.com/dwsdev/dws/lint"
 )
 
 // DiffFormats lists the formats WriteDiff accepts.
-var DiffFormats = []string{"text", "json", "markdown", "github", "mermaid", "dot"}
+var DiffFormats = []string{"text", "json", "markdown", "github", "mermaid", "dot", "sarif", "junit", "codeclimate"}
 
-// WriteDiff writes a dws diff report in format.
-func WriteDiff(w io.Writer, format string, rep *change.Report, opts Options) error {
+// WriteDiff writes a dws diff report in format. The CI formats (sarif, junit,
+// codeclimate) are validate's writers over DiffResult, with sev the rules' severities.
+func WriteDiff(w io.Writer, format string, rep *change.Report, opts Options, sev func(rule string) lint.Severity) error {
+	switch format {
+	case "sarif", "junit", "codeclimate":
+		cw, err := New(format, opts)
+		if err != nil {
+			return err
+		}
+		return cw.Write(w, DiffResult(rep, sev))
+	}
 	bw := bufio.NewWriter(w)
 	switch format {
 	case "json":
