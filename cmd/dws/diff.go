@@ -102,6 +102,8 @@ func diff(c *cli.Context) error {
 	var old, nw []*change.Unit
 	var problems []string
 	defs := map[*change.Unit]sim.Definition{}
+	// present are the PATHs that are there in the work tree (--against).
+	var present []string
 	if ref != "" {
 		if len(args) == 0 {
 			args = []string{"."}
@@ -113,7 +115,16 @@ func diff(c *cli.Context) error {
 		for _, f := range files {
 			old = append(old, unitsOf(l, f.path, f.data, opts, defs)...)
 		}
-		nw, problems, err = diskUnits(l, args, opts, defs)
+		// A PATH that is gone from the work tree (a deleted file) has only an old side.
+		present = nil
+		for _, a := range args {
+			if _, err := os.Lstat(a); err == nil {
+				present = append(present, a)
+			}
+		}
+		if len(present) > 0 {
+			nw, problems, err = diskUnits(l, present, opts, defs)
+		}
 		if err != nil {
 			return err
 		}
@@ -128,7 +139,7 @@ func diff(c *cli.Context) error {
 		problems = slices.Concat(p1, p2)
 	}
 	rep := change.Diff(old, nw, s.cfg.Renames, sim.Options{MaxTime: c.Duration("max-time")})
-	roots := args
+	roots := present
 	if ref == "" {
 		roots = scenarioRoots(args[1])
 	}
@@ -140,25 +151,29 @@ func diff(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "dws: warning: %s acknowledges %s, which is no change of this diff (delete the entry)\n", c.String("ack"), fp)
 	}
 	// The version rules' severities, as rules: in .dws.yaml sets them (off drops them).
+	severity := func(rule string) lint.Severity {
+		sev := lint.Error
+		if r, ok := s.reg.Lookup(rule); ok {
+			sev = r.Severity
+		}
+		if cs, ok := s.cfg.Rules[rule]; ok {
+			sev = cs
+		}
+		return sev
+	}
 	for i := range rep.Units {
 		v := rep.Units[i].Verdict
 		if v == nil || v.Rule == "" {
 			continue
 		}
-		sev := lint.Error
-		if r, ok := s.reg.Lookup(v.Rule); ok {
-			sev = r.Severity
-		}
-		if cs, ok := s.cfg.Rules[v.Rule]; ok {
-			sev = cs
-		}
+		sev := severity(v.Rule)
 		if sev == lint.Off {
 			v.Rule, v.Message = "", ""
 			continue
 		}
 		v.Severity = sev.String()
 	}
-	if err := report.WriteDiff(c.App.Writer, format, rep, report.Options{Version: version()}); err != nil {
+	if err := report.WriteDiff(c.App.Writer, format, rep, report.Options{Version: version(), Registry: s.reg}, severity); err != nil {
 		return failedTo("writing the report", err)
 	}
 	code := exitOK
