@@ -38,8 +38,14 @@ limits: { max_bytes: 65536, max_steps: 100 }
 # baseline: .dws-baseline.json
 
 # Checksums recorded by "dws checksum --write dws.lock FILES": a changed file is then
-# checksum-mismatch, an unlisted one checksum-missing.
+# checksum-mismatch, an unlisted one checksum-missing. With --publish, versions are
+# recorded for good: a published version whose content changes is version-mutated.
 # lock: dws.lock
+
+# Renames dws diff pairs by (it never guesses): a unit (kind:name), or a node of one.
+# renames:
+#   - { from: "cortex:expense", to: "cortex:expense-claims" }
+#   - { unit: "cortex:expense-claims", from: fraud-score, to: risk-score }
 
 # Let "# dws:ignore" comments waive sql-table, sql-column and sql-function (off: only
 # this file can waive what guards the database).
