@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"context"
+	"errors"
 	"math/big"
 )
 
@@ -14,7 +16,7 @@ import (
 // The count is dynamic programming over the product of the two state graphs, as exact
 // as Explore's and bounded the same way: opts.MaxStates pairs of states (a
 // *BoundError naming "states" beyond), opts.MaxCountBytes for the counts kept at once
-// and opts.Ctx for time.
+// and opts.MaxTime and opts.Ctx for time.
 func Common(a, b *Result, same func(Edge) Edge, opts Options) (Counts, error) {
 	var c Counts
 	for s := range c {
@@ -22,6 +24,15 @@ func Common(a, b *Result, same func(Edge) Edge, opts Options) (Counts, error) {
 	}
 	if a == nil || b == nil || a.sp == nil || b.sp == nil {
 		return c, nil
+	}
+	if opts.MaxTime > 0 {
+		parent := opts.Ctx
+		if parent == nil {
+			parent = context.Background()
+		}
+		var cancel context.CancelFunc
+		opts.Ctx, cancel = context.WithTimeoutCause(parent, opts.MaxTime, errors.New(opts.MaxTime.String()))
+		defer cancel()
 	}
 	l := newLimits(opts)
 	sa, sb := a.sp, b.sp

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"context"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -131,5 +133,19 @@ func TestCommonStatesBound(t *testing.T) {
 	}
 	if _, err := Common(r, r, nil, Options{MaxStates: 5}); err == nil {
 		t.Fatal("no bound error")
+	}
+}
+
+// A cancelled context stops the count with the time bound, never a partial count.
+func TestCommonTimeBound(t *testing.T) {
+	r, err := Explore[ringState](ring{n: 4, limit: 3000}, Options{}, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var be *BoundError
+	if _, err := Common(r, r, nil, Options{Ctx: ctx}); !errors.As(err, &be) || be.Bound != "time" {
+		t.Fatalf("got %v", err)
 	}
 }
