@@ -186,10 +186,11 @@ cannot occur.`,
 	{
 		ID: "sim-unsupported", Severity: lint.Info, Dialect: ID, Sim: true,
 		Summary: "a branch expression uses something the simulator cannot evaluate",
-		Doc: `The simulator evaluates the operators and functions of SPEC §8.4 exactly as PostgreSQL
-does; anything else (other functions, regular expressions, arrays, dates) it cannot, so it
-treats the branch as a free choice: both edges are counted and covered, and no witness context
-or constant-branch finding is given for it. Rewrite the expression with the supported
+		Doc: `The simulator evaluates the operators and functions that
+docs/simulation.md#branch-expressions lists exactly as PostgreSQL does; anything else (other
+functions, regular expressions, arrays, dates) it cannot, so it treats the branch as a free
+choice: both edges are counted and covered, and no witness context or constant-branch
+finding is given for it. Rewrite the expression with the supported
 operators if you want it checked.`,
 		Fail: branchSimExample(`position('a' in {{name}}) > 0`),
 		Pass: branchSimExample(`{{name}} LIKE '%a%'`),
