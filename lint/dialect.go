@@ -4,6 +4,7 @@ import (
 	"github.com/dwsdev/dws/graph"
 	"github.com/dwsdev/dws/sim"
 	"github.com/dwsdev/dws/source"
+	"github.com/dwsdev/dws/sqlcheck"
 )
 
 // Dialect is one workflow-definition format, as a value: the way a go/analysis
@@ -31,8 +32,8 @@ type Dialect struct {
 	// dialect where it is not turned off.
 	Rules []*Rule
 	// Checks are checks that report rules other than one of their own: a family of
-	// rules that one pass answers (the sql-* rules share one parse of each statement),
-	// or a core rule such as ref whose meaning is the dialect's.
+	// rules that one pass answers, or a core rule such as ref whose meaning is the
+	// dialect's.
 	Checks []Check
 	// Config parses the top-level sections of .dws.yaml the dialect owns, by key. No
 	// two dialects may own one key.
@@ -46,6 +47,14 @@ type Dialect struct {
 	// hands package sim the dialect's run-time semantics and reports the sim-* rules on
 	// the file. Nil: the dialect is not simulated.
 	Simulate func(p *Pass, opts sim.Options, maxPaths int) ([]sim.Definition, error)
+	// SQLSites lists the SQL a document holds: the strings that are statements or
+	// boolean expressions, where findings go, and how many arguments a statement is
+	// given. The core SQL stage (package sqlcheck, which owns the sql: section and the
+	// SQL rules) checks them. Nil: the dialect's documents hold no SQL.
+	SQLSites func(p *Pass) []sqlcheck.Site
+	// SQLExample writes a document of the dialect whose one SQL site holds ex, for the
+	// SQL rules' documentation; optional. The first dialect with one documents them.
+	SQLExample func(ex sqlcheck.Example) Example
 }
 
 // Check is code that reports the findings of the rules it names. It runs on a file

@@ -530,7 +530,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 		}
 		done()
 	}
-	// Stages 6 and 7: the dialect's rules, SQL included. A rule turned off does not run.
+	// Stage 6: the dialect's rules. A rule turned off does not run.
 	for _, rule := range d.Rules {
 		if rule.Check != nil && f.on(rule.ID) {
 			done := f.running("rule "+rule.ID, rule.ID)
@@ -544,6 +544,12 @@ func (r *run) check(f *File, in Input) (sum string) {
 			c.Run(p)
 			done()
 		}
+	}
+	// Stage 7: SQL, for a dialect whose documents hold some.
+	if d.SQLSites != nil && f.on(sqlRuleIDs...) {
+		done := f.running("the SQL stage on "+d.ID, sqlRuleIDs...)
+		checkSQL(p, d.SQLSites(p))
+		done()
 	}
 	schemaDone()
 	if schemaErr != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dwsdev/dws/internal/suggest"
+	"github.com/dwsdev/dws/sqlcheck"
 )
 
 // Rule is one check: a stable id, its default severity and the documentation that
@@ -66,8 +67,14 @@ type Registry struct {
 	rules    []Rule
 	byID     map[string]int
 	dialects []*Dialect
-	// sections maps a config section to the dialect that owns it.
-	sections map[string]*Dialect
+	// sections maps a config section to its owner and parser.
+	sections map[string]section
+}
+
+// section is a top-level section of .dws.yaml that a dialect (or the SQL stage) owns.
+type section struct {
+	owner string
+	parse SectionParser
 }
 
 // NewRegistry builds the registry of the core rules and the given dialects, which
@@ -75,8 +82,12 @@ type Registry struct {
 // naming a rule that is not registered, or a config section claimed twice (or named
 // like a core key) is a programming error and panics at start-up.
 func NewRegistry(dialects ...*Dialect) *Registry {
-	r := &Registry{byID: map[string]int{}, dialects: dialects, sections: map[string]*Dialect{}}
+	r := &Registry{byID: map[string]int{}, dialects: dialects, sections: map[string]section{}}
 	all := slices.Clone(coreRules)
+	if sql := sqlRules(dialects); sql != nil {
+		all = append(all, sql...)
+		r.sections[sqlcheck.Section] = section{"the SQL stage", parseSQLSection}
+	}
 	for _, d := range dialects {
 		for _, rule := range d.Rules {
 			rl := *rule
@@ -85,14 +96,14 @@ func NewRegistry(dialects ...*Dialect) *Registry {
 			}
 			all = append(all, rl)
 		}
-		for name := range d.Config {
+		for name, parse := range d.Config {
 			if coreKeys[name] {
 				panic(fmt.Sprintf("lint: dialect %s claims the core config key %q", d.ID, name))
 			}
 			if other, dup := r.sections[name]; dup {
-				panic(fmt.Sprintf("lint: config section %q claimed by both %s and %s", name, other.ID, d.ID))
+				panic(fmt.Sprintf("lint: config section %q claimed by both %s and %s", name, other.owner, d.ID))
 			}
-			r.sections[name] = d
+			r.sections[name] = section{d.ID, parse}
 		}
 	}
 	for _, rule := range all {

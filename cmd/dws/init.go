@@ -8,6 +8,7 @@ import (
 
 	"github.com/dwsdev/dws/dialect"
 	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/sqlcheck"
 	"github.com/urfave/cli/v2"
 )
 
@@ -44,7 +45,8 @@ limits: { max_bytes: 65536, max_steps: 100 }
 # Let "# dws:ignore" comments waive sql-table, sql-column and sql-function (off: only
 # this file can waive what guards the database).
 # inline_security_waivers: false
-`
+
+` + sqlcheck.ConfigDoc
 
 func initCommand() *cli.Command {
 	return &cli.Command{
