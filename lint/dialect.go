@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"strings"
+
 	"github.com/dwsdev/dws/graph"
 	"github.com/dwsdev/dws/sim"
 	"github.com/dwsdev/dws/source"
@@ -55,6 +57,51 @@ type Dialect struct {
 	// SQLExample writes a document of the dialect whose one SQL site holds ex, for the
 	// SQL rules' documentation; optional. The first dialect with one documents them.
 	SQLExample func(ex sqlcheck.Example) Example
+
+	// The parts below say, for the language server (dws lsp) and the drawings (dws
+	// graph), what the graphs alone do not: how the document names its nodes.
+
+	// EdgeFields are the fields whose values name a node: the language server
+	// completes node ids in them.
+	EdgeFields []string
+	// Describe is a node's kind and a line about it, for hover. Nil: "node", and no
+	// line.
+	Describe func(doc *source.Document, n graph.Node) (kind, text string)
+	// References are the places inside strings, other than edges, where the document
+	// names node id of graph g (a template that reads a step's outputs): a rename of
+	// the node edits them too. Nil: a node is named by its edges only.
+	References func(doc *source.Document, g *graph.Graph, id string) []Reference
+	// EndLabels name the outcomes with which node n, an exit, ends a run, as dws
+	// simulate names them. Nil: "end".
+	EndLabels func(doc *source.Document, n graph.Node) []string
+	// EdgeLabel names edge e, which leaves node from, as a reader of the dialect says
+	// it. Nil, or "": the edge's kind.
+	EdgeLabel func(doc *source.Document, from graph.Node, e graph.Edge) string
+}
+
+// Reference is where a string names a node inside its text, as a template does.
+type Reference struct {
+	// Pointer is the string; From and To delimit the node's id in its text (Go byte
+	// offsets into the value, as source.Document.StringPos takes them).
+	Pointer  string
+	From, To int
+	// Holds reports whether a reference of this kind can name a node name; Why says
+	// to the user why it cannot (after "cannot be renamed to …: ").
+	Holds func(name string) bool
+	Why   string
+}
+
+// NodeObject is the pointer of the object that defines node n: the parent of where
+// its id is written.
+func NodeObject(n graph.Node) string {
+	p := n.IDPointer
+	if p == "" {
+		p = n.Pointer
+	}
+	if k := strings.LastIndexByte(p, '/'); k >= 0 {
+		return p[:k]
+	}
+	return p
 }
 
 // Check is code that reports the findings of the rules it names. It runs on a file
@@ -104,3 +151,18 @@ var graphRules = map[graph.Kind]string{
 
 // GraphRule is the rule that reports a kind of graph finding.
 func GraphRule(k graph.Kind) string { return graphRules[k] }
+
+// DescribeBy is a Describe that reads a node's object: its kind from the string field
+// kind, its line from the first of the string fields text that says more than the id.
+func DescribeBy(kind string, text ...string) func(doc *source.Document, n graph.Node) (string, string) {
+	return func(doc *source.Document, n graph.Node) (string, string) {
+		obj := NodeObject(n)
+		k, _ := doc.Lookup(obj + "/" + kind).Str()
+		for _, f := range text {
+			if v, ok := doc.Lookup(obj + "/" + f).Str(); ok && v != n.ID {
+				return k, v
+			}
+		}
+		return k, ""
+	}
+}

@@ -86,16 +86,17 @@ func explain(r lint.Rule) string {
 func summary(in *lint.Inspection, h hit) string {
 	n := h.g.Nodes[h.node]
 	var b strings.Builder
-	kind := "node"
-	if t, ok := in.Doc.Lookup(object(n) + "/type").Str(); ok {
-		kind = t
+	kind, text := "node", ""
+	if in.Dialect != nil && in.Dialect.Describe != nil {
+		k, t := in.Dialect.Describe(in.Doc, n)
+		if k != "" {
+			kind = k
+		}
+		text = t
 	}
 	fmt.Fprintf(&b, "**%s** (%s)", n.ID, kind)
-	for _, k := range []string{"purpose", "description", "name", "prompt"} {
-		if v, ok := in.Doc.Lookup(object(n) + "/" + k).Str(); ok && v != n.ID {
-			fmt.Fprintf(&b, "\n\n%s", clipText(v, 200))
-			break
-		}
+	if text != "" {
+		fmt.Fprintf(&b, "\n\n%s", clipText(text, 200))
 	}
 	var outs []string
 	for _, e := range h.g.Edges {
@@ -125,11 +126,6 @@ func clipText(s string, n int) string {
 
 // ---- completion --------------------------------------------------------------------
 
-// edgeKeys are the fields of every dialect whose values name a node.
-var edgeKeys = []string{"onSuccess", "onFailure", "next", "on_approve", "on_reject", "on_blocked", "on_failed",
-	"to", "from", "default", "entry_phase", "after", "context", "branches", "depends_on", "task_id",
-	"on_verification_fail", "on_timeout", "on_escalation", "default_workflow"}
-
 // The completion contexts, compiled on a completion's first need: a validate run
 // never completes, and compiling them was most of this package's start-up.
 var (
@@ -146,7 +142,7 @@ var (
 	})
 )
 
-// Completion offers node ids in edge fields, rule ids in dws:ignore comments and in
+// Completion offers node ids in the fields the dialect says name a node, rule ids in dws:ignore comments and in
 // .dws.yaml's rules, and the enum values the dialect's schema allows for a field.
 func (s *Server) Completion(_ context.Context, params *protocol.CompletionParams) (protocol.CompletionResult, error) {
 	a, err := s.current(params.TextDocument.URI)
@@ -192,7 +188,7 @@ func (s *Server) Completion(_ context.Context, params *protocol.CompletionParams
 		return items, nil
 	}
 	in := s.lastGood(params.TextDocument.URI, a)
-	if slices.Contains(edgeKeys, key) && in != nil {
+	if in != nil && in.Dialect != nil && slices.Contains(in.Dialect.EdgeFields, key) {
 		var ids []string
 		for _, gc := range in.Graphs {
 			for _, n := range gc.Graph.Nodes {

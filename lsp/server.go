@@ -30,9 +30,9 @@
 //   - A rename writes the new name as each place's syntax needs (JSON string; YAML
 //     plain, single- or double-quoted, keeping the style where it can hold the name),
 //     and is refused unless the edited text parses back to the new name everywhere,
-//     every reference can hold the name in its own syntax (a DireClaw template's step
-//     id is letters, digits, "_" and "-") and the renamed document has no error
-//     finding the document has not (see rename.go).
+//     every reference can hold the name in its own syntax (a template reference the
+//     dialect finds may hold fewer names than a string) and the renamed document has
+//     no error finding the document has not (see rename.go).
 //   - A message the server cannot handle never ends the session (see guard): a
 //     notification it does not know, or whose params do not decode, is ignored; an
 //     unknown request is answered MethodNotFound, params that do not decode

@@ -22,6 +22,12 @@ func Dialect() *lint.Dialect {
 	}
 	return &lint.Dialect{
 		ID: ID,
+
+		EdgeFields: edgeFields,
+		Describe:   describeStep,
+		EndLabels:  endLabels,
+		EdgeLabel:  edgeLabel,
+
 		// A document with top-level schemaVersion and steps.
 		Detect:     func(doc *source.Document) bool { return doc.Root.Has("schemaVersion", "steps") },
 		Decode:     func(doc *source.Document) any { return decode(doc) },

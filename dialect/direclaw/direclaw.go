@@ -130,6 +130,11 @@ func Dialect() *lint.Dialect {
 		Config:    map[string]lint.SectionParser{ID: parseSettings},
 		ConfigDoc: configDoc,
 		Simulate:  simulate,
+
+		EdgeFields: edgeFields,
+		Describe:   describe,
+		References: references,
+		EndLabels:  endLabels,
 	}
 }
 

@@ -109,6 +109,10 @@ func Dialect() *lint.Dialect {
 		Graphs:   graphs,
 		Rules:    []*lint.Rule{&ensembleMix, &phaseWorkflow, &crossPhaseContext, &contextOrder, &hierarchicalRole},
 		Simulate: simulate,
+
+		EdgeFields: edgeFields,
+		Describe:   describe,
+		EndLabels:  endLabels,
 	}
 }
 
