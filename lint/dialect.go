@@ -57,6 +57,10 @@ type Dialect struct {
 	// SQLExample writes a document of the dialect whose one SQL site holds ex, for the
 	// SQL rules' documentation; optional. The first dialect with one documents them.
 	SQLExample func(ex sqlcheck.Example) Example
+	// Examples are the documentation examples the dialect gives for core rules (rules
+	// of every dialect), by rule id: each core rule shows the first dialect's, in
+	// registration order, that gives one.
+	Examples map[string]Examples
 
 	// The parts below say, for the language server (dws lsp) and the drawings (dws
 	// graph), what the graphs alone do not: how the document names its nodes.
@@ -77,6 +81,11 @@ type Dialect struct {
 	// EdgeLabel names edge e, which leaves node from, as a reader of the dialect says
 	// it. Nil, or "": the edge's kind.
 	EdgeLabel func(doc *source.Document, from graph.Node, e graph.Edge) string
+}
+
+// Examples are a rule's documentation examples (see Rule).
+type Examples struct {
+	Fail, Pass Example
 }
 
 // Reference is where a string names a node inside its text, as a template does.

@@ -18,7 +18,8 @@ type Rule struct {
 	Dialect string
 	Summary string
 	// Doc is the explanation: why the rule exists and what to do about a finding.
-	Doc  string
+	Doc string
+	// Fail and Pass are its examples; a core rule's are the dialects' (Dialect.Examples).
 	Fail Example
 	Pass Example
 	// Inline says whether an inline dws:ignore comment may suppress the rule.
@@ -84,6 +85,13 @@ type section struct {
 func NewRegistry(dialects ...*Dialect) *Registry {
 	r := &Registry{byID: map[string]int{}, dialects: dialects, sections: map[string]section{}}
 	all := slices.Clone(coreRules)
+	for i := range all {
+		for _, d := range dialects {
+			if ex, ok := d.Examples[all[i].ID]; ok && all[i].Fail.Name == "" && all[i].Pass.Name == "" {
+				all[i].Fail, all[i].Pass = ex.Fail, ex.Pass
+			}
+		}
+	}
 	if sql := sqlRules(dialects); sql != nil {
 		all = append(all, sql...)
 		r.sections[sqlcheck.Section] = section{"the SQL stage", parseSQLSection}

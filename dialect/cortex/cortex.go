@@ -27,6 +27,7 @@ func Dialect() *lint.Dialect {
 		Describe:   describeStep,
 		EndLabels:  endLabels,
 		EdgeLabel:  edgeLabel,
+		Examples:   coreExamples,
 
 		// A document with top-level schemaVersion and steps.
 		Detect:     func(doc *source.Document) bool { return doc.Root.Has("schemaVersion", "steps") },

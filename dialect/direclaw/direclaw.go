@@ -135,6 +135,7 @@ func Dialect() *lint.Dialect {
 		Describe:   describe,
 		References: references,
 		EndLabels:  endLabels,
+		Examples:   coreExamples,
 	}
 }
 
