@@ -81,6 +81,17 @@ type Dialect struct {
 	// EdgeLabel names edge e, which leaves node from, as a reader of the dialect says
 	// it. Nil, or "": the edge's kind.
 	EdgeLabel func(doc *source.Document, from graph.Node, e graph.Edge) string
+	// Fix is the quick fix the language server offers for finding f, when its result
+	// is certain: a member to add to an object. Nil, or false: none.
+	Fix func(doc *source.Document, f Diagnostic) (QuickFix, bool)
+}
+
+// QuickFix adds the member Key: Value (a JSON literal, which YAML reads alike) to the
+// object at Object, as its first member, in the document's own syntax.
+type QuickFix struct {
+	Title      string
+	Object     string
+	Key, Value string
 }
 
 // Examples are a rule's documentation examples (see Rule).

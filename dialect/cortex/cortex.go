@@ -27,6 +27,7 @@ func Dialect() *lint.Dialect {
 		Describe:   describeStep,
 		EndLabels:  endLabels,
 		EdgeLabel:  edgeLabel,
+		Fix:        fix,
 		Examples:   coreExamples,
 
 		// A document with top-level schemaVersion and steps.

@@ -1,6 +1,10 @@
 package cortex
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
+
 	"github.com/dwsdev/dws/graph"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
@@ -54,4 +58,17 @@ func edgeLabel(doc *source.Document, from graph.Node, e graph.Edge) string {
 		return "false"
 	}
 	return ""
+}
+
+// fix adds the idempotencyKey header an http step lacks, built from the run and the
+// step (http-idempotency-key).
+func fix(doc *source.Document, f lint.Diagnostic) (lint.QuickFix, bool) {
+	if f.Rule != httpIdempotencyKey.ID || !strings.HasSuffix(f.Pointer, "/headers") {
+		return lint.QuickFix{}, false
+	}
+	step := strings.TrimSuffix(strings.TrimSuffix(f.Pointer, "/headers"), "/params")
+	id, _ := doc.Lookup(step + "/id").Str()
+	value := "{{runId}}-" + id
+	return lint.QuickFix{Title: fmt.Sprintf("Add the idempotencyKey header %q", value), Object: f.Pointer,
+		Key: "idempotencyKey", Value: strconv.Quote(value)}, true
 }

@@ -136,6 +136,7 @@ func Dialect() *lint.Dialect {
 		References: references,
 		EndLabels:  endLabels,
 		Examples:   coreExamples,
+		Fix:        fix,
 	}
 }
 

@@ -3,6 +3,7 @@ package direclaw
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -101,4 +102,23 @@ func routelessDecisions(doc *source.Document, obj string) []string {
 		out = []string{"end"}
 	}
 	return out
+}
+
+// fix adds the output_files entry a declared output lacks (output-files), at
+// STEP/OUTPUT.md under the step's output root.
+func fix(doc *source.Document, f lint.Diagnostic) (lint.QuickFix, bool) {
+	k := strings.LastIndex(f.Pointer, "/outputs/")
+	if f.Rule != outputFiles.ID || k < 0 {
+		return lint.QuickFix{}, false
+	}
+	step := f.Pointer[:k]
+	name, ok := doc.Lookup(f.Pointer).Str()
+	id, _ := doc.Lookup(step + "/id").Str()
+	if !ok || doc.Lookup(step+"/output_files") == nil || id == "" {
+		return lint.QuickFix{}, false
+	}
+	name = strings.TrimSuffix(name, "?")
+	path := id + "/" + name + ".md"
+	return lint.QuickFix{Title: fmt.Sprintf("Add output_files entry %s: %s", name, path), Object: step + "/output_files",
+		Key: name, Value: strconv.Quote(path)}, true
 }

@@ -78,6 +78,7 @@ func workflowDialect() *lint.Dialect {
 		Describe:   describePhase,
 		EndLabels:  phaseEnds,
 		EdgeLabel:  transitionLabel,
+		Fix:        fix,
 	}
 }
 

@@ -34,3 +34,20 @@ func transitionLabel(doc *source.Document, _ graph.Node, e graph.Edge) string {
 	}
 	return ""
 }
+
+// fix adds the max_iterations a loop transition lacks (the schema requires it): the
+// workflow's global_constraints.max_iterations when it has one (a loop may not exceed
+// it), else 3.
+func fix(doc *source.Document, f lint.Diagnostic) (lint.QuickFix, bool) {
+	if f.Rule != "schema" || !strings.Contains(f.Message, `missing required property "max_iterations"`) {
+		return lint.QuickFix{}, false
+	}
+	if t, _ := doc.Lookup(f.Pointer).Get("type").Str(); t != "loop" {
+		return lint.QuickFix{}, false
+	}
+	n := "3"
+	if g := doc.Lookup("/global_constraints/max_iterations"); g != nil && g.Kind == source.Number {
+		n = g.Text
+	}
+	return lint.QuickFix{Title: "Add max_iterations: " + n, Object: f.Pointer, Key: "max_iterations", Value: n}, true
+}
