@@ -54,7 +54,7 @@ type Edge struct {
 	To      int    // index of the node named by Target once resolved; -1 while unresolved or dangling
 	Target  string // the id the edge names
 	Kind    EdgeKind
-	Pointer string // where the edge is written, e.g. "/steps/3/onSuccess"
+	Pointer string // where the edge is written, e.g. "/steps/3/next"
 	Bounded bool   // a loop edge whose iterations the definition bounds
 }
 

@@ -85,7 +85,7 @@ func (e *RuleError) Error() string { return e.Message }
 
 // Node is what a scenario may pin at one node of a definition.
 type Node struct {
-	// Kind is the node's kind as the dialect names it (ai, branch, agent_review, …).
+	// Kind is the node's kind as the dialect names it.
 	Kind string
 	// Outcomes are every outcome the node has, in report order.
 	Outcomes []string
