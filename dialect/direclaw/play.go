@@ -144,3 +144,25 @@ func interpolatePath(t, runID, stepID string, attempt int) string {
 	t = strings.ReplaceAll(t, "{{workflow.step_id}}", stepID)
 	return strings.ReplaceAll(t, "{{workflow.attempt}}", strconv.Itoa(attempt))
 }
+
+// pinStep is the stub answer that makes a run take a step (sim.Definition.Pin): a
+// review's approve or reject is its decision, invalid a failed attempt; a task's
+// complete is ok, failed and blocked its fail.
+func pinStep(nodes map[string]sim.Node) func(sim.Edge, map[string]any) (sim.Pin, bool) {
+	return func(st sim.Edge, ctx map[string]any) (sim.Pin, bool) {
+		node, o := st.Node, st.Outcome
+		switch {
+		case (o == "approve" || o == "reject") && sim.Accepts(nodes, node, "decision"):
+			return sim.Pin{Node: node, Answer: sim.Answer{Kind: "decision", Decision: o}}, true
+		case o == "invalid" && sim.Accepts(nodes, node, "fail"):
+			return sim.FailPin(node, "no valid decision"), true
+		case o == "complete" && sim.Accepts(nodes, node, "ok"):
+			return sim.OKPin(node, ctx), true
+		case o == "failed" && sim.Accepts(nodes, node, "fail"):
+			return sim.FailPin(node, "simulated failure"), true
+		case o == "blocked" && sim.Accepts(nodes, node, "fail"):
+			return sim.FailPin(node, "blocked"), true
+		}
+		return sim.Pin{}, false
+	}
+}
