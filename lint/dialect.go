@@ -47,7 +47,8 @@ type Dialect struct {
 	Bundle *Bundle
 	// Simulate explores every run of a definition that validated (dws simulate): it
 	// hands package sim the dialect's run-time semantics and reports the sim-* rules on
-	// the file. Nil: the dialect is not simulated.
+	// the file. Nil: the dialect is not simulated. Each sim.Definition's Play runs
+	// scenarios (dws test) and its Pin writes paths as scenarios (--emit-scenarios).
 	Simulate func(p *Pass, opts sim.Options, maxPaths int) ([]sim.Definition, error)
 	// SQLSites lists the SQL a document holds: the strings that are statements or
 	// boolean expressions, where findings go, and how many arguments a statement is
@@ -62,8 +63,9 @@ type Dialect struct {
 	// registration order, that gives one.
 	Examples map[string]Examples
 
-	// The parts below say, for the language server (dws lsp) and the drawings (dws
-	// graph), what the graphs alone do not: how the document names its nodes.
+	// The parts below serve the language server (dws lsp) and the drawings (dws
+	// graph): what the graphs alone do not say, such as where the document names its
+	// nodes and what its ends are called.
 
 	// EdgeFields are the fields whose values name a node: the language server
 	// completes node ids in them.
