@@ -78,8 +78,37 @@ func TestToyValidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := sqlSites(doc); !slices.Equal(got, []sqlSite{{"/nodes/1/query", "SELECT 1"}}) {
-		t.Errorf("SQL sites %v", got)
+	var ptrs []string
+	for _, s := range sqlSites(doc) {
+		ptrs = append(ptrs, s.Pointer)
+	}
+	if !slices.Equal(ptrs, []string{"/nodes/1/query"}) {
+		t.Errorf("SQL sites %v", ptrs)
+	}
+}
+
+// The core SQL stage checks the toy's query and reports inside its string: a second
+// statement is sql-statement, a table no sql: section allows is sql-table.
+func TestToySQL(t *testing.T) {
+	dir, path := setup(t)
+	bad := strings.Replace(flow, `"SELECT 1"`, `"SELECT 1; DELETE FROM audit"`, 1)
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range linter(t, dir).Run([]lint.Input{{Path: path}}).Diagnostics() {
+		got = append(got, fmt.Sprintf("%d:%d %s %s", d.Line, d.Column, d.Rule, d.Pointer))
+	}
+	slices.Sort(got)
+	// Each finding lands on its own characters inside the string, on line 5: the
+	// second statement at DELETE, the table at audit.
+	line := strings.Split(bad, "\n")[4]
+	want := []string{
+		fmt.Sprintf("5:%d sql-statement /nodes/1/query", strings.Index(line, "DELETE")+1),
+		fmt.Sprintf("5:%d sql-table /nodes/1/query", strings.Index(line, "audit")+1),
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings %q, want %q", got, want)
 	}
 }
 

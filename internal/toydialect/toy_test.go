@@ -9,6 +9,7 @@ import (
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/sim"
 	"github.com/dwsdev/dws/source"
+	"github.com/dwsdev/dws/sqlcheck"
 )
 
 // The toy format: a JSON document with a top-level "toy" and a list of nodes. A node
@@ -30,8 +31,7 @@ func toy() *lint.Dialect {
 		References: references,
 		EndLabels:  endLabels,
 		EdgeLabel:  edgeLabel,
-		// SQL sites go here, one line, once lint.Dialect has its SQL part: sqlSites
-		// (below) already finds each node's query.
+		SQLSites:   func(p *lint.Pass) []sqlcheck.Site { return sqlSites(p.Doc) },
 	}
 }
 
@@ -135,17 +135,12 @@ func references(doc *source.Document, _ *graph.Graph, id string) []lint.Referenc
 	return out
 }
 
-// sqlSite is one SQL statement of a toy document.
-type sqlSite struct {
-	pointer, text string
-}
-
-// sqlSites are the queries of the nodes.
-func sqlSites(doc *source.Document) []sqlSite {
-	var out []sqlSite
+// sqlSites are the queries of the nodes: statements given no arguments.
+func sqlSites(doc *source.Document) []sqlcheck.Site {
+	var out []sqlcheck.Site
 	for i, n := range doc.Root.Get("nodes").Items {
-		if q, ok := n.Get("query").Str(); ok {
-			out = append(out, sqlSite{fmt.Sprintf("/nodes/%d/query", i), q})
+		if q := n.Get("query"); q != nil {
+			out = append(out, sqlcheck.Site{Text: q, Pointer: fmt.Sprintf("/nodes/%d/query", i)})
 		}
 	}
 	return out
