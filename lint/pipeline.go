@@ -220,12 +220,6 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 		}
 		files[i], results[i] = r.file(inputs[i], keep)
 		if !keep {
-			// Nothing holds the value tree now (the report keeps an excerpt of the
-			// text, the cache strings) unless a simulation's result does: its memory
-			// goes to the next file.
-			if r.Simulation == nil {
-				files[i].Doc.Release()
-			}
 			files[i] = nil
 		}
 		r.remember(inputs[i], results[i])
@@ -339,7 +333,6 @@ func (r *run) lockAgrees(in *Input, e cache.Entry) bool {
 	if err != nil {
 		return false
 	}
-	defer doc.Release()
 	sum, err := canonical.ChecksumNode(doc.Root)
 	if err != nil || sum != e.Checksum {
 		return false

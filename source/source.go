@@ -151,8 +151,6 @@ type Document struct {
 	// excerpt, when set, is all the document keeps of its text: a window of each line
 	// a report shows (see Excerpt).
 	excerpt map[int]snippet
-	// store is the memory of a JSON document's value tree, for Release.
-	store *store
 	// longNumbers is set when a JSON document holds a number literal of longNumber
 	// bytes or more (see MayHaveLongNumbers).
 	longNumbers bool
@@ -225,7 +223,6 @@ func parse(path string, data []byte, format Format, owned bool) (*Document, erro
 		d.Root, err = parseYAML(d)
 	}
 	if err != nil {
-		d.Release() // no node of a document that failed to parse is anyone's
 		return nil, err
 	}
 	return d, nil
