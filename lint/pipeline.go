@@ -329,7 +329,7 @@ func (r *run) lockAgrees(in *Input, e cache.Entry) bool {
 		r.heavy.Lock()
 		defer r.heavy.Unlock()
 	}
-	doc, err := source.ParseOwned(in.Path, in.Data, source.FormatOf(in.Path, in.Data))
+	doc, err := source.Parse(in.Path, in.Data, source.FormatOf(in.Path, in.Data))
 	if err != nil {
 		return false
 	}
@@ -440,12 +440,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 	}
 	// Stage 2: parse.
 	format := source.FormatOf(in.Path, data)
-	parse := source.Parse
-	if !in.Stdin {
-		// Read from disk by this run, for this file alone: no copy of it is needed.
-		parse = source.ParseOwned
-	}
-	doc, err := parse(in.Path, data, format)
+	doc, err := source.Parse(in.Path, data, format)
 	if err != nil {
 		// Keep the text, unparsed, so the report can still show the offending line.
 		defer func() { f.Doc = &source.Document{Path: in.Path, Format: format, Text: data} }()
