@@ -356,7 +356,7 @@ func (r *run) remember(in Input, res FileResult) {
 
 // file runs the stages on one input. keep says whether the caller needs the parsed
 // file afterwards (for the cross-file stage); without it, a large file's tree is let go
-// and collected before the next large file may start.
+// before the next large file may start.
 func (r *run) file(in Input, keep bool) (f *File, res FileResult) {
 	f = &File{Path: in.Path, Config: r.Config, Limiter: r.lim, reg: r.Registry, stdin: in.Stdin}
 	res = FileResult{Path: in.Path}
@@ -365,9 +365,6 @@ func (r *run) file(in Input, keep bool) (f *File, res FileResult) {
 			f.heavy = false
 			if !keep {
 				f.Doc, f.Model = nil, nil
-				// All its stages allocated is garbage now. Collected before the
-				// next large file starts, the run's peak is one large file's.
-				runtime.GC()
 			}
 			r.heavy.Unlock()
 		}
