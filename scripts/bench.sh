@@ -7,7 +7,7 @@
 #   memory      peak RSS of the N-file run
 #   one file    an edited file with the result cache empty, of N files and of 200,000
 #               entries, each against the same run without the cache
-#   scaling     graph checks and path counting at 10^2..10^5 nodes; a 3,000-step file
+#   scaling     graph checks at 10^2..10^5 nodes; a 3,000-step file
 #   simulate    dws simulate on 3,000-step definitions of every dialect (CLI, 100 ms),
 #               3k/30k/100k in the process (linear), a 10,000-phase DWS chain
 # Throughput figures are the median of TRIALS runs (default 5; dws and ajv-cli alternate).
@@ -249,7 +249,7 @@ echo "dws lsp, $edits edits of a $(wc -c < "$work/lsp/big.json")-byte definition
 echo "dws lsp server RSS after each 1,000 edits (MB): ${lsp_rss}"
 
 echo "== scaling"
-go test -run '^$' -bench 'BenchmarkCheck|BenchmarkCountPaths' -benchtime 3x ./graph | grep -E '^Benchmark' \
+go test -run '^$' -bench 'BenchmarkCheck' -benchtime 3x ./graph | grep -E '^Benchmark' \
   | awk '{ printf "%-45s %12.3f ms/op\n", $1, $3 / 1e6 }'
 go run ./bench/gen -out "$work/big" -n 1 -steps 3000
 printf 'version: 1\nlimits: { max_steps: 5000, max_bytes: 4194304 }\ncortex: { prompt_templates: ../prompt_templates.yaml }\nsql: { from_ddl: ../schema.sql }\n' > "$work/big/.dws.yaml"
