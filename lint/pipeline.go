@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -201,7 +202,7 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 		if in.Stdin {
 			continue
 		}
-		if dir := dirOf(inputs[i].absPath()); dir != lastDir || i == 0 {
+		if dir := filepath.Dir(inputs[i].absPath()); dir != lastDir || i == 0 {
 			lastDir, lastHome = dir, r.homeOf(dir)
 		}
 		homes[i] = lastHome
