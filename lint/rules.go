@@ -61,17 +61,17 @@ and take no further part in the graph checks.`,
 	{
 		ID: "dangling-edge", Severity: Error,
 		Summary: "an edge names a node that does not exist",
-		Doc: `An edge (onSuccess, a transition's to, a next, an after) must name a node of the same
-definition. A dangling edge is reported once and then ignored, so the node it leaves is
+		Doc: `An edge (each field by which a node names the node a run goes to next) must name a node
+of the same definition. A dangling edge is reported once and then ignored, so the node it leaves is
 judged as if the edge were absent.`,
 	},
 	{
 		ID: "entry", Severity: Error,
 		Summary: "the entry is missing or unknown, or a second node has no incoming edge",
-		Doc: `A definition has exactly one entry (Cortex: steps[0]; DWS: entry_phase; DireClaw: a
-workflow's first step). A node other than the entry that no edge leads to is a second
-entry: the engine never runs it. Ensembles and task decompositions may have several roots,
-so this rule does not apply to them.`,
+		Doc: `A definition has exactly one entry, the node a run starts at (which one is the
+dialect's: docs/dialects.md). A node other than the entry that no edge leads to is a second
+entry: the engine never runs it. Dialects whose definitions may have several roots (a DAG
+of tasks that all start at once) say so, and this rule does not apply to them.`,
 	},
 	{
 		ID: "unreachable", Severity: Error,
@@ -83,16 +83,15 @@ leads to it, unreachable when something does.`,
 	{
 		ID: "cycle", Severity: Error,
 		Summary: "a cycle that no bounded loop closes",
-		Doc: `Cortex workflows and ensembles must be acyclic; a DWS workflow may loop only through a
-loop transition with max_iterations. Each cycle is reported once, at its first member, with
+		Doc: `A definition may loop only where its dialect gives a loop a bound (docs/dialects.md
+says which); any other cycle would run forever or be refused by the engine. Each cycle is reported once, at its first member, with
 every other member listed, whichever edge closes it.`,
 	},
 	{
 		ID: "dead-end", Severity: Error,
 		Summary: "a reachable node from which no exit can be reached",
 		Doc: `A run that enters such a node can never finish: every route out of it leads back into a
-loop. Give the loop a way out (a phase without outgoing transitions in DWS, a step that routes
-nowhere in DireClaw). A node that can reach a forbidden cycle, or whose edge names nothing, is
+loop. Give the loop a way out: a route to a node that ends the run. A node that can reach a forbidden cycle, or whose edge names nothing, is
 not also a dead end: the cycle or dangling-edge finding says why.`,
 	},
 	{
@@ -130,9 +129,8 @@ is reported here too, saying what to write.`,
 	{
 		ID: "ref", Severity: Error,
 		Summary: "a by-name reference that is not routing resolves to nothing",
-		Doc: `Some fields name something defined elsewhere without being a route of the graph: in a DWS
-job spec a skill_ref, workflow_ref, intent_ref or delegation role; in DireClaw a step's
-agent (a key of agents) and the step ids a step needs. A name that resolves to nothing
+		Doc: `Some fields name something defined elsewhere without being a route of the graph: a skill,
+an agent, a role, a workflow of another file, the steps a step needs. A name that resolves to nothing
 fails only when a run reaches that step, so dws checks them all up front. Routing fields
 (edges) are checked by dangling-edge instead. Each dialect says which of its fields are
 references.`,
@@ -140,16 +138,16 @@ references.`,
 	{
 		ID: "sim-unhandled-failure", Severity: Info, Sim: true,
 		Summary: "a step can fail and nothing handles the failure",
-		Doc: `dws simulate runs every path. A step whose fail outcome ends the run (a Cortex onFailure
-that is null or absent, a DWS phase without a failure route) makes every such path end
+		Doc: `dws simulate runs every path. A step whose fail outcome ends the run (it has no route
+for failure, or the route is null) makes every such path end
 failed with nothing recorded or cleaned up. That may be what you want; if it is not, route
 the failure to a step that handles it. Each such step is reported once.`,
 	},
 	{
 		ID: "sim-stub-output", Severity: Error, Sim: true,
 		Summary: "no stub output can fit the output schema a step declares",
-		Doc: `A simulated step answers with an output that fits what the step declares: a Cortex ai step's
-output schema from the prompt-template registry, a DireClaw review's decision. A schema that
+		Doc: `A simulated step answers with an output that fits what the step declares: the output
+schema of a model's step (from a prompt-template registry), a review's decision. A schema that
 admits no value at all (a minimum above its maximum, an empty enum, an integer range with no
 integer in it) means the real step can never succeed either: every output the model returns
 would be rejected. Fix the schema in the registry.`,
@@ -157,15 +155,15 @@ would be rejected. Fix the schema in the registry.`,
 	{
 		ID: "sim-max-iterations", Severity: Warning, Sim: true,
 		Summary: "some path hits the run's iteration limit",
-		Doc: `Some engines bound a whole run: DireClaw's max_total_iterations (the workflow's limits,
-else workflow_orchestration, else 12; a retried attempt is not a new visit), a DWS
-workflow's global max_iterations. dws simulate follows every loop up to that limit and
+		Doc: `Some engines bound a whole run: a limit on the steps a run may take in all, or a global
+bound on a workflow's loops (docs/dialects.md says each dialect's limit and its default).
+dws simulate follows every loop up to that limit and
 reports each step at which some run has used it up: the step that run routes to next is
-not run, and the run ends failed. A review that sends work back (on_reject to an earlier
-step) can always hit the limit if the reviewer keeps rejecting, so every such loop is
+not run, and the run ends failed. A review that sends work back (a rejection routed to an
+earlier step) can always hit the limit if the reviewer keeps rejecting, so every such loop is
 reported: check that the limit leaves room for the rejections you expect, or send a
 repeated rejection somewhere that ends the run on purpose. (The passing example turns
-sim-unhandled-failure off: without it, every DireClaw step that can fail without a route
-would be reported too.)`,
+sim-unhandled-failure off: without it, every step that can fail without a route would be
+reported too.)`,
 	},
 }

@@ -13,7 +13,7 @@ import (
 
 // Condition is one branch outcome a context must produce: Want true means the
 // expression is true; false means it is false, NULL or raises an error (all of which
-// send a Cortex branch along onFailure).
+// send a branch along its false route).
 type Condition struct {
 	Expr *Expr
 	Want bool
