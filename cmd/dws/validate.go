@@ -198,6 +198,7 @@ func validate(c *cli.Context) error {
 	if sh.n > 0 && stdinUsed {
 		return usagef("--shard splits files; it cannot take standard input (-)")
 	}
+	inputs = slices.Grow(inputs, len(expanded))
 	for _, in := range expanded {
 		if sh.has(in.Path, s.cfg.Dir) && (!c.Bool("only-included") || l.Selects(in.Path)) {
 			inputs = append(inputs, in)
