@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,6 +34,7 @@ type jsonParser struct {
 
 	slab    []Node // nodes are handed out from chunks to save allocations
 	chunk   int
+	spare   [][]Node // made, not yet handed out (fresh)
 	grown   bool     // past the first chunk, the estimate's
 	mslab   []Member // members are handed out from chunks too
 	mchunk  int
@@ -53,6 +55,9 @@ type jsonScratch struct {
 }
 
 var scratches = sync.Pool{New: func() any { return new(jsonScratch) }}
+
+// maxChunk bounds the nodes of one chunk: about a megabyte of them.
+const maxChunk = 1 << 13
 
 // maxScratch bounds the scratch a pool keeps (a document with a huge array grows it).
 const maxScratch = 4096
@@ -118,7 +123,7 @@ func (p *jsonParser) node(k Kind, start Pos) *Node {
 
 // nodeChunk makes a new chunk of nodes current.
 func (p *jsonParser) nodeChunk() {
-	p.slab = make([]Node, p.chunk)
+	p.slab = p.fresh()
 	// The estimate is close, and short by a few when arrays hold many items
 	// (those follow commas): later chunks start small and double, so that a
 	// short estimate does not cost a third of a document's nodes unused.
@@ -128,6 +133,27 @@ func (p *jsonParser) nodeChunk() {
 		p.chunk = 16
 	}
 	p.grown = true
+}
+
+// fresh returns a new chunk of p.chunk nodes. A large document's first, estimated
+// chunk comes as pieces of maxChunk nodes, all made at once: one run of hundreds of
+// megabytes for a 4 MiB file was memory the next large file of a run could not reuse
+// once smaller allocations had settled in it (a run's peak grew with its number of
+// large files), and made at once the heap grows by the tree in one step, so the
+// collector does not mark a growing tree over and over while it is parsed.
+func (p *jsonParser) fresh() []Node {
+	if len(p.spare) == 0 && !p.grown && p.chunk > maxChunk {
+		p.spare = make([][]Node, 0, (p.chunk+maxChunk-1)/maxChunk)
+		for n := p.chunk; n > 0; n -= maxChunk {
+			p.spare = append(p.spare, make([]Node, min(n, maxChunk)))
+		}
+	}
+	if len(p.spare) > 0 {
+		c := p.spare[0]
+		p.spare[0], p.spare = nil, p.spare[1:]
+		return c
+	}
+	return make([]Node, p.chunk)
 }
 
 // memberSlice returns room for an object's k members, carved from chunks (the first
@@ -384,6 +410,11 @@ func (p *jsonParser) array(start Pos, depth int) *Node {
 		v := p.value(depth)
 		if v == nil {
 			return nil
+		}
+		if len(p.items) == cap(p.items) {
+			// Doubled: append grows a large slice by a quarter, and the copies of
+			// the stack of a two-million-item array came to five times its size.
+			p.items = slices.Grow(p.items, max(len(p.items), 64))
 		}
 		p.items = append(p.items, v)
 		p.space()
