@@ -41,8 +41,14 @@ func (j *jsonWriter) Write(w io.Writer, res *lint.Result) error {
 		Files:   files,
 		Summary: Summarize(res),
 	}
-	// About 200 bytes a clean file, more for one with findings: one allocation for most.
-	_, err := w.Write(appendReport(make([]byte, 0, 4096+256*len(files)), &r))
+	var err error
+	flush := func(b []byte) []byte {
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		return b[:0]
+	}
+	flush(appendReport(make([]byte, 0, jsonChunk+16<<10), &r, flush))
 	return err
 }
 

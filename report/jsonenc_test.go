@@ -63,6 +63,12 @@ func TestJSONEncoderMatches(t *testing.T) {
 		files = append(files, f)
 	}
 	encodersAgree(t, &lint.Result{Files: files, Suppressed: 3})
+	// Written in pieces (jsonChunk): many files, a piece ending at every place.
+	var many []lint.FileResult
+	for len(many)*40 < 3*jsonChunk {
+		many = append(many, files[len(many)%len(files)])
+	}
+	encodersAgree(t, &lint.Result{Files: many})
 }
 
 func FuzzJSONEncoder(f *testing.F) {
