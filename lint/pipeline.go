@@ -357,7 +357,7 @@ func (r *run) remember(in Input, res FileResult) {
 
 // file runs the stages on one input. keep says whether the caller needs the parsed
 // file afterwards (for the cross-file stage); without it, a large file's tree is let go
-// before the next large file may start.
+// and collected before the next large file may start.
 func (r *run) file(in Input, keep bool) (f *File, res FileResult) {
 	f = &File{Path: in.Path, Config: r.Config, Limiter: r.lim, reg: r.Registry, stdin: in.Stdin}
 	res = FileResult{Path: in.Path}
@@ -365,7 +365,11 @@ func (r *run) file(in Input, keep bool) (f *File, res FileResult) {
 		if f.heavy {
 			f.heavy = false
 			if !keep {
+				// Its tree is garbage now: collected before the next large file may
+				// start, so a run's peak is one large file's, however many it checks.
+				// Files under heavyFile never come here.
 				f.Doc, f.Model = nil, nil
+				runtime.GC()
 			}
 			r.heavy.Unlock()
 		}

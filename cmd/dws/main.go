@@ -31,12 +31,6 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	// A large file's tree is some hundred times its text (a 4 MiB file, 300 MB), and
-	// at 4x it would grow the heap to over a gigabyte before the next large file is
-	// collected: past 512 MiB the runtime collects sooner. GOMEMLIMIT, when set, decides.
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(512 << 20)
-	}
 	os.Exit(profiled(func() int { return run(os.Args, os.Stdin, os.Stdout, os.Stderr) }))
 }
 
