@@ -69,7 +69,7 @@ func (j *journal) parse(data []byte) {
 		}
 		payload := data[at+batchHeader : at+batchHeader+n]
 		e, s, ok := batchHolds(payload)
-		if !ok || crc32.Checksum(payload, castagnoli) != le.Uint32(data[at+4:]) {
+		if !ok || crc32.Checksum(payload, castagnoli()) != le.Uint32(data[at+4:]) {
 			break
 		}
 		batches = append(batches, batch{at + batchHeader, n})
@@ -193,7 +193,7 @@ func encodeBatch(entries map[Key]record, stamps map[Key]stampRecord) []byte {
 		}
 	}
 	le.PutUint32(b, uint32(len(b)-batchHeader))
-	le.PutUint32(b[4:], crc32.Checksum(b[batchHeader:], castagnoli))
+	le.PutUint32(b[4:], crc32.Checksum(b[batchHeader:], castagnoli()))
 	return b
 }
 

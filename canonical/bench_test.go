@@ -39,21 +39,6 @@ func workflowDoc(tb testing.TB) any {
 	return decode(tb, text)
 }
 
-func BenchmarkChecksum(b *testing.B) {
-	doc := workflowDoc(b)
-	canon, err := Bytes(doc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(canon)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Checksum(doc); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // BenchmarkChecksumNode: what validate does, the checksum written from the parsed
 // document.
 func BenchmarkChecksumNode(b *testing.B) {

@@ -18,8 +18,6 @@ package canonical
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -80,33 +78,6 @@ func viaJCS(doc any) ([]byte, error) {
 		return nil, fmt.Errorf("canonicalising: %w", err)
 	}
 	return out, nil
-}
-
-// Checksum returns "sha256:" and the 64 lower-case hex digits of the SHA-256
-// of Bytes(doc).
-func Checksum(doc any) (string, error) {
-	if err := check(doc); err != nil {
-		return "", fmt.Errorf("canonicalising: %w", err)
-	}
-	doc = withoutSignature(doc)
-	sum, err := checksumOf(doc)
-	if errors.Is(err, errFallback) {
-		b, err := viaJCS(doc)
-		if err != nil {
-			return "", err
-		}
-		return Sum(b), nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("canonicalising: %w", err)
-	}
-	return sum, nil
-}
-
-// Sum returns the checksum of bytes that are already canonical.
-func Sum(canonical []byte) string {
-	h := sha256.Sum256(canonical)
-	return "sha256:" + hex.EncodeToString(h[:])
 }
 
 // Signature returns the top-level "signature" property of doc, and whether

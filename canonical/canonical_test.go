@@ -64,20 +64,20 @@ func TestVectors(t *testing.T) {
 }
 
 func TestChecksumFormat(t *testing.T) {
-	got, err := Checksum(decode(t, []byte(`{"b":1,"a":[true,null]}`)))
+	got, err := checksum(decode(t, []byte(`{"b":1,"a":[true,null]}`)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// sha256 of the canonical bytes {"a":[true,null],"b":1}.
-	want := Sum([]byte(`{"a":[true,null],"b":1}`))
+	want := canonicalSum([]byte(`{"a":[true,null],"b":1}`))
 	if got != want {
 		t.Errorf("Checksum = %s, want %s", got, want)
 	}
 	if !validSum(got) {
 		t.Errorf("%s is not sha256: and 64 lower-case hex digits", got)
 	}
-	if empty := Sum(nil); empty != "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" {
-		t.Errorf("Sum(nil) = %s", empty)
+	if empty := canonicalSum(nil); empty != "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" {
+		t.Errorf("canonicalSum(nil) = %s", empty)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 	"testing"
 )
 
-func sumOf(s string) string { return Sum([]byte(s)) }
+func sumOf(s string) string { return canonicalSum([]byte(s)) }
 
 func TestLockRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dws.lock")

@@ -7,10 +7,11 @@ import (
 	"github.com/dwsdev/dws/source"
 )
 
-// ChecksumNode is Checksum(root.Value()), written from the parsed document itself:
-// without the value tree, which is built for nothing else when the file is valid. A
-// parsed document is UTF-8 throughout and nested at most source's limit deep, which
-// Checksum's check would otherwise verify.
+// ChecksumNode returns "sha256:" and the 64 lower-case hex digits of the SHA-256 of
+// Bytes(root.Value()), written from the parsed document itself: without the value tree,
+// which is built for nothing else when the file is valid. A parsed document is UTF-8
+// throughout and nested at most source's limit deep, which Bytes's check would
+// otherwise verify.
 func ChecksumNode(root *source.Node) (string, error) {
 	stack := stacks.Get().(*[]member)
 	defer func() {

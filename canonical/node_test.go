@@ -15,7 +15,7 @@ func sameSum(t *testing.T, name string, data []byte) bool {
 	if err != nil {
 		return false
 	}
-	want, werr := Checksum(doc.Root.Value())
+	want, werr := checksum(doc.Root.Value())
 	got, gerr := ChecksumNode(doc.Root)
 	if got != want || (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
 		t.Fatalf("%s: ChecksumNode %q, %v; Checksum %q, %v", name, got, gerr, want, werr)

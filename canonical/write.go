@@ -276,16 +276,6 @@ func canonicalSum(b []byte) string {
 	return "sha256:" + hex.EncodeToString(h[:])
 }
 
-func checksumOf(doc any) (string, error) {
-	return withBuffer(func(buf *[]byte) (string, error) {
-		var err error
-		if *buf, err = appendValue(*buf, doc); err != nil {
-			return "", err
-		}
-		return canonicalSum(*buf), nil
-	})
-}
-
 // bytesOf returns the canonical bytes of doc.
 func bytesOf(doc any) ([]byte, error) {
 	b, err := appendValue(nil, doc)

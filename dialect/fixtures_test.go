@@ -78,9 +78,21 @@ func TestFixtures(t *testing.T) {
 
 // isBundle reports a fixture directory that is a whole DWS job spec: it is validated as
 // one, with NAME.out beside it holding the findings of all its files.
+// isBundle reports whether dir is the root of some dialect's bundle.
 func isBundle(dir string) bool {
-	st, err := os.Stat(filepath.Join(dir, "jobspec.json"))
-	return err == nil && st.Mode().IsRegular()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for _, d := range dialect.All() {
+		if d.Bundle == nil {
+			continue
+		}
+		if root, ok := d.Bundle.Root(abs); ok && root == abs {
+			return true
+		}
+	}
+	return false
 }
 
 func isFixture(name string) bool {

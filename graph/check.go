@@ -381,7 +381,7 @@ func nodePointer(n Node) string {
 }
 
 // field names the routing field written at pointer, in quotes, for messages:
-// "/steps/3/onSuccess" → `"onSuccess"`, "/tasks/1/dependencies/0" →
+// "/steps/3/next" → `"next"`, "/tasks/1/dependencies/0" →
 // `"dependencies"` (array indices are skipped). With no such field it returns
 // fallback.
 func field(pointer, fallback string) string {

@@ -537,13 +537,6 @@ func TestLongChain(t *testing.T) {
 	if got := Check(g, Options{}); len(got) != 0 {
 		t.Fatalf("Check of a clean chain: %d findings, first %+v", len(got), got[0])
 	}
-	order, ok := Topo(g)
-	if !ok || len(order) != n || order[0] != 0 || order[n-1] != n-1 {
-		t.Fatalf("Topo of a chain: ok=%v len=%d", ok, len(order))
-	}
-	if c, ok := CountPaths(g, 0, nil); !ok || c.Int64() != 1 {
-		t.Fatalf("CountPaths of a chain = %v, %v; want 1, true", c, ok)
-	}
 
 	// Without an exit every node is a dead end.
 	g.Nodes[n-1].Exit = false
@@ -568,12 +561,6 @@ func TestBigCycle(t *testing.T) {
 	}
 	if len(f.Related) != n-1 || f.Related[0].Pointer != "/steps/1" || f.Related[n-2].Pointer != fmt.Sprintf("/steps/%d", n-1) {
 		t.Errorf("related: %d entries, want %d in definition order", len(f.Related), n-1)
-	}
-	if _, ok := Topo(g); ok {
-		t.Error("Topo of a cycle reported ok")
-	}
-	if _, ok := CountPaths(g, 0, nil); ok {
-		t.Error("CountPaths through a cycle reported ok")
 	}
 
 	// The same cycle closed by a bounded edge is legal, and out of the

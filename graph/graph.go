@@ -1,7 +1,6 @@
 // Package graph is the typed workflow graph that every dialect builds, and the
-// checks and counts that run over it: duplicate ids, dangling edges, entry and
-// reachability, cycles, dead ends, the step limit, topological order and path
-// counting.
+// checks that run over it: duplicate ids, dangling edges, entry and reachability,
+// cycles, dead ends and the step limit.
 //
 // It knows no dialect and no file format. Nodes and edges carry RFC 6901 JSON
 // Pointers as plain strings; the caller turns them into file positions, and the
@@ -54,7 +53,7 @@ type Edge struct {
 	To      int    // index of the node named by Target once resolved; -1 while unresolved or dangling
 	Target  string // the id the edge names
 	Kind    EdgeKind
-	Pointer string // where the edge is written, e.g. "/steps/3/onSuccess"
+	Pointer string // where the edge is written, e.g. "/steps/3/next"
 	Bounded bool   // a loop edge whose iterations the definition bounds
 }
 
@@ -142,7 +141,7 @@ func (g *Graph) Lookup(id string) (int, bool) {
 }
 
 // Resolve sets every edge's To (or -1 when its target names no node) and builds
-// the adjacency that Succ and Out read. Check, Topo and CountPaths call it, and
+// the adjacency that Succ and Out read. Check calls it, and
 // Succ and Out call it when the graph changed; call it yourself before reading
 // one graph from several goroutines.
 func (g *Graph) Resolve() {

@@ -76,7 +76,8 @@ type Ignore struct {
 	Column  int
 }
 
-// Section returns the parsed value of a dialect-owned config section, or nil.
+// Section returns the parsed value of a config section a dialect (or the SQL stage)
+// owns, or nil.
 func (c *Config) Section(name string) any { return c.sections[name] }
 
 // RuleDefaults is implemented by a parsed section that changes the default severity of
@@ -162,7 +163,7 @@ func Scalar(n *source.Node) string {
 }
 
 // coreKeys are the keys of .dws.yaml that lint itself owns; every other key is a
-// dialect's section.
+// section: the SQL stage's sql:, or a dialect's.
 var coreKeys = map[string]bool{
 	"version": true, "include": true, "exclude": true, "dialects": true, "limits": true,
 	"rules": true, "ignore": true, "baseline": true, "lock": true, "renames": true,
@@ -296,7 +297,7 @@ func ParseConfig(path string, data []byte, reg *Registry) (cfg *Config, err erro
 			errs[i] = parse(c, m.Key, m.Value)
 			continue
 		}
-		d, ok := reg.sections[m.Key]
+		sec, ok := reg.sections[m.Key]
 		if !ok {
 			errs[i] = &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("unknown key %q", m.Key)}
 			continue
@@ -306,7 +307,7 @@ func ParseConfig(path string, data []byte, reg *Registry) (cfg *Config, err erro
 		go func() {
 			defer wg.Done()
 			defer crash.catch()
-			vals[i], errs[i] = d.Config[m.Key](m.Value, dir)
+			vals[i], errs[i] = sec.parse(m.Value, dir)
 			if errs[i] == nil {
 				return
 			}

@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -201,7 +202,7 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 		if in.Stdin {
 			continue
 		}
-		if dir := dirOf(inputs[i].absPath()); dir != lastDir || i == 0 {
+		if dir := filepath.Dir(inputs[i].absPath()); dir != lastDir || i == 0 {
 			lastDir, lastHome = dir, r.homeOf(dir)
 		}
 		homes[i] = lastHome
@@ -220,12 +221,6 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 		}
 		files[i], results[i] = r.file(inputs[i], keep)
 		if !keep {
-			// Nothing holds the value tree now (the report keeps an excerpt of the
-			// text, the cache strings) unless a simulation's result does: its memory
-			// goes to the next file.
-			if r.Simulation == nil {
-				files[i].Doc.Release()
-			}
 			files[i] = nil
 		}
 		r.remember(inputs[i], results[i])
@@ -335,11 +330,10 @@ func (r *run) lockAgrees(in *Input, e cache.Entry) bool {
 		r.heavy.Lock()
 		defer r.heavy.Unlock()
 	}
-	doc, err := source.ParseOwned(in.Path, in.Data, source.FormatOf(in.Path, in.Data))
+	doc, err := source.Parse(in.Path, in.Data, source.FormatOf(in.Path, in.Data))
 	if err != nil {
 		return false
 	}
-	defer doc.Release()
 	sum, err := canonical.ChecksumNode(doc.Root)
 	if err != nil || sum != e.Checksum {
 		return false
@@ -371,9 +365,10 @@ func (r *run) file(in Input, keep bool) (f *File, res FileResult) {
 		if f.heavy {
 			f.heavy = false
 			if !keep {
+				// Its tree is garbage now: collected before the next large file may
+				// start, so a run's peak is one large file's, however many it checks.
+				// Files under heavyFile never come here.
 				f.Doc, f.Model = nil, nil
-				// All its stages allocated is garbage now. Collected before the
-				// next large file starts, the run's peak is one large file's.
 				runtime.GC()
 			}
 			r.heavy.Unlock()
@@ -447,12 +442,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 	}
 	// Stage 2: parse.
 	format := source.FormatOf(in.Path, data)
-	parse := source.Parse
-	if !in.Stdin {
-		// Read from disk by this run, for this file alone: no copy of it is needed.
-		parse = source.ParseOwned
-	}
-	doc, err := parse(in.Path, data, format)
+	doc, err := source.Parse(in.Path, data, format)
 	if err != nil {
 		// Keep the text, unparsed, so the report can still show the offending line.
 		defer func() { f.Doc = &source.Document{Path: in.Path, Format: format, Text: data} }()
@@ -530,7 +520,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 		}
 		done()
 	}
-	// Stages 6 and 7: the dialect's rules, SQL included. A rule turned off does not run.
+	// Stage 6: the dialect's rules. A rule turned off does not run.
 	for _, rule := range d.Rules {
 		if rule.Check != nil && f.on(rule.ID) {
 			done := f.running("rule "+rule.ID, rule.ID)
@@ -544,6 +534,12 @@ func (r *run) check(f *File, in Input) (sum string) {
 			c.Run(p)
 			done()
 		}
+	}
+	// Stage 7: SQL, for a dialect whose documents hold some.
+	if d.SQLSites != nil && f.on(sqlRuleIDs...) {
+		done := f.running("the SQL stage on "+d.ID, sqlRuleIDs...)
+		checkSQL(p, d.SQLSites(p))
+		done()
 	}
 	schemaDone()
 	if schemaErr != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dwsdev/dws/internal/suggest"
+	"github.com/dwsdev/dws/sqlcheck"
 )
 
 // Rule is one check: a stable id, its default severity and the documentation that
@@ -17,7 +18,8 @@ type Rule struct {
 	Dialect string
 	Summary string
 	// Doc is the explanation: why the rule exists and what to do about a finding.
-	Doc  string
+	Doc string
+	// Fail and Pass are its examples; a core rule's are the dialects' (Dialect.Examples).
 	Fail Example
 	Pass Example
 	// Inline says whether an inline dws:ignore comment may suppress the rule.
@@ -69,8 +71,14 @@ type Registry struct {
 	rules    []Rule
 	byID     map[string]int
 	dialects []*Dialect
-	// sections maps a config section to the dialect that owns it.
-	sections map[string]*Dialect
+	// sections maps a config section to its owner and parser.
+	sections map[string]section
+}
+
+// section is a top-level section of .dws.yaml that a dialect (or the SQL stage) owns.
+type section struct {
+	owner string
+	parse SectionParser
 }
 
 // NewRegistry builds the registry of the core rules and the given dialects, which
@@ -78,8 +86,19 @@ type Registry struct {
 // naming a rule that is not registered, or a config section claimed twice (or named
 // like a core key) is a programming error and panics at start-up.
 func NewRegistry(dialects ...*Dialect) *Registry {
-	r := &Registry{byID: map[string]int{}, dialects: dialects, sections: map[string]*Dialect{}}
+	r := &Registry{byID: map[string]int{}, dialects: dialects, sections: map[string]section{}}
 	all := slices.Clone(coreRules)
+	for i := range all {
+		for _, d := range dialects {
+			if ex, ok := d.Examples[all[i].ID]; ok && all[i].Fail.Name == "" && all[i].Pass.Name == "" {
+				all[i].Fail, all[i].Pass = ex.Fail, ex.Pass
+			}
+		}
+	}
+	if sql := sqlRules(dialects); sql != nil {
+		all = append(all, sql...)
+		r.sections[sqlcheck.Section] = section{"the SQL stage", parseSQLSection}
+	}
 	for _, d := range dialects {
 		for _, rule := range d.Rules {
 			rl := *rule
@@ -88,14 +107,14 @@ func NewRegistry(dialects ...*Dialect) *Registry {
 			}
 			all = append(all, rl)
 		}
-		for name := range d.Config {
+		for name, parse := range d.Config {
 			if coreKeys[name] {
 				panic(fmt.Sprintf("lint: dialect %s claims the core config key %q", d.ID, name))
 			}
 			if other, dup := r.sections[name]; dup {
-				panic(fmt.Sprintf("lint: config section %q claimed by both %s and %s", name, other.ID, d.ID))
+				panic(fmt.Sprintf("lint: config section %q claimed by both %s and %s", name, other.owner, d.ID))
 			}
-			r.sections[name] = d
+			r.sections[name] = section{d.ID, parse}
 		}
 	}
 	for _, rule := range all {

@@ -115,7 +115,7 @@ func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, re
 	// and is never "." or "..", so joining them needs no Clean either.
 	absDir := absOrSelf(dir)
 	join := func(d, name string) string { return filepath.Join(d, name) }
-	if clean(dir) && clean(absDir) {
+	if filepath.Clean(dir) == dir && filepath.Clean(absDir) == absDir {
 		join = func(d, name string) string {
 			if d == "." {
 				return name
@@ -223,56 +223,7 @@ func readProblem(path string, err error) string {
 }
 
 // display is the form a path is shown in: cleaned, slash-separated.
-func display(p string) string {
-	if filepath.Separator == '/' && clean(p) {
-		return p
-	}
-	return filepath.ToSlash(filepath.Clean(p))
-}
-
-// dirOf is filepath.Dir(p), without its Clean when p is clean already.
-func dirOf(p string) string {
-	if filepath.Separator != '/' || !clean(p) {
-		return filepath.Dir(p)
-	}
-	i := strings.LastIndexByte(p, '/')
-	switch {
-	case i < 0:
-		return "."
-	case i == 0:
-		return "/"
-	}
-	return p[:i]
-}
-
-// clean reports whether p is as filepath.Clean leaves it, without building the cleaned
-// path: no empty, "." or ".." element, no trailing separator (but the root's).
-func clean(p string) bool {
-	if p == "" {
-		return false
-	}
-	if p == "." || p == string(filepath.Separator) {
-		return true
-	}
-	if filepath.Separator != '/' {
-		return filepath.Clean(p) == p
-	}
-	start := 0
-	if p[0] == '/' {
-		start = 1
-	}
-	for i := start; i <= len(p); i++ {
-		if i < len(p) && p[i] != '/' {
-			continue
-		}
-		switch p[start:i] {
-		case "", ".", "..":
-			return false
-		}
-		start = i + 1
-	}
-	return true
-}
+func display(p string) string { return filepath.ToSlash(filepath.Clean(p)) }
 
 func absOrSelf(p string) string {
 	if filepath.IsAbs(p) {

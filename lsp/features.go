@@ -86,16 +86,17 @@ func explain(r lint.Rule) string {
 func summary(in *lint.Inspection, h hit) string {
 	n := h.g.Nodes[h.node]
 	var b strings.Builder
-	kind := "node"
-	if t, ok := in.Doc.Lookup(object(n) + "/type").Str(); ok {
-		kind = t
+	kind, text := "node", ""
+	if in.Dialect != nil && in.Dialect.Describe != nil {
+		k, t := in.Dialect.Describe(in.Doc, n)
+		if k != "" {
+			kind = k
+		}
+		text = t
 	}
 	fmt.Fprintf(&b, "**%s** (%s)", n.ID, kind)
-	for _, k := range []string{"purpose", "description", "name", "prompt"} {
-		if v, ok := in.Doc.Lookup(object(n) + "/" + k).Str(); ok && v != n.ID {
-			fmt.Fprintf(&b, "\n\n%s", clipText(v, 200))
-			break
-		}
+	if text != "" {
+		fmt.Fprintf(&b, "\n\n%s", clipText(text, 200))
 	}
 	var outs []string
 	for _, e := range h.g.Edges {
@@ -125,11 +126,6 @@ func clipText(s string, n int) string {
 
 // ---- completion --------------------------------------------------------------------
 
-// edgeKeys are the fields of every dialect whose values name a node.
-var edgeKeys = []string{"onSuccess", "onFailure", "next", "on_approve", "on_reject", "on_blocked", "on_failed",
-	"to", "from", "default", "entry_phase", "after", "context", "branches", "depends_on", "task_id",
-	"on_verification_fail", "on_timeout", "on_escalation", "default_workflow"}
-
 // The completion contexts, compiled on a completion's first need: a validate run
 // never completes, and compiling them was most of this package's start-up.
 var (
@@ -146,7 +142,7 @@ var (
 	})
 )
 
-// Completion offers node ids in edge fields, rule ids in dws:ignore comments and in
+// Completion offers node ids in the fields the dialect says name a node, rule ids in dws:ignore comments and in
 // .dws.yaml's rules, and the enum values the dialect's schema allows for a field.
 func (s *Server) Completion(_ context.Context, params *protocol.CompletionParams) (protocol.CompletionResult, error) {
 	a, err := s.current(params.TextDocument.URI)
@@ -192,7 +188,7 @@ func (s *Server) Completion(_ context.Context, params *protocol.CompletionParams
 		return items, nil
 	}
 	in := s.lastGood(params.TextDocument.URI, a)
-	if slices.Contains(edgeKeys, key) && in != nil {
+	if in != nil && in.Dialect != nil && slices.Contains(in.Dialect.EdgeFields, key) {
 		var ids []string
 		for _, gc := range in.Graphs {
 			for _, n := range gc.Graph.Nodes {
@@ -335,20 +331,12 @@ func (s *Server) CodeAction(_ context.Context, params *protocol.CodeActionParams
 			if title, edit := a.fixDangling(u, f); edit != nil {
 				action(title, edit, true)
 			}
-		case "http-idempotency-key":
-			if title, edit := a.fixIdempotency(u, f); edit != nil {
-				action(title, edit, true)
-			}
-		case "schema":
-			if title, edit := a.fixMaxIterations(u, f); edit != nil {
-				action(title, edit, true)
-			}
-		case "output-files":
-			if title, edit := a.fixOutputFiles(u, f); edit != nil {
-				action(title, edit, true)
-			}
 		case "checksum-mismatch", "checksum-missing":
 			if title, edit := a.fixLock(); edit != nil {
+				action(title, edit, true)
+			}
+		default:
+			if title, edit := a.dialectFix(u, f); edit != nil {
 				action(title, edit, true)
 			}
 		}
@@ -392,31 +380,25 @@ func (a *analysis) fixDangling(u uri.URI, f lint.Diagnostic) (string, *protocol.
 	return "", nil
 }
 
-// fixIdempotency adds an idempotencyKey header built from the run and the step.
-func (a *analysis) fixIdempotency(u uri.URI, f lint.Diagnostic) (string, *protocol.WorkspaceEdit) {
+// dialectFix is the quick fix the file's dialect offers for f (Dialect.Fix).
+func (a *analysis) dialectFix(u uri.URI, f lint.Diagnostic) (string, *protocol.WorkspaceEdit) {
 	in := a.inspection()
-	if in.Doc == nil || !strings.HasSuffix(f.Pointer, "/headers") {
+	if in.Doc == nil || in.Dialect == nil || in.Dialect.Fix == nil {
 		return "", nil
 	}
-	obj := in.Doc.Lookup(f.Pointer)
-	step := strings.TrimSuffix(strings.TrimSuffix(f.Pointer, "/headers"), "/params")
-	id, _ := in.Doc.Lookup(step + "/id").Str()
-	value := "{{runId}}-" + id
-	edit, ok := a.insertMember(in.Doc, obj, "idempotencyKey", value)
+	fix, ok := in.Dialect.Fix(in.Doc, f)
 	if !ok {
 		return "", nil
 	}
-	return fmt.Sprintf("Add the idempotencyKey header %q", value), &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: {edit}}}
+	edit, ok := a.insertRaw(in.Doc, in.Doc.Lookup(fix.Object), fix.Key, fix.Value)
+	if !ok {
+		return "", nil
+	}
+	return fix.Title, &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: {edit}}}
 }
 
-// insertMember is the edit that adds key: value (a string) as the first member of the
-// object obj, in the document's own syntax.
-func (a *analysis) insertMember(doc *source.Document, obj *source.Node, key, value string) (protocol.TextEdit, bool) {
-	return a.insertRaw(doc, obj, key, strconv.Quote(value))
-}
-
-// insertRaw is insertMember with the value written as given (a JSON literal, which
-// YAML reads alike).
+// insertRaw is the edit that adds key: value (a JSON literal, which YAML reads alike)
+// as the first member of the object obj, in the document's own syntax.
 func (a *analysis) insertRaw(doc *source.Document, obj *source.Node, key, value string) (protocol.TextEdit, bool) {
 	if obj == nil || obj.Kind != source.Object {
 		return protocol.TextEdit{}, false
@@ -604,52 +586,6 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		return nil, err
 	}
 	return jsonValue(v), nil
-}
-
-// fixMaxIterations adds the max_iterations a loop transition lacks: the workflow's
-// global_constraints.max_iterations when it has one (a loop may not exceed it), else 3.
-func (a *analysis) fixMaxIterations(u uri.URI, f lint.Diagnostic) (string, *protocol.WorkspaceEdit) {
-	in := a.inspection()
-	if in.Doc == nil || !strings.Contains(f.Message, `missing required property "max_iterations"`) {
-		return "", nil
-	}
-	obj := in.Doc.Lookup(f.Pointer)
-	if t, _ := obj.Get("type").Str(); t != "loop" {
-		return "", nil
-	}
-	n := "3"
-	if g := in.Doc.Lookup("/global_constraints/max_iterations"); g != nil && g.Kind == source.Number {
-		n = g.Text
-	}
-	edit, ok := a.insertRaw(in.Doc, obj, "max_iterations", n)
-	if !ok {
-		return "", nil
-	}
-	return "Add max_iterations: " + n, &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: {edit}}}
-}
-
-// fixOutputFiles adds the output_files entry a declared output lacks, at
-// STEP/OUTPUT.md under the step's output root.
-func (a *analysis) fixOutputFiles(u uri.URI, f lint.Diagnostic) (string, *protocol.WorkspaceEdit) {
-	in := a.inspection()
-	k := strings.LastIndex(f.Pointer, "/outputs/")
-	if in.Doc == nil || k < 0 {
-		return "", nil
-	}
-	step := f.Pointer[:k]
-	name, ok := in.Doc.Lookup(f.Pointer).Str()
-	files := in.Doc.Lookup(step + "/output_files")
-	id, _ := in.Doc.Lookup(step + "/id").Str()
-	if !ok || files == nil || id == "" {
-		return "", nil
-	}
-	name = strings.TrimSuffix(name, "?")
-	path := id + "/" + name + ".md"
-	edit, ok := a.insertMember(in.Doc, files, name, path)
-	if !ok {
-		return "", nil
-	}
-	return fmt.Sprintf("Add output_files entry %s: %s", name, path), &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: {edit}}}
 }
 
 // fixLock records the document's checksum as it is now in the lockfile.

@@ -68,18 +68,6 @@ func (a *analysis) nameRange(in *lint.Inspection, pointer string) (protocol.Rang
 	return a.text.span(from, to), true
 }
 
-// object is the pointer of the object that defines node n (a graph node's pointer may
-// be its id's, where its findings belong).
-func object(n graph.Node) string {
-	p := n.Pointer
-	for _, suffix := range []string{"/id", "/name", "/task_id"} {
-		if strings.HasSuffix(p, suffix) {
-			return strings.TrimSuffix(p, suffix)
-		}
-	}
-	return p
-}
-
 // uses are the pointers of every edge in g that names id.
 func uses(g *graph.Graph, id string) []string {
 	var out []string
@@ -151,7 +139,7 @@ func (s *Server) DocumentSymbol(_ context.Context, params *protocol.DocumentSymb
 		g := gc.Graph
 		var syms []protocol.DocumentSymbol
 		for _, n := range g.Nodes {
-			whole, ok1 := in.Doc.PointerSpan(object(n))
+			whole, ok1 := in.Doc.PointerSpan(lint.NodeObject(n))
 			sel, ok2 := a.nameRange(in, n.IDPointer)
 			if !ok1 || !ok2 {
 				continue

@@ -13,8 +13,8 @@ import (
 
 // TestNeovim drives dws lsp with a second real client beside the VS Code one: headless
 // Neovim (Debian 12's 0.7.2, which scripts/test.sh installs), configured by exactly the
-// README's Neovim snippet. Opening a definition starts the server and shows its finding;
-// the quick fix to the nearest id, applied by Neovim, clears it; go to definition
+// Neovim snippet of docs/editors.md. Opening a definition starts the server and shows its
+// finding; the quick fix to the nearest id, applied by Neovim, clears it; go to definition
 // answers; a second file of the project is served by the same server. e2e/nvim.lua is
 // what Neovim runs; it writes what it saw to out.txt.
 func TestNeovim(t *testing.T) {
@@ -25,13 +25,13 @@ func TestNeovim(t *testing.T) {
 	if v, err := exec.Command(nvim, "--version").Output(); err == nil {
 		t.Logf("%s", strings.SplitN(string(v), "\n", 2)[0])
 	}
-	readme, err := os.ReadFile("../README.md")
+	page, err := os.ReadFile("../docs/editors.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)<!-- neovim snippet[^\n]*\n```lua\n(.*?)```").FindSubmatch(readme)
+	m := regexp.MustCompile("(?s)<!-- neovim snippet[^\n]*\n```lua\n(.*?)```").FindSubmatch(page)
 	if m == nil {
-		t.Fatal("the README has no Neovim snippet")
+		t.Fatal("docs/editors.md has no Neovim snippet")
 	}
 	drive, err := os.ReadFile("e2e/nvim.lua")
 	if err != nil {

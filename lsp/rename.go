@@ -29,14 +29,11 @@ import (
 // rather than leave a document that no longer parses or means something else.
 //
 // A reference has a syntax of its own besides its string's: an edge field holds any
-// string, but a DireClaw template reference {{steps.ID.outputs.KEY}} holds a step id
-// only of letters, digits, "_" and "-" (its rule, template, reads {{…}} as dotted
-// segments of those). A name some reference to the node cannot hold is refused,
-// saying which. (Cortex's {{…}} name context variables and ai outputs, never a step;
-// the other dialects name nodes in whole strings only.) And as a last guard, the
-// renamed text is checked as a change would be: a rename that adds an error finding
-// (to the id's own rules, say a DireClaw step id that would leave its output root) is
-// refused with that finding.
+// string, but a template reference (the dialect's References say where they are) may
+// hold fewer names. A name some reference to the node cannot hold is refused, saying
+// which. And as a last guard, the renamed text is checked as a change would be: a
+// rename that adds an error finding (to the id's own rules, say a step id that would
+// leave its output root) is refused with that finding.
 
 // byteEdit replaces raw[from:to] with text.
 type byteEdit struct {
@@ -51,10 +48,6 @@ type expect struct {
 
 // plainName is a name a plain YAML scalar can hold as it is (checked again by parsing).
 var plainName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.\-/]*$`) })
-
-// templateStep is a step id a DireClaw template reference can hold: one segment of the
-// dotted names its template rule reads (dialect/direclaw/rule_template.go).
-var templateStep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 // Rename renames a node: its id and every edge that names it.
 func (s *Server) Rename(_ context.Context, params *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
@@ -74,10 +67,11 @@ func (s *Server) Rename(_ context.Context, params *protocol.RenameParams) (*prot
 	if _, taken := h.g.Lookup(name); taken && name != h.id {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("dws lsp: %q is already the id of another node", name))
 	}
-	if te, _ := a.templateRefs(in, h.g, h.id, name); len(te) > 0 && !templateStep().MatchString(name) {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf(
-			"dws lsp: %q cannot be renamed to %q: a template names it ({{steps.%s.outputs.…}}), and a DireClaw template "+
-				"reference names a step with letters, digits, \"_\" and \"-\" only", h.id, name, h.id))
+	_, _, refs := a.references(in, h.g, h.id, name)
+	for _, r := range refs {
+		if r.Holds != nil && !r.Holds(name) {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("dws lsp: %q cannot be renamed to %q: %s", h.id, name, r.Why))
+		}
 	}
 	pointers := append([]string{h.g.Nodes[h.node].IDPointer}, uses(h.g, h.id)...)
 	var edits []byteEdit
@@ -99,7 +93,7 @@ func (s *Server) Rename(_ context.Context, params *protocol.RenameParams) (*prot
 			}
 			want = append(want, expect{p, name})
 		}
-		te, tw := a.templateRefs(in, h.g, h.id, name)
+		te, tw, _ := a.references(in, h.g, h.id, name)
 		edits, want = append(edits, te...), append(want, tw...)
 		if renamed, ok := a.renamedAsMeant(edits, want); ok {
 			if f, added := s.addsError(a, renamed); added {
@@ -289,60 +283,49 @@ func yamlDoubleContent(s string) string {
 	return b.String()
 }
 
-// templateRefs are the edits that rename the step in DireClaw template references
-// ({{steps.ID.outputs.…}}) within the workflow whose graph g is: they name the step as
-// surely as an edge does. Each string they change must then read as want says.
-func (a *analysis) templateRefs(in *lint.Inspection, g *graph.Graph, old, name string) ([]byteEdit, []expect) {
-	owner := g.Pointer()
-	if k := strings.LastIndexByte(owner, '/'); k > 0 {
-		owner = owner[:k]
+// references are the edits that rename node old of graph g where the dialect says a
+// string names it inside its text (a template reference): they name the node as
+// surely as an edge does. Each string they change must then read as want says. refs
+// are the references, for their syntax.
+func (a *analysis) references(in *lint.Inspection, g *graph.Graph, old, name string) (edits []byteEdit, want []expect, refs []lint.Reference) {
+	if in.Dialect == nil || in.Dialect.References == nil || in.Doc == nil {
+		return nil, nil, nil
 	}
-	root := in.Doc.Lookup(owner)
-	if root == nil || owner == "" {
-		return nil, nil
+	byString := map[string][]lint.Reference{}
+	var order []string
+	for _, r := range in.Dialect.References(in.Doc, g, old) {
+		if _, ok := byString[r.Pointer]; !ok {
+			order = append(order, r.Pointer)
+		}
+		byString[r.Pointer] = append(byString[r.Pointer], r)
 	}
-	needle := "steps." + old + "."
-	var edits []byteEdit
-	var want []expect
-	var walk func(n *source.Node, ptr string)
-	walk = func(n *source.Node, ptr string) {
-		switch n.Kind {
-		case source.Object:
-			for _, m := range n.Members {
-				walk(m.Value, source.AppendPointer(ptr, m.Key))
+	for _, ptr := range order {
+		n := in.Doc.Lookup(ptr)
+		if n == nil || n.Kind != source.String {
+			continue
+		}
+		rs := byString[ptr]
+		sort.SliceStable(rs, func(i, j int) bool { return rs[i].From < rs[j].From })
+		var text strings.Builder
+		changed, last := false, 0
+		for _, r := range rs {
+			if r.From < last || r.To > len(n.Text) || n.Text[r.From:r.To] != old {
+				continue
 			}
-		case source.Array:
-			for i, it := range n.Items {
-				walk(it, fmt.Sprintf("%s/%d", ptr, i))
+			start := in.Doc.StringPos(n, r.From).Offset
+			end := in.Doc.StringPos(n, r.To).Offset
+			if end-start != len(old) || a.raw[start:end] != old {
+				continue // written with escapes: not renamed in place
 			}
-		case source.String:
-			var text strings.Builder
-			changed, last := false, 0
-			for from := 0; ; {
-				k := strings.Index(n.Text[from:], needle)
-				if k < 0 {
-					break
-				}
-				at := from + k
-				open := strings.LastIndex(n.Text[:at], "{{")
-				if open >= 0 && !strings.Contains(n.Text[open:at], "}}") {
-					i := at + len("steps.")
-					start := in.Doc.StringPos(n, i).Offset
-					end := in.Doc.StringPos(n, i+len(old)).Offset
-					if end-start == len(old) && a.raw[start:end] == old {
-						edits = append(edits, byteEdit{start, end, a.inString(in.Doc, n, name)})
-						text.WriteString(n.Text[last:i] + name)
-						last, changed = i+len(old), true
-					}
-				}
-				from = at + len(needle)
-			}
-			if changed {
-				text.WriteString(n.Text[last:])
-				want = append(want, expect{ptr, text.String()})
-			}
+			edits = append(edits, byteEdit{start, end, a.inString(in.Doc, n, name)})
+			text.WriteString(n.Text[last:r.From] + name)
+			last, changed = r.To, true
+			refs = append(refs, r)
+		}
+		if changed {
+			text.WriteString(n.Text[last:])
+			want = append(want, expect{ptr, text.String()})
 		}
 	}
-	walk(root, owner)
-	return edits, want
+	return edits, want, refs
 }

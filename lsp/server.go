@@ -30,9 +30,9 @@
 //   - A rename writes the new name as each place's syntax needs (JSON string; YAML
 //     plain, single- or double-quoted, keeping the style where it can hold the name),
 //     and is refused unless the edited text parses back to the new name everywhere,
-//     every reference can hold the name in its own syntax (a DireClaw template's step
-//     id is letters, digits, "_" and "-") and the renamed document has no error
-//     finding the document has not (see rename.go).
+//     every reference can hold the name in its own syntax (a template reference the
+//     dialect finds may hold fewer names than a string) and the renamed document has
+//     no error finding the document has not (see rename.go).
 //   - A message the server cannot handle never ends the session (see guard): a
 //     notification it does not know, or whose params do not decode, is ignored; an
 //     unknown request is answered MethodNotFound, params that do not decode
@@ -291,10 +291,10 @@ func (s *Server) didChange(ctx context.Context, params *protocol.DidChangeTextDo
 	s.recheckBundle(ctx, d)
 }
 
-// recheckBundle re-checks the other open documents of the job spec d lies in: their
+// recheckBundle re-checks the other open documents of the bundle d lies in: their
 // cross-file findings depend on d's text.
 func (s *Server) recheckBundle(ctx context.Context, d *document) {
-	root := bundleRoot(filepath.Dir(d.path))
+	root := s.bundleRoot(filepath.Dir(d.path))
 	if root == "" {
 		return
 	}
@@ -314,19 +314,18 @@ func (s *Server) recheckBundle(ctx context.Context, d *document) {
 	}
 }
 
-// bundleRoot is the job spec directory dir lies in (the nearest one holding
-// jobspec.json), or "".
-func bundleRoot(dir string) string {
-	for {
-		if st, err := os.Stat(filepath.Join(dir, "jobspec.json")); err == nil && st.Mode().IsRegular() {
-			return dir
+// bundleRoot is the root of the bundle (a dialect's definitions that span files, such
+// as a DWS job spec) that dir lies in, as the first dialect with a bundle finds it; "".
+func (s *Server) bundleRoot(dir string) string {
+	for _, dl := range s.reg.Dialects() {
+		if dl.Bundle == nil {
+			continue
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
+		if root, ok := dl.Bundle.Root(dir); ok {
+			return root
 		}
-		dir = parent
 	}
+	return ""
 }
 
 // DidSave needs nothing: every change was checked already.

@@ -13,7 +13,7 @@ import (
 
 // Condition is one branch outcome a context must produce: Want true means the
 // expression is true; false means it is false, NULL or raises an error (all of which
-// send a Cortex branch along onFailure).
+// send a branch along its false route).
 type Condition struct {
 	Expr *Expr
 	Want bool
@@ -112,13 +112,8 @@ const MaxProofWork = MaxWork * 256
 // constants…) AND x NOT IN (…) is one variable's regions, a few thousand tries, never the
 // product of unrelated variables'.
 //
-// Witness remembers nothing between calls; a Searcher's Witness does.
-func Witness(conds []Condition, fixed map[string]any, domains map[string]Domain) (ctx map[string]any, found, proven bool) {
-	return (*Searcher)(nil).Witness(conds, fixed, domains)
-}
-
-// Witness is the package's Witness, remembering the searches of single parts (see
-// Searcher).
+// A Searcher remembers the searches of single parts (see Searcher); a nil one
+// remembers nothing between calls.
 func (s *Searcher) Witness(conds []Condition, fixed map[string]any, domains map[string]Domain) (ctx map[string]any, found, proven bool) {
 	var parts []Condition
 	for _, c := range conds {
@@ -678,13 +673,8 @@ func collect(m protoreflect.Message, out *[]*pg.Node, visit func(protoreflect.Me
 // a type the expression cannot take at all (a string compared with a number) raises an
 // error too, for every value of that type; that is no finding of its own.
 //
-// ErrorWitness remembers nothing between calls; a Searcher's ErrorWitness does.
-func ErrorWitness(e *Expr, domains map[string]Domain) (ctx map[string]any, err error, found bool) {
-	return (*Searcher)(nil).ErrorWitness(e, domains)
-}
-
-// ErrorWitness is the package's ErrorWitness, remembered by the expression's text and
-// its variables' domains (see Searcher).
+// A Searcher remembers it by the expression's text and its variables' domains (see
+// Searcher); a nil one remembers nothing between calls.
 func (s *Searcher) ErrorWitness(e *Expr, domains map[string]Domain) (ctx map[string]any, err error, found bool) {
 	k, ok := s.errorKey(e, domains)
 	if ok {

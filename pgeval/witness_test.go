@@ -9,6 +9,16 @@ import (
 	"testing"
 )
 
+// Witness is a search that remembers nothing between calls (a nil Searcher's).
+func Witness(conds []Condition, fixed map[string]any, domains map[string]Domain) (ctx map[string]any, found, proven bool) {
+	return (*Searcher)(nil).Witness(conds, fixed, domains)
+}
+
+// ErrorWitness is a search that remembers nothing between calls (a nil Searcher's).
+func ErrorWitness(e *Expr, domains map[string]Domain) (ctx map[string]any, err error, found bool) {
+	return (*Searcher)(nil).ErrorWitness(e, domains)
+}
+
 func mustParse(t testing.TB, s string) *Expr {
 	t.Helper()
 	e, err := Parse(s)

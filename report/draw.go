@@ -8,7 +8,6 @@ import (
 	"github.com/dwsdev/dws/graph"
 	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
-	"github.com/dwsdev/dws/source"
 )
 
 // Drawings of a definition (dws graph, SPEC §16): its graphs as Mermaid or DOT, the
@@ -100,7 +99,7 @@ func Drawings(in *lint.Inspection) []Drawing {
 			if e.From < 0 || e.From >= len(g.Nodes) {
 				continue
 			}
-			de := DrawEdge{From: g.Nodes[e.From].ID, Label: edgeLabel(in.Doc, g.Nodes[e.From], e)}
+			de := DrawEdge{From: g.Nodes[e.From].ID, Label: edgeLabel(in, g.Nodes[e.From], e)}
 			de.Failure = de.Label == "fail" || e.Kind == graph.Failed || e.Kind == graph.Blocked || e.Kind == graph.Reject
 			if _, ok := g.Lookup(e.Target); ok {
 				de.To = e.Target
@@ -115,102 +114,30 @@ func Drawings(in *lint.Inspection) []Drawing {
 }
 
 // endLabels are the outcomes with which node n ends the run, each named as the
-// dialect's runs name it (dws simulate's outcomes), so that every edge of a drawing has
-// a label: a Cortex step's onSuccess and onFailure that are null or absent (ok and
-// fail, a branch's true and false); a DWS phase with no transition on is done; an
-// ensemble phase or task ends the run completed; a DireClaw review with no route for a
-// decision ends on that decision (approve, reject), and a last step on complete.
+// dialect's runs name it (dws simulate's outcomes, the dialect's EndLabels), so that
+// every edge of a drawing has a label; "end" where the dialect does not say.
 func endLabels(in *lint.Inspection, n graph.Node) []string {
-	doc := in.Doc
-	dialect := ""
-	if in.Dialect != nil {
-		dialect = in.Dialect.ID
-	}
-	obj := strings.TrimSuffix(strings.TrimSuffix(n.Pointer, "/id"), "/name")
-	step := doc.Lookup(obj)
-	switch {
-	case dialect == "ensemble":
-		return []string{"completed"}
-	case strings.HasPrefix(dialect, "dws-"):
-		return []string{"done"}
-	case dialect == "direclaw":
-		if typ, _ := doc.Lookup(obj + "/type").Str(); typ == "agent_review" {
-			return routelessDecisions(doc, obj)
-		}
-		return []string{"complete"}
-	case doc.Root.Get("schemaVersion") == nil || step == nil || step.Kind != source.Object:
-		return []string{"end"}
-	}
-	typ, _ := step.Get("type").Str()
-	fields := [][2]string{{"onSuccess", "ok"}, {"onFailure", "fail"}}
-	switch typ {
-	case "branch":
-		fields = [][2]string{{"onSuccess", "true"}, {"onFailure", "false"}}
-	case "sleep":
-		fields = fields[:1]
-	}
-	var out []string
-	for _, f := range fields {
-		if v := step.Get(f[0]); v == nil || v.Kind == source.Null {
-			out = append(out, f[1])
+	if in.Dialect != nil && in.Dialect.EndLabels != nil {
+		if out := in.Dialect.EndLabels(in.Doc, n); len(out) > 0 {
+			return out
 		}
 	}
-	if len(out) == 0 {
-		out = []string{"end"}
-	}
-	return out
+	return []string{"end"}
 }
 
-// routelessDecisions are the decisions of the DireClaw review at obj whose route is
-// absent, null, or names no step of its workflow: the run ends on them.
-func routelessDecisions(doc *source.Document, obj string) []string {
-	ids := map[string]bool{}
-	if steps := doc.Lookup(obj[:max(strings.LastIndexByte(obj, '/'), 0)]); steps != nil {
-		for _, st := range steps.Items {
-			if id, ok := st.Get("id").Str(); ok {
-				ids[id] = true
-			}
+// edgeLabel names an edge as a reader of the dialect says it (its EdgeLabel), else by
+// its kind.
+func edgeLabel(in *lint.Inspection, from graph.Node, e graph.Edge) string {
+	if in.Dialect != nil && in.Dialect.EdgeLabel != nil {
+		if l := in.Dialect.EdgeLabel(in.Doc, from, e); l != "" {
+			return l
 		}
-	}
-	var out []string
-	for _, f := range [][2]string{{"on_approve", "approve"}, {"on_reject", "reject"}} {
-		if to, ok := doc.Lookup(obj + "/" + f[0]).Str(); !ok || !ids[to] {
-			out = append(out, f[1])
-		}
-	}
-	if len(out) == 0 {
-		out = []string{"end"}
-	}
-	return out
-}
-
-// edgeLabel names an edge by its kind, as a reader of the dialect says it.
-func edgeLabel(doc *source.Document, from graph.Node, e graph.Edge) string {
-	obj := from.Pointer
-	for _, suffix := range []string{"/id", "/name"} {
-		obj = strings.TrimSuffix(obj, suffix)
-	}
-	isBranch := false
-	if t, ok := doc.Lookup(obj + "/type").Str(); ok && t == "branch" {
-		isBranch = true
 	}
 	switch e.Kind {
 	case graph.Success:
-		if isBranch {
-			return "true"
-		}
 		return "ok"
 	case graph.Failure:
-		if isBranch {
-			return "false"
-		}
 		return "fail"
-	case graph.Loop:
-		parent := e.Pointer[:max(strings.LastIndexByte(e.Pointer, '/'), 0)]
-		if n := doc.Lookup(parent + "/max_iterations"); n != nil && n.Kind == source.Number {
-			return "loop ≤" + n.Text
-		}
-		return "loop"
 	case graph.Dependency:
 		return "depends on"
 	}

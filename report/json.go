@@ -35,12 +35,21 @@ func (j *jsonWriter) Write(w io.Writer, res *lint.Result) error {
 			files[i].Diagnostics = []lint.Diagnostic{}
 		}
 	}
-	return writeJSON(w, jsonReport{
+	r := jsonReport{
 		Version: 1,
 		Tool:    jsonTool{Name: "dws", Version: j.opts.Version},
 		Files:   files,
 		Summary: Summarize(res),
-	}, false)
+	}
+	var err error
+	flush := func(b []byte) []byte {
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		return b[:0]
+	}
+	flush(appendReport(make([]byte, 0, jsonChunk+16<<10), &r, flush))
+	return err
 }
 
 // writeJSON writes v as indented JSON (escapeHTML: with <, > and & escaped, as

@@ -17,16 +17,13 @@ import (
 
 // Emitting scenarios (dws simulate --emit-scenarios, SPEC §8.3): each covering path of
 // a definition becomes a scenario that pins it, so that a team starts from full coverage
-// and edits from there. A path's outcomes become stub answers, node by node in the order
-// the run invokes them: ok, pass, complete and completed are {ok: true}; fail and failed
-// {fail: …}; a named failure route or blocked is {fail: ROUTE}; approve and reject are
-// decisions; a loop's again and exit, a delegation's ok and fail and an ensemble
-// review's decisions (approve, retry, reject, retry_predecessor NAME) pin the loop's,
-// delegation's and review's own nodes. Outcomes the definition
-// decides (a branch, a conditional, routing, a join) are not stubbed: the path's witness
-// context (dws simulate's) starts the run, and a phase whose output a conditional reads,
-// or an ai step whose output a branch reads, answers with the witness values. Every
-// emitted scenario is run before it is written; a path it does not reproduce (one whose
+// and edits from there. A path's steps become stub answers, node by node in the order
+// the run invokes them, as the dialect's Pin says (sim.Definition.Pin): an outcome a
+// stub decides is its answer, perhaps for a choice point of the node's own (a loop
+// after a phase); outcomes the definition decides (a branch, a conditional, routing, a
+// join) are not stubbed: the path's witness context (dws simulate's) starts the run,
+// and an answer carries the witness values a later choice reads. Every emitted
+// scenario is run before it is written; a path it does not reproduce (one whose
 // branches no single context takes) is not written, and is counted.
 
 // Emitted is one scenario file to write.
@@ -149,56 +146,18 @@ func pin(def sim.Definition, p sim.Path) *Scenario {
 	if sc.Context == nil {
 		sc.Context = map[string]any{}
 	}
-	add := func(node string, a sim.Answer) {
-		sc.Stubs[node] = append(sc.Stubs[node], &Stub{Answer: a})
-	}
 	for _, st := range p.Steps {
-		node, o := st.Node, st.Outcome
-		n, known := def.Nodes[node]
-		accepts := func(kind string) bool { return known && slices.Contains(n.Answers, kind) }
-		switch {
-		case o == "again" || o == "exit":
-			if _, ok := def.Nodes[node+"#loop"]; ok {
-				add(node+"#loop", sim.Answer{Kind: "decision", Decision: o})
-			}
-		case strings.HasPrefix(o, "loop ") && (strings.HasSuffix(o, " again") || strings.HasSuffix(o, " exit")):
-			// One of several loops from the phase: "loop 2 again" is PHASE#loop 2's.
-			i := strings.LastIndexByte(o, ' ')
-			if _, ok := def.Nodes[node+"#"+o[:i]]; ok {
-				add(node+"#"+o[:i], sim.Answer{Kind: "decision", Decision: o[i+1:]})
-			}
-		case strings.HasPrefix(o, "delegation") && (strings.HasSuffix(o, " ok") || strings.HasSuffix(o, " fail")):
-			name, verdict, _ := strings.Cut(o, " ")
-			if i := strings.LastIndexByte(o, ' '); i > 0 {
-				name, verdict = o[:i], o[i+1:]
-			}
-			if verdict == "ok" {
-				add(node+"#"+name, sim.Answer{Kind: "ok"})
-			} else {
-				add(node+"#"+name, sim.Answer{Kind: "fail", Reason: "delegated work failed"})
-			}
-		case slices.Contains(def.Nodes[node+"#review"].Decisions, o):
-			add(node+"#review", sim.Answer{Kind: "decision", Decision: o})
-		case (o == "approve" || o == "reject") && accepts("decision"):
-			add(node, sim.Answer{Kind: "decision", Decision: o})
-		case o == "invalid" && accepts("fail"):
-			add(node, sim.Answer{Kind: "fail", Reason: "no valid decision"})
-		case (o == "ok" || o == "pass" || o == "complete" || o == "completed") && accepts("ok"):
-			a := sim.Answer{Kind: "ok"}
-			if out, ok := p.Context[node].(map[string]any); ok {
-				a.Output = out // a phase whose output a conditional reads
-				delete(sc.Context, node)
-			} else if n.Kind == "ai step" && len(p.Context) > 0 {
-				a.Output = maps.Clone(p.Context) // what the branches after it read
-			}
-			add(node, a)
-		case (o == "fail" || o == "failed") && accepts("fail"):
-			add(node, sim.Answer{Kind: "fail", Reason: "simulated failure"})
-		case o == "blocked" && accepts("fail"):
-			add(node, sim.Answer{Kind: "fail", Reason: "blocked"})
-		case strings.HasPrefix(o, "on_") && accepts("fail"):
-			add(node, sim.Answer{Kind: "fail", Reason: o})
+		if def.Pin == nil {
+			break
 		}
+		pn, ok := def.Pin(st, p.Context)
+		if !ok {
+			continue
+		}
+		if pn.Moved {
+			delete(sc.Context, pn.Node)
+		}
+		sc.Stubs[pn.Node] = append(sc.Stubs[pn.Node], &Stub{Answer: pn.Answer})
 	}
 	sc.Expect.Status = p.Status.String()
 	sc.Expect.HasPath = true

@@ -10,8 +10,10 @@ import (
 	"github.com/dwsdev/dws/sim"
 )
 
+var containmentNames = map[containment]string{containNone: "none", containCgroup2: "cgroup2", containFreezer: "freezer", containSubreaper: "subreaper"}
+
 // Containments are the ways dws holds a stub's processes, strongest first.
-var Containments = []string{containCgroup2.String(), containFreezer.String(), containSubreaper.String()}
+var Containments = []string{containmentNames[containCgroup2], containmentNames[containFreezer], containmentNames[containSubreaper]}
 
 // ForceContainment makes the stubs started from now on be held by mode, or the next
 // weaker way when the system does not offer it (as if the stronger ones were not
@@ -43,7 +45,7 @@ func ForceContainment(mode string) (restore func()) {
 func LastContainment() string {
 	contain.Lock()
 	defer contain.Unlock()
-	return contain.last.String()
+	return containmentNames[contain.last]
 }
 
 // RunStub runs the stub run (a first word with a slash is relative to dir) for one

@@ -28,3 +28,15 @@ func PanicWhileStubRuns(dir, pids string) {
 		panic("a bug in dws")
 	})
 }
+
+// PanicInParallel panics in one of parallel's workers while another has finished, then
+// says on stdout that parallel returned: it must never get that far.
+func PanicInParallel() {
+	parallel(2, 2, func(i int) {
+		if i == 1 {
+			panic("a bug in dws")
+		}
+	})
+	os.Stdout.WriteString("parallel returned\n")
+	os.Exit(0)
+}

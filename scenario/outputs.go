@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,42 +9,32 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"syscall"
 	"unicode/utf8"
 
 	"github.com/dwsdev/dws/sim"
 )
 
-// The files a DireClaw step had to write are checked as DireClaw's runtime checks a
-// worker's outputs (its load_outputs_from_files, validate_outputs_contract and
-// parse_review_decision), once the stub and everything it started are gone:
-//   - The output root and each file are resolved to their real paths. A root that no
-//     longer resolves to where dws made it (it, or a directory above it up to the stub's
+// The files a call had to write (sim.Call.Files) are read back once the stub and
+// everything it started are gone, and handed to the dialect in the answer
+// (sim.Answer.Files), which judges them as its runtime does:
+//   - The root and each file are resolved to their real paths. A root that no longer
+//     resolves to where dws made it (it, or a directory above it up to the stub's
 //     directory itself, was replaced by a link), or a file that resolves outside the
-//     root, fails the scenario: it is no failure DireClaw would route.
-//   - Otherwise each output must be a regular file, readable UTF-8 text, and not empty
-//     (white space only, or the JSON string "", is empty, as DireClaw finds when it trims
-//     the value): else the invocation fails, as the step's attempt does in DireClaw. An
-//     optional output ("name?" in outputs) may be absent or empty.
-//   - dws reads at most 64 KiB of each file (DireClaw reads them whole): of a longer file
-//     only those are checked, and it is empty only when they are all white space. A review
-//     decision longer than that is no decision.
-//   - A review's decision is its decision file as DireClaw reads it: the text, or the
-//     JSON string it holds; trimmed, stripped of quotes, compared without ASCII case with
-//     approve and reject, also as "decision: approve" or "decision=approve".
-
-// maxOutputRead is how much of an output file dws reads.
-const maxOutputRead = 64 << 10
+//     root, fails the scenario: it is no failure a runtime would route.
+//   - Otherwise each file is read: not written (nor its root), not a regular file, not
+//     readable, not UTF-8 text (sim.File.Problem), or its text.
+//   - dws reads at most sim.MaxFileRead (64 KiB) of each file: of a longer file only
+//     those are handed on, and the answer says the text is not whole.
 
 const notFile = "is not a regular file"
 
-// checkOutputs checks the files paths (by output name) that a step had to write under
-// root, in the stub's directory, and returns a's answer as they make it.
-func checkOutputs(w *worker, root string, paths map[string]string, optional map[string]bool, a sim.Answer) (sim.Answer, error) {
+// readFiles reads the files paths (by name) that a call had to write under root, in
+// the stub's directory.
+func readFiles(w *worker, root string, paths map[string]string) (map[string]sim.File, error) {
 	rel, err := filepath.Rel(w.dir, root)
 	if err != nil {
-		return a, err
+		return nil, err
 	}
 	wantRoot := filepath.Join(w.real, rel)
 	names := slices.Sorted(maps.Keys(paths))
@@ -54,45 +43,31 @@ func checkOutputs(w *worker, root string, paths map[string]string, optional map[
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 		realRoot = "" // removed: no output was written
 	case err != nil:
-		return a, fmt.Errorf("the step's output root: %w", err)
+		return nil, fmt.Errorf("the step's output root: %w", err)
 	case realRoot != wantRoot:
-		return a, fmt.Errorf("the step's output root was replaced by a link: it resolves to %s, not to itself", realRoot)
+		return nil, fmt.Errorf("the step's output root was replaced by a link: it resolves to %s, not to itself", realRoot)
 	}
+	out := map[string]sim.File{}
 	for _, name := range names {
-		fail := func(why string) (sim.Answer, error) {
-			return sim.Answer{Kind: "fail", Reason: fmt.Sprintf("output %s %s", name, why)}, nil
-		}
 		real := ""
 		if realRoot != "" {
 			real, err = filepath.EvalSymlinks(paths[name])
 		}
 		if real == "" || err != nil {
-			if optional[name] {
-				continue
-			}
-			return fail("was not written")
+			out[name] = sim.File{Problem: "was not written"}
+			continue
 		}
 		if !inside(wantRoot, real) {
-			return a, fmt.Errorf("output %s resolves outside the step's output root, to %s", name, real)
+			return nil, fmt.Errorf("output %s resolves outside the step's output root, to %s", name, real)
 		}
 		text, whole, why := readOutput(real)
-		switch {
-		case why == notFile && optional[name]:
-			continue // DireClaw takes an optional output that is not a file as absent
-		case why != "":
-			return fail(why)
-		case empty(text, whole) && !optional[name]:
-			return fail("is empty")
-		}
-		if name == "decision" {
-			a.Kind, a.Decision = "decision", decision(text, whole)
-		}
+		out[name] = sim.File{Problem: why, Text: text, Whole: whole}
 	}
-	return a, nil
+	return out, nil
 }
 
-// readOutput reads up to maxOutputRead bytes of an output file; whole is set when that
-// is all of it, why says what keeps DireClaw from reading it.
+// readOutput reads up to sim.MaxFileRead bytes of an output file; whole is set when that
+// is all of it, why says what keeps it from being read.
 func readOutput(p string) (text string, whole bool, why string) {
 	// Not blocking, not following a link: a FIFO put in the file's place after it was
 	// resolved opens and reads nothing rather than hanging.
@@ -107,13 +82,13 @@ func readOutput(p string) (text string, whole bool, why string) {
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
 		return "", false, notFile
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxOutputRead+1))
+	b, err := io.ReadAll(io.LimitReader(f, sim.MaxFileRead+1))
 	if err != nil {
 		return "", false, "is not readable"
 	}
-	whole = len(b) <= maxOutputRead
+	whole = len(b) <= sim.MaxFileRead
 	if !whole {
-		b = b[:maxOutputRead]
+		b = b[:sim.MaxFileRead]
 		// A character cut at the end is no encoding error.
 		for k := 1; k < utf8.UTFMax && k <= len(b); k++ {
 			if utf8.RuneStart(b[len(b)-k]) {
@@ -128,70 +103,4 @@ func readOutput(p string) (text string, whole bool, why string) {
 		return "", false, "is not UTF-8 text"
 	}
 	return string(b), whole, ""
-}
-
-// value is an output as DireClaw reads it: the JSON value the trimmed text holds, else the
-// text.
-func value(text string) any {
-	var v any
-	if err := json.Unmarshal([]byte(strings.TrimSpace(text)), &v); err == nil {
-		return v
-	}
-	return text
-}
-
-// empty reports whether DireClaw finds a required output empty: its value is a string
-// that is white space only.
-func empty(text string, whole bool) bool {
-	if !whole {
-		return strings.TrimSpace(text) == ""
-	}
-	s, ok := value(text).(string)
-	return ok && strings.TrimSpace(s) == ""
-}
-
-// decision is a review's decision file as DireClaw reads it: approve, reject, or what it
-// says instead (shortened) when it is neither.
-func decision(text string, whole bool) string {
-	if !whole {
-		return "(a decision file longer than " + size(maxOutputRead) + ")"
-	}
-	s, _ := value(text).(string)
-	s = strings.TrimSpace(s)
-	if d := normalDecision(s); d != "" {
-		return d
-	}
-	if s == "" {
-		s = strings.TrimSpace(text)
-	}
-	if r := []rune(s); len(r) > 60 {
-		s = string(r[:60]) + "…"
-	}
-	return s
-}
-
-// normalDecision is DireClaw's normalize_review_decision: approve, reject or "".
-func normalDecision(raw string) string {
-	t := strings.Trim(strings.Trim(strings.TrimSpace(raw), `"`), "'")
-	switch l := asciiLower(t); l {
-	case "approve", "reject":
-		return l
-	}
-	for _, sep := range []string{":", "="} {
-		if k, v, ok := strings.Cut(t, sep); ok && asciiLower(strings.TrimSpace(k)) == "decision" {
-			return normalDecision(v)
-		}
-	}
-	return ""
-}
-
-// asciiLower lower-cases ASCII letters only, as Rust's to_ascii_lowercase.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }

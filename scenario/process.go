@@ -33,9 +33,9 @@ import (
 // dws reads at most 1 MiB of a stub's stdout and 4 KiB of its stderr: a stub that
 // writes more is killed at once and the scenario fails, naming the cap.
 //
-// For a step with output files (DireClaw), output_paths are the precomputed paths under
-// the step's output root in that directory, and after the process and what it started
-// are gone each is checked as DireClaw's runtime checks a worker's outputs (outputs.go).
+// For a call with files to write, output_paths are the precomputed paths under the
+// call's root in that directory, and after the process and what it started are gone
+// each is read back into the answer, for the dialect to judge (outputs.go).
 
 const (
 	maxStubStdout = 1 << 20
@@ -49,23 +49,23 @@ func (s *stubs) process(st *Stub, c sim.Call) (sim.Answer, error) {
 	}
 	defer w.close()
 	dir := w.dir
-	files := c.OutputPaths
+	files := c.Files
 	root := ""
 	if len(files) > 0 {
-		root = filepath.Join(dir, filepath.FromSlash(c.OutputRoot))
+		root = filepath.Join(dir, filepath.FromSlash(c.FilesRoot))
 		if !inside(dir, root) {
-			return sim.Answer{}, fmt.Errorf("the output root %s lies outside the stub's directory", c.OutputRoot)
+			return sim.Answer{}, fmt.Errorf("the output root %s lies outside the stub's directory", c.FilesRoot)
 		}
 		if err := os.MkdirAll(root, 0o755); err != nil {
 			return sim.Answer{}, err
 		}
-		c.OutputPaths = map[string]string{}
+		c.Files = map[string]string{}
 		for name, rel := range files {
 			p := filepath.Join(root, filepath.FromSlash(rel))
 			if !inside(root, p) {
 				return sim.Answer{}, fmt.Errorf("output %s resolves outside the step's output root (%s)", name, rel)
 			}
-			c.OutputPaths[name] = p
+			c.Files[name] = p
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return sim.Answer{}, err
 			}
@@ -107,7 +107,10 @@ func (s *stubs) process(st *Stub, c sim.Call) (sim.Answer, error) {
 		return sim.Answer{}, fmt.Errorf("%s printed %s: %w", name, clip(string(r.stdout)), err)
 	}
 	if root != "" && a.Kind != "fail" {
-		return checkOutputs(w, root, c.OutputPaths, c.Optional, a)
+		a.Files, err = readFiles(w, root, c.Files)
+		if err != nil {
+			return sim.Answer{}, err
+		}
 	}
 	return a, nil
 }

@@ -209,6 +209,21 @@ func TestHelperProcess(t *testing.T) {
 		}
 	case "panic":
 		scenario.PanicWhileStubRuns(os.Getenv("DWS_TEST_DIR"), os.Getenv("DWS_TEST_PIDS"))
+	case "parallel-panic":
+		scenario.PanicInParallel()
+	}
+}
+
+// A panic in one scenario's goroutine ends dws with the panic: the other goroutines
+// finishing never lets the run return (and dws exit 0) first.
+func TestPanicInParallelEndsTheProcess(t *testing.T) {
+	for range 200 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
+		cmd.Env = append(os.Environ(), "DWS_TEST_HELPER=parallel-panic")
+		out, err := cmd.CombinedOutput()
+		if err == nil || strings.Contains(string(out), "parallel returned") || !strings.Contains(string(out), "panic: a bug in dws") {
+			t.Fatalf("dws ended with %v, want the panic alone:\n%s", err, out)
+		}
 	}
 }
 

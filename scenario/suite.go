@@ -227,7 +227,8 @@ func parallel(n, jobs int, do func(i int)) {
 	for range max(min(jobs, n), 1) {
 		wg.Add(1)
 		go func() {
-			defer wg.Done()
+			// Not deferred: a worker that panics must never count as done, or the caller
+			// could return, and dws exit 0, before the panic ends the process.
 			for i := range next {
 				returned := false
 				func() {
@@ -240,6 +241,7 @@ func parallel(n, jobs int, do func(i int)) {
 					returned = true
 				}()
 			}
+			wg.Done()
 		}()
 	}
 	for i := range n {

@@ -119,17 +119,9 @@ func Source(dialect string) ([]byte, bool) {
 	return bytes.Clone(d.src()), true
 }
 
-// URL returns the $id of a dialect's schema, "https://dws.dev/schema/<dialect>.json",
-// or "" when the dialect has no embedded schema.
-func URL(dialect string) string {
-	if d, ok := registry.byID[dialect]; ok {
-		return d.url
-	}
-	return ""
-}
-
-// DialectForURL is the reverse of URL: it names the dialect whose schema a document's
-// "$schema" points at. An empty fragment ("…/cortex.json#") is accepted.
+// DialectForURL names the dialect whose schema a document's "$schema" points at, its
+// $id, "https://dws.dev/schema/<dialect>.json". An empty fragment ("…/cortex.json#") is
+// accepted.
 func DialectForURL(url string) (string, bool) {
 	d, ok := registry.byURL[strings.TrimSuffix(url, "#")]
 	if !ok {

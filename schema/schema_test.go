@@ -42,11 +42,11 @@ func TestRegistry(t *testing.T) {
 	if !found {
 		t.Fatalf("Dialects() = %v, want cortex among them", ds)
 	}
-	if got, want := URL("cortex"), "https://dws.dev/schema/cortex.json"; got != want {
-		t.Errorf("URL(cortex) = %q, want %q", got, want)
+	if got, ok := DialectForURL("https://dws.dev/schema/cortex.json"); !ok || got != "cortex" {
+		t.Errorf("DialectForURL(cortex's $id) = %q, %v", got, ok)
 	}
-	if got := URL("nope"); got != "" {
-		t.Errorf("URL(nope) = %q, want empty", got)
+	if got, ok := DialectForURL("https://dws.dev/schema/nope.json"); ok {
+		t.Errorf("DialectForURL(nope) = %q, want none", got)
 	}
 	for _, u := range []string{"https://dws.dev/schema/cortex.json", "https://dws.dev/schema/cortex.json#"} {
 		if d, ok := DialectForURL(u); !ok || d != "cortex" {
@@ -79,8 +79,8 @@ func TestEveryEmbeddedSchemaCompiles(t *testing.T) {
 		if _, err := d.compiled(); err != nil {
 			t.Errorf("%s: %v", id, err)
 		}
-		if got, ok := DialectForURL(URL(id)); !ok || got != id {
-			t.Errorf("DialectForURL(URL(%q)) = %q, %v", id, got, ok)
+		if got, ok := DialectForURL(d.url); !ok || got != id {
+			t.Errorf("DialectForURL(%q) = %q, %v", d.url, got, ok)
 		}
 	}
 }

@@ -7,7 +7,7 @@
 #   memory      peak RSS of the N-file run
 #   one file    an edited file with the result cache empty, of N files and of 200,000
 #               entries, each against the same run without the cache
-#   scaling     graph checks and path counting at 10^2..10^5 nodes; a 3,000-step file
+#   scaling     graph checks at 10^2..10^5 nodes; a 3,000-step file
 #   simulate    dws simulate on 3,000-step definitions of every dialect (CLI, 100 ms),
 #               3k/30k/100k in the process (linear), a 10,000-phase DWS chain
 # Throughput figures are the median of TRIALS runs (default 5; dws and ajv-cli alternate).
@@ -28,6 +28,9 @@ trap 'rm -rf "$work"' EXIT
 export CGO_ENABLED=1
 go build -o "$work/dws" ./cmd/dws
 dws="$work/dws"
+# runstat OUT CMD…: appends CMD's wall ns, CPU ns (user + system) and peak RSS (KB) to OUT.
+go build -o "$work/runstat" ./bench/runstat
+runstat="$work/runstat"
 
 # ajv-cli, the peer: installed once into a cache folder of the repository.
 ajv_dir=.cache/ajv
@@ -51,28 +54,34 @@ YAML
 bytes=$(cat "$corpus"/*.json | wc -c)
 
 now() { date +%s%N; }
-# run1 OUT CMD…: one run, output discarded; its wall ns appended to OUT and its peak RSS
-# (KB) to OUT.rss.
+# run1 OUT CMD…: one run, output discarded; its wall ns appended to OUT, its CPU ns
+# (user + system) to OUT.cpu and its peak RSS (KB) to OUT.rss.
 run1() {
   local out=$1; shift
-  local t0 t1
-  t0=$(now)
-  /usr/bin/time -f '%M' -o "$work/rss" "$@" >/dev/null 2>"$work/err" || {
+  local wall cpu kb
+  rm -f "$work/stat"
+  "$runstat" "$work/stat" "$@" >/dev/null 2>"$work/err" || {
     # dws exits 1 on findings; the corpora are clean, so any failure is real.
     echo "bench: $* failed:" >&2; cat "$work/err" >&2; exit 1; }
-  t1=$(now)
-  echo $((t1 - t0)) >> "$out"
-  tail -n 1 "$work/rss" >> "$out.rss"
+  read -r wall cpu kb < "$work/stat"
+  echo "$wall" >> "$out"
+  echo "$cpu" >> "$out.cpu"
+  echo "$kb" >> "$out.rss"
 }
-# report LABEL OUT: the median wall time of OUT's runs, files/s, MB/s and the highest
-# peak RSS; the median (ns) is left in $work/last.
+# med FILE: the median of FILE's numbers.
+med() { sort -n "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# report LABEL OUT: the median wall time of OUT's runs, files/s, MB/s, the median CPU
+# time and the highest peak RSS; the medians (ns) are left in $work/last and
+# $work/last.cpu.
 report() {
-  local label=$1 out=$2 ns kb
-  ns=$(sort -n "$out" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+  local label=$1 out=$2 ns cpu kb
+  ns=$(med "$out")
+  cpu=$(med "$out.cpu")
   kb=$(sort -n "$out.rss" | tail -n 1)
-  awk -v l="$label" -v ns="$ns" -v n="$N" -v kb="$kb" -v b="$bytes" -v r="$(wc -l < "$out")" \
-    'BEGIN { s = ns / 1e9; printf "%-28s %8.2f s  %9.0f files/s  %7.1f MB/s  peak RSS %6.0f MB  (median of %d)\n", l, s, n / s, b / s / 1e6, kb / 1024, r }'
+  awk -v l="$label" -v ns="$ns" -v c="$cpu" -v n="$N" -v kb="$kb" -v b="$bytes" -v r="$(wc -l < "$out")" \
+    'BEGIN { s = ns / 1e9; printf "%-28s %8.3f s  %9.0f files/s  %7.1f MB/s  CPU %7.3f s  peak RSS %6.0f MB  (median of %d)\n", l, s, n / s, b / s / 1e6, c / 1e9, kb / 1024, r }'
   echo "$ns" > "$work/last"
+  echo "$cpu" > "$work/last.cpu"
 }
 # TRIALS runs of each throughput command, dws and ajv-cli alternating, so that a change
 # in the machine's speed during the runs falls on both.
@@ -102,6 +111,8 @@ cold() {
     t0=$(now); "$@" >/dev/null 2>&1 || true; echo $(($(now) - t0))
   done | median
 }
+# col OUT N: the median of column N of OUT, in ms.
+col() { awk -v c="$2" '{ print $c }' "$1" | median; }
 
 echo "== $N generated Cortex files, $((bytes / 1024)) KiB, $(nproc) cores"
 pair "$work" gen
@@ -125,19 +136,34 @@ report "dws validate (full)" "$work/real.dws"
 real_dws=$(cat "$work/last")
 report "ajv-cli (schema only)" "$work/real.ajv"
 real_ajv=$(cat "$work/last")
+real_ajv_cpu=$(cat "$work/last.cpu")
 real_x=$(awk -v d="$real_dws" -v a="$real_ajv" 'BEGIN { printf "%.2f", a / d }')
 real_verdict=$(at_least "$real_x" 1)
 note "$real_verdict" "realistic throughput: ${real_x}x ajv-cli's (budget: 1x, above ajv-cli's)"
 echo "throughput ratio dws/ajv      ${real_x}x (above 1: dws is faster; budget 1x: ${real_verdict})"
 go run ./bench/pgfloor "$real/corpus"
-# Warm: a second run over the unchanged corpus with the result cache (--cache).
+# Warm: a second run over the unchanged corpus with the result cache (--cache), with the
+# text report and with the JSON one, each against ajv-cli's runs above. A warm run takes
+# tens of milliseconds: on a machine shared with other work its wall time is mostly
+# waiting for a core, so the verdict is on CPU time (user + system), the wall ratio beside.
 (cd "$real" && "$dws" validate --cache "$work/cache" corpus >/dev/null)
-(cd "$real" && measure "dws validate (warm cache)" "$dws" validate --cache "$work/cache" corpus)
-warm_dws=$(cat "$work/last")
-warm_x=$(awk -v d="$warm_dws" -v a="$real_ajv" 'BEGIN { printf "%.2f", a / d }')
-warm_verdict=$(at_least "$warm_x" 10)
-note "$warm_verdict" "warm run: ${warm_x}x ajv-cli's throughput (budget 10x)"
-echo "warm ratio dws/ajv            ${warm_x}x (budget 10x: ${warm_verdict})"
+rm -f "$work/warm-text" "$work/warm-text".* "$work/warm-json" "$work/warm-json".*
+for ((i = 0; i < RUNS; i++)); do
+  (cd "$real" && run1 "$work/warm-text" "$dws" validate --cache "$work/cache" corpus)
+  (cd "$real" && run1 "$work/warm-json" "$dws" validate --format json --cache "$work/cache" corpus)
+done
+for f in text json; do
+  report "dws validate (warm, $f)" "$work/warm-$f"
+  warm_x=$(awk -v d="$(cat "$work/last")" -v a="$real_ajv" 'BEGIN { printf "%.1f", a / d }')
+  warm_cpu_x=$(awk -v d="$(cat "$work/last.cpu")" -v a="$real_ajv_cpu" 'BEGIN { printf "%.1f", a / d }')
+  if [[ $f == json ]]; then
+    warm_verdict=$(at_least "$warm_cpu_x" 20)
+    note "$warm_verdict" "warm run, --format json: ${warm_cpu_x}x ajv-cli's CPU time (goal 20x)"
+    echo "warm ratio dws/ajv, $f:       CPU ${warm_cpu_x}x, wall ${warm_x}x (goal 20x on CPU: ${warm_verdict})"
+  else
+    echo "warm ratio dws/ajv, $f:       CPU ${warm_cpu_x}x, wall ${warm_x}x"
+  fi
+done
 bytes=$(cat "$corpus"/*.json | wc -c)
 
 one="$corpus/flow-00000.json"
@@ -148,17 +174,34 @@ printf 'package main\n\n// #include <stdio.h>\n// static void hello(void) { puts
 # What the required libraries alone cost a start: the same, linking jsonschema v5 and
 # pg_query_go (their package initialisation runs in every program that imports them).
 go build -o "$work/coldfloor" ./bench/coldfloor
-dws_cold=$(cd "$work" && cold "$dws" validate --no-cache "$one")
-hello_cold=$(cold "$work/hello/hello")
-libs_cold=$(cold "$work/coldfloor")
+# The three alternate run by run, so that the machine's load falls on each alike; the
+# wall time is the figure of SPEC §11, the CPU time the fairer one on a shared machine.
+rm -f "$work/cold".*
+for ((i = 0; i < RUNS; i++)); do
+  (cd "$work" && "$runstat" "$work/cold.dws" "$dws" validate --no-cache "$one" >/dev/null 2>&1) || true
+  "$runstat" "$work/cold.hello" "$work/hello/hello" >/dev/null 2>&1 || true
+  "$runstat" "$work/cold.libs" "$work/coldfloor" >/dev/null 2>&1 || true
+done
+dws_cold=$(col "$work/cold.dws" 1)
+hello_cold=$(col "$work/cold.hello" 1)
+libs_cold=$(col "$work/cold.libs" 1)
+dws_cold_cpu=$(col "$work/cold.dws" 2)
+hello_cold_cpu=$(col "$work/cold.hello" 2)
+libs_cold_cpu=$(col "$work/cold.libs" 2)
 ajv_cold=$(cd "$work" && cold node "$OLDPWD/$ajv" validate --spec=draft2020 --strict=false -c ajv-formats -s cortex.schema.json -d "$one")
-echo "cold start, one file (median of $RUNS): dws ${dws_cold} ms, ajv-cli ${ajv_cold} ms, cgo hello world ${hello_cold} ms (the floor)"
-echo "cold start of the required libraries alone (bench/coldfloor): ${libs_cold} ms"
+echo "cold start, one file (median of $RUNS): dws ${dws_cold} ms (CPU ${dws_cold_cpu}), ajv-cli ${ajv_cold} ms, cgo hello world ${hello_cold} ms (CPU ${hello_cold_cpu}; the floor)"
+echo "cold start of the required libraries alone (bench/coldfloor): ${libs_cold} ms (CPU ${libs_cold_cpu})"
 cold_x=$(awk -v d="$dws_cold" -v h="$hello_cold" 'BEGIN { printf "%.1f", d / h }')
-cold_verdict=$(verdict "$cold_x" 3)
-note "$cold_verdict" "cold start: ${cold_x}x the cgo hello world's (budget 3x)"
-echo "cold start ratio dws/floor    ${cold_x}x (budget 3x: ${cold_verdict})"
-awk -v d="$dws_cold" -v h="$libs_cold" 'BEGIN { printf "cold start ratio dws/libraries %.1fx\n", d / h }'
+cold_cpu_x=$(awk -v d="$dws_cold_cpu" -v h="$hello_cold_cpu" 'BEGIN { printf "%.1f", d / h }')
+libs_x=$(awk -v d="$dws_cold" -v h="$libs_cold" 'BEGIN { printf "%.1f", d / h }')
+libs_cpu_x=$(awk -v d="$dws_cold_cpu" -v h="$libs_cold_cpu" 'BEGIN { printf "%.1f", d / h }')
+floor_x=$(awk -v d="$libs_cold" -v h="$hello_cold" 'BEGIN { printf "%.1f", d / h }')
+cold_verdict=$(verdict "$cold_x" 2)
+note "$cold_verdict" "cold start: ${cold_x}x the cgo hello world's (goal 2x; the libraries alone are ${floor_x}x)"
+echo "cold start ratio dws/floor    ${cold_x}x wall, ${cold_cpu_x}x CPU (goal 2x: ${cold_verdict})"
+libs_verdict=$(verdict "$libs_x" 1.5)
+note "$libs_verdict" "cold start: ${libs_x}x bench/coldfloor's (budget 1.5x)"
+echo "cold start ratio dws/libraries ${libs_x}x wall, ${libs_cpu_x}x CPU (bench/coldfloor is ${floor_x}x the cgo floor; budget 1.5x: ${libs_verdict})"
 
 # One edited file, as a pre-commit hook checks it: a path and bytes the cache has not
 # seen, in the realistic repository, with no cache, an empty one, one of its N files
@@ -249,7 +292,7 @@ echo "dws lsp, $edits edits of a $(wc -c < "$work/lsp/big.json")-byte definition
 echo "dws lsp server RSS after each 1,000 edits (MB): ${lsp_rss}"
 
 echo "== scaling"
-go test -run '^$' -bench 'BenchmarkCheck|BenchmarkCountPaths' -benchtime 3x ./graph | grep -E '^Benchmark' \
+go test -run '^$' -bench 'BenchmarkCheck' -benchtime 3x ./graph | grep -E '^Benchmark' \
   | awk '{ printf "%-45s %12.3f ms/op\n", $1, $3 / 1e6 }'
 go run ./bench/gen -out "$work/big" -n 1 -steps 3000
 printf 'version: 1\nlimits: { max_steps: 5000, max_bytes: 4194304 }\ncortex: { prompt_templates: ../prompt_templates.yaml }\nsql: { from_ddl: ../schema.sql }\n' > "$work/big/.dws.yaml"
@@ -330,13 +373,21 @@ for count in (1, 8, 32):
         with open(os.path.join(d, "z%02d.json" % i), "w") as f:
             f.write(text)
 PY
+# Flat in N: each count's peak RSS against one file's, in the same run (no dialect fits
+# the files: the run exits 1, and its findings are not what is measured here).
 for count in 1 8 32; do
-  (cd "$work/large/$count" && /usr/bin/time -f '%M %e' -o "$work/rss" "$dws" validate --no-cache --jobs 2 . >/dev/null 2>&1 || true
-   read -r kb secs < <(tail -n 1 "$work/rss")
-   awk -v n="$count" -v kb="$kb" -v s="$secs" 'BEGIN { printf "%2d large files: peak RSS %6.0f MB, %6.2f s (goal: 8 under 1024 MB, flat in N)\n", n, kb / 1024, s }'
-   echo "$kb" > "$work/rss-$count")
+  rm -f "$work/rss"
+  (cd "$work/large/$count" && "$runstat" "$work/rss" "$dws" validate --no-cache --no-color --jobs 2 . >/dev/null 2>&1) || true
+  read -r wall cpu kb < "$work/rss"
+  echo "$kb" > "$work/rss-$count"
+  awk -v n="$count" -v kb="$kb" -v w="$wall" -v c="$cpu" -v one="$(cat "$work/rss-1")" \
+    'BEGIN { printf "%2d large files: peak RSS %6.0f MB (%.2fx one file'"'"'s), %6.2f s, CPU %6.2f s\n", n, kb / 1024, kb / one, w / 1e9, c / 1e9 }'
 done
-rss8=$(( $(cat "$work/rss-8") / 1024 ))
-note "$(verdict "$rss8" 1024)" "8 large files, peak RSS: ${rss8} MB (budget 1024 MB)"
+for count in 8 32; do
+  x=$(awk -v a="$(cat "$work/rss-$count")" -v b="$(cat "$work/rss-1")" 'BEGIN { printf "%.2f", a / b }')
+  v=$(verdict "$x" 1.25)
+  note "$v" "$count large files, peak RSS: ${x}x one file's (budget 1.25x, flat in N)"
+  echo "peak RSS ratio $count files/1 file ${x}x (budget 1.25x: $v)"
+done
 
-summary "realistic throughput above ajv-cli's, the warm run 10x ajv-cli's, a cold start within 3x the cgo hello world's, dws test at 5,000 scenarios/s or more, dws lsp p50 under 5 ms and p99 under 20 ms, 3,000-step validate and simulate under 100 ms, 8 large files under 1024 MB"
+summary "realistic throughput above ajv-cli's, the warm JSON run 20x ajv-cli's (CPU), a cold start within 2x the cgo hello world's and 1.5x bench/coldfloor's, dws test at 5,000 scenarios/s or more, dws lsp p50 under 5 ms and p99 under 20 ms, 3,000-step validate and simulate under 100 ms, peak RSS of 8 and 32 large files within 1.25x one file's"

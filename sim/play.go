@@ -13,15 +13,35 @@ import (
 
 // Answer is what a stub says for one invocation of a node.
 type Answer struct {
-	// Kind is "ok", "fail" or "decision".
+	// Kind is the answer's kind as a scenario writes it: "ok", "fail", or another
+	// kind the node's Answers list.
 	Kind string
 	// Reason is why a fail failed (fail: timeout); a dialect may route on it.
 	Reason string
-	// Decision is a review's decision (approve, reject, again, …).
+	// Decision is what an answer of another kind says (the value a scenario gives
+	// it); one of the node's Decisions.
 	Decision string
 	// Output is the step's output (merged into the context by dialects that do so).
 	Output map[string]any
+	// Files are what a stub worker process left in the call's Files, by name, once it
+	// had exited: the dialect reads them (nil when the call had no Files or the stub
+	// was no process).
+	Files map[string]File
 }
+
+// File is one file a stub worker process had to write, as dws found it.
+type File struct {
+	// Problem says why there is no text, in words that follow the file's name:
+	// "was not written", "is not a regular file", "is not readable", "is not UTF-8
+	// text". Empty when Text holds the file.
+	Problem string
+	// Text is the file's first MaxFileRead bytes; Whole says they are all of it.
+	Text  string
+	Whole bool
+}
+
+// MaxFileRead is how much of each file a stub worker process wrote is read.
+const MaxFileRead = 64 << 10
 
 // Call is one invocation of a node, as a stub worker process reads it on stdin.
 type Call struct {
@@ -29,14 +49,12 @@ type Call struct {
 	Attempt int            `json:"attempt"`
 	Input   any            `json:"input"`
 	Context map[string]any `json:"context"`
-	// OutputRoot and OutputPaths are where the step must write its outputs (DireClaw's
-	// output_files, by output name). The dialect gives them relative; a stub worker
-	// process gets them absolute, under its working directory, and after it exits each
-	// is checked (exists, inside the root, a readable regular file, not empty).
-	OutputRoot  string            `json:"-"`
-	OutputPaths map[string]string `json:"output_paths,omitempty"`
-	// Optional are the outputs the step may leave unwritten (DireClaw's "name?").
-	Optional map[string]bool `json:"-"`
+	// FilesRoot and Files are where the node must write files, by name (the outputs
+	// the dialect reads back from Answer.Files). The dialect gives them relative, Files
+	// relative to FilesRoot; a stub worker process gets them absolute, under its
+	// working directory, and after it exits each is read.
+	FilesRoot string            `json:"-"`
+	Files     map[string]string `json:"output_paths,omitempty"`
 }
 
 // Stubs answer calls. pinned is false when the scenario pins nothing for the node: the
@@ -67,15 +85,17 @@ func (e *RuleError) Error() string { return e.Message }
 
 // Node is what a scenario may pin at one node of a definition.
 type Node struct {
-	// Kind is the node's kind as the dialect names it (ai, branch, agent_review, …).
+	// Kind is the node's kind as the dialect names it.
 	Kind string
 	// Outcomes are every outcome the node has, in report order.
 	Outcomes []string
-	// Answers are the answer kinds a stub may give it (ok, fail, decision); none for a
-	// node the definition decides itself, and Decided then says how.
+	// Answers are the answer kinds a stub may give it (ok, fail, or another kind
+	// whose value is one of Decisions); none for a node the definition decides
+	// itself, and Decided then says how.
 	Answers []string
 	Decided string
-	// Decisions are the decisions it accepts, when Answers has decision.
+	// Decisions are the values it accepts in an answer of a kind other than ok and
+	// fail.
 	Decisions []string
 }
 

@@ -76,6 +76,10 @@ type Definition struct {
 	// transition it takes are one outcome. Each Outcome holds the steps it stands for,
 	// in order. Nil shows every step as an outcome of its own.
 	Fold func(steps []Edge) []Outcome
+	// Pin, when set, is the stub answer that makes a run take step (see Pin), given
+	// the path's witness context; false for a step the definition decides itself (a
+	// branch, a join). Nil: no step is pinned.
+	Pin func(step Edge, context map[string]any) (Pin, bool)
 }
 
 // Outcome is one shown outcome of a node: Label as a report writes it after "node=",

@@ -43,20 +43,6 @@ func benchmarkParse(b *testing.B, format Format) {
 
 func BenchmarkParseJSON10KB(b *testing.B) { benchmarkParse(b, JSON) }
 
-// BenchmarkParseJSON10KBReleased is a batch run's parse: each tree is released once
-// its file is checked, and the next reuses its memory.
-func BenchmarkParseJSON10KBReleased(b *testing.B) {
-	data := workflow(JSON, 10<<10)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		d, err := Parse("bench", data, JSON)
-		if err != nil {
-			b.Fatal(err)
-		}
-		d.Release()
-	}
-}
 func BenchmarkParseYAML10KB(b *testing.B) { benchmarkParse(b, YAML) }
 
 func BenchmarkPosAt(b *testing.B) {

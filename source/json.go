@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // maxDepth bounds nesting of arrays and objects. Real workflow files stay
@@ -32,10 +32,9 @@ type jsonParser struct {
 	lineStart int // offset of the current line's first byte
 	cont      int // UTF-8 continuation bytes since lineStart, to count code points
 
-	st      *store // the chunks below come from, and go to, the document's store
 	slab    []Node // nodes are handed out from chunks to save allocations
-	dirty   bool   // slab is a reused chunk: its nodes hold an old document's values
 	chunk   int
+	spare   [][]Node // made, not yet handed out (fresh)
 	grown   bool     // past the first chunk, the estimate's
 	mslab   []Member // members are handed out from chunks too
 	mchunk  int
@@ -57,66 +56,14 @@ type jsonScratch struct {
 
 var scratches = sync.Pool{New: func() any { return new(jsonScratch) }}
 
+// maxChunk bounds the nodes of one chunk: about a megabyte of them.
+const maxChunk = 1 << 13
+
 // maxScratch bounds the scratch a pool keeps (a document with a huge array grows it).
 const maxScratch = 4096
 
-// store is the memory a JSON document's values are carved from: chunks of nodes, of
-// object members and of array items. A document's owner that is done with it
-// (Document.Release) hands the store back, and the next document reuses the chunks
-// instead of allocating and clearing new ones: in a run over thousands of files the
-// value trees were over half of all the memory allocated.
-type store struct {
-	nodes      [][]Node
-	members    [][]Member
-	items      [][]*Node
-	ni, mi, ii int // the next chunk of each to hand out again
-	bytes      int
-}
-
-// stores keeps released stores. A pooled chunk still holds the values of the last
-// document that used it until they are overwritten, so a store may keep the texts of
-// several earlier documents reachable (a large one's, in the chunks a smaller one after
-// it did not need); maxStore bounds the chunks, and the pool empties within two
-// garbage collections.
-var stores sync.Pool
-
-// maxStore bounds the stores the pool keeps: a large file's chunks are not worth
-// holding on to for the small files that follow it.
-const maxStore = 1 << 20
-
-// nodeSize, memberSize and itemSize are the bytes of one element of each chunk kind.
-const (
-	nodeSize   = int(unsafe.Sizeof(Node{}))
-	memberSize = int(unsafe.Sizeof(Member{}))
-	itemSize   = int(unsafe.Sizeof((*Node)(nil)))
-)
-
-// Release gives the memory of d's value tree back for the next document to reuse. The
-// caller must hold the last reference to d and to every node, member and item slice of
-// its tree (strings taken from them stay valid): after Release, d.Root is nil and the
-// nodes will hold another document's values. A document not parsed from JSON has
-// nothing to release.
-func (d *Document) Release() {
-	if d == nil || d.store == nil {
-		return
-	}
-	st := d.store
-	d.store, d.Root = nil, nil
-	if st.bytes > maxStore {
-		return
-	}
-	st.ni, st.mi, st.ii = 0, 0, 0
-	stores.Put(st)
-}
-
 func parseJSON(d *Document) (*Node, *Error) {
 	p := &jsonParser{doc: d, data: d.Text, src: d.src, line: 1}
-	if st, ok := stores.Get().(*store); ok {
-		p.st = st
-	} else {
-		p.st = new(store)
-	}
-	d.store = p.st
 	s := scratches.Get().(*jsonScratch)
 	p.items, p.members, p.buf = s.items[:0], s.members[:0], s.buf[:0]
 	defer func() {
@@ -169,28 +116,14 @@ func (p *jsonParser) node(k Kind, start Pos) *Node {
 	}
 	n := &p.slab[0]
 	p.slab = p.slab[1:]
-	if p.dirty {
-		*n = Node{Kind: k, Span: Span{Start: start}}
-		return n
-	}
 	n.Kind = k
 	n.Span.Start = start
 	return n
 }
 
-// nodeChunk makes the next chunk of nodes current: one the store has from an earlier
-// document, else a new one.
+// nodeChunk makes a new chunk of nodes current.
 func (p *jsonParser) nodeChunk() {
-	st := p.st
-	if st.ni < len(st.nodes) {
-		p.slab, p.dirty = st.nodes[st.ni], true
-		st.ni++
-		return
-	}
-	p.slab, p.dirty = make([]Node, p.chunk), false
-	st.nodes = append(st.nodes, p.slab)
-	st.ni++
-	st.bytes += p.chunk * nodeSize
+	p.slab = p.fresh()
 	// The estimate is close, and short by a few when arrays hold many items
 	// (those follow commas): later chunks start small and double, so that a
 	// short estimate does not cost a third of a document's nodes unused.
@@ -202,12 +135,32 @@ func (p *jsonParser) nodeChunk() {
 	p.grown = true
 }
 
-// memberSlice returns room for an object's k members, carved from chunks the document
-// keeps (the first sized by the text's colons, one a member) rather than one
-// allocation per object.
+// fresh returns a new chunk of p.chunk nodes. A large document's first, estimated
+// chunk comes as pieces of maxChunk nodes, all made at once: one run of hundreds of
+// megabytes for a 4 MiB file was memory the next large file of a run could not reuse
+// once smaller allocations had settled in it (a run's peak grew with its number of
+// large files), and made at once the heap grows by the tree in one step, so the
+// collector does not mark a growing tree over and over while it is parsed.
+func (p *jsonParser) fresh() []Node {
+	if len(p.spare) == 0 && !p.grown && p.chunk > maxChunk {
+		p.spare = make([][]Node, 0, (p.chunk+maxChunk-1)/maxChunk)
+		for n := p.chunk; n > 0; n -= maxChunk {
+			p.spare = append(p.spare, make([]Node, min(n, maxChunk)))
+		}
+	}
+	if len(p.spare) > 0 {
+		c := p.spare[0]
+		p.spare[0], p.spare = nil, p.spare[1:]
+		return c
+	}
+	return make([]Node, p.chunk)
+}
+
+// memberSlice returns room for an object's k members, carved from chunks (the first
+// sized by the text's colons, one a member) rather than one allocation per object.
 func (p *jsonParser) memberSlice(k int) []Member {
 	if k > len(p.mslab) {
-		p.mslab = nextChunk(&p.st.members, &p.st.mi, k, max(k, p.mchunk), &p.st.bytes, memberSize)
+		p.mslab = make([]Member, max(k, p.mchunk))
 		p.mchunk = 64
 	}
 	m := p.mslab[:k:k]
@@ -218,30 +171,11 @@ func (p *jsonParser) memberSlice(k int) []Member {
 // itemSlice returns room for an array's k items, carved like memberSlice's.
 func (p *jsonParser) itemSlice(k int) []*Node {
 	if k > len(p.islab) {
-		p.islab = nextChunk(&p.st.items, &p.st.ii, k, max(k, 64), &p.st.bytes, itemSize)
+		p.islab = make([]*Node, max(k, 64))
 	}
 	m := p.islab[:k:k]
 	p.islab = p.islab[k:]
 	return m
-}
-
-// nextChunk returns the next of chunks, from *next on, that has room for k elements,
-// or a new one of size elements added to them. Elements are handed out to be
-// overwritten whole (members and items are copied in), so a reused chunk needs no
-// clearing.
-func nextChunk[T any](chunks *[][]T, next *int, k, size int, bytes *int, elem int) []T {
-	for *next < len(*chunks) {
-		c := (*chunks)[*next]
-		*next++
-		if len(c) >= k {
-			return c
-		}
-	}
-	c := make([]T, size)
-	*chunks = append(*chunks, c)
-	*next = len(*chunks)
-	*bytes += size * elem
-	return c
 }
 
 func (p *jsonParser) space() {
@@ -476,6 +410,11 @@ func (p *jsonParser) array(start Pos, depth int) *Node {
 		v := p.value(depth)
 		if v == nil {
 			return nil
+		}
+		if len(p.items) == cap(p.items) {
+			// Doubled: append grows a large slice by a quarter, and the copies of
+			// the stack of a two-million-item array came to five times its size.
+			p.items = slices.Grow(p.items, max(len(p.items), 64))
 		}
 		p.items = append(p.items, v)
 		p.space()

@@ -3,7 +3,6 @@ package source
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -299,63 +298,6 @@ func wantError(t *testing.T, name string, err error, pos Pos, msg string) {
 	}
 	if e.Pos != pos || e.Msg != msg {
 		t.Errorf("%q:\n got %v %q\nwant %v %q", name, e.Pos, e.Msg, pos, msg)
-	}
-}
-
-// TestReleaseReuse parses documents of different shapes, one after another, each into
-// the memory the one before released, and holds every tree to the tree a fresh parse
-// gives: no value, key, span or flag of an earlier document may show through.
-func TestReleaseReuse(t *testing.T) {
-	docs := []string{
-		`{"steps": [{"id": "a", "run": "x", "needs": ["b", "c"]}, {"id": "b", "ok": true, "n": 1.5}], "name": "w"}`,
-		`"just a string"`,
-		`[1, 2, 3, [4, [5, {"deep": {"er": null}}]]]`,
-		`{}`,
-		string(workflow(JSON, 64<<10)),
-		`{"a": false}`,
-		`[{"k": "v\u00e9"}, {"k": "w"}, {"k": true}, {"k": null}, {"k": []}]`,
-		string(workflow(JSON, 2<<10)),
-		`{"x": {"y": {"z": [true, false, "s", 0]}}}`,
-	}
-	fresh := make([]*Document, len(docs))
-	for i, s := range docs {
-		d, err := Parse("fresh.json", []byte(s), JSON)
-		if err != nil {
-			t.Fatalf("doc %d: %v", i, err)
-		}
-		fresh[i] = d
-	}
-	// Forwards, backwards and forwards again, so each shape follows several others.
-	order := []int{}
-	for i := range docs {
-		order = append(order, i)
-	}
-	for i := range docs {
-		order = append(order, len(docs)-1-i)
-	}
-	order = append(order, order[:len(docs)]...)
-	var last *store
-	reused := 0
-	for _, i := range order {
-		d, err := ParseOwned("reused.json", []byte(docs[i]), JSON)
-		if err != nil {
-			t.Fatalf("doc %d: %v", i, err)
-		}
-		if d.store == last {
-			reused++
-		}
-		last = d.store
-		if !reflect.DeepEqual(d.Root, fresh[i].Root) {
-			t.Fatalf("doc %d parsed into released memory differs from a fresh parse:\n%#v\nwant\n%#v", i, d.Root.Value(), fresh[i].Root.Value())
-		}
-		d.Release()
-		if d.Root != nil {
-			t.Fatal("Release left the document's root in place")
-		}
-		d.Release() // a second release does nothing
-	}
-	if reused == 0 {
-		t.Fatal("no document reused the memory of the one before")
 	}
 }
 

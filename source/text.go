@@ -1,9 +1,6 @@
 package source
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // Excerpt returns what a report needs of the document: for each line named in at, the
 // text around the columns listed for it (margin characters either side), and the
@@ -19,7 +16,7 @@ func (d *Document) Excerpt(at map[int][]int, margin int) *Document {
 		if len(cols) == 0 {
 			continue
 		}
-		text, first := d.LineFrom(n)
+		text, first := d.lineBytes(n)
 		lo, hi := cols[0], cols[0]
 		for _, c := range cols {
 			lo, hi = min(lo, c), max(hi, c)
@@ -27,7 +24,7 @@ func (d *Document) Excerpt(at map[int][]int, margin int) *Document {
 		from := max(lo-margin, first)
 		runes := 0
 		start, end := -1, len(text)
-		for i := range text {
+		for i := 0; i < len(text); runes++ {
 			col := first + runes
 			if col == from && start < 0 {
 				start = i
@@ -36,14 +33,15 @@ func (d *Document) Excerpt(at map[int][]int, margin int) *Document {
 				end = i
 				break
 			}
-			runes++
+			_, size := utf8.DecodeRune(text[i:])
+			i += size
 		}
 		if start < 0 {
 			start = len(text)
-			from = first + utf8.RuneCountInString(text)
+			from = first + runes
 		}
 		// A copy: a slice would keep the whole line (all of a minified file) alive.
-		ex.excerpt[n] = snippet{col: from, text: strings.Clone(text[start:end])}
+		ex.excerpt[n] = snippet{col: from, text: string(text[start:end])}
 	}
 	return ex
 }
@@ -62,6 +60,20 @@ func (d *Document) LineFrom(n int) (text string, col int) {
 		return s.text, max(s.col, 1)
 	}
 	return d.Line(n), 1
+}
+
+// lineBytes is LineFrom without a copy of the line: a minified file is one line, and
+// an excerpt of it needs a few hundred of its bytes, not a copy of all of them.
+func (d *Document) lineBytes(n int) (text []byte, col int) {
+	if d.excerpt != nil {
+		s := d.excerpt[n]
+		return []byte(s.text), max(s.col, 1)
+	}
+	start, end, ok := d.lineBounds(n)
+	if !ok {
+		return nil, 1
+	}
+	return d.Text[start:end], 1
 }
 
 // Head returns the document's first line, at most limit bytes of it, as a document of

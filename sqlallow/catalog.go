@@ -106,20 +106,6 @@ func (c *catalogData) overloadsOf(name string) []*builtin {
 	return bs
 }
 
-// all yields every built-in name, in order, with its overloads.
-func (c *catalogData) all() iter.Seq2[string, []*builtin] {
-	return func(yield func(string, []*builtin) bool) {
-		prev := ""
-		for _, row := range c.rows {
-			name, _, _ := strings.Cut(row, "\t")
-			if name != prev && !yield(name, c.overloadsOf(name)) {
-				return
-			}
-			prev = name
-		}
-	}
-}
-
 // denied is why the allow-list denies the built-in called name, or "".
 func (c *catalogData) denied(name string) string {
 	for _, row := range c.rowsOf(name) {

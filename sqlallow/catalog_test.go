@@ -2,10 +2,25 @@ package sqlallow
 
 import (
 	"fmt"
+	"iter"
 	"sort"
 	"strings"
 	"testing"
 )
+
+// all yields every built-in name, in order, with its overloads.
+func (c *catalogData) all() iter.Seq2[string, []*builtin] {
+	return func(yield func(string, []*builtin) bool) {
+		prev := ""
+		for _, row := range c.rows {
+			name, _, _ := strings.Cut(row, "\t")
+			if name != prev && !yield(name, c.overloadsOf(name)) {
+				return
+			}
+			prev = name
+		}
+	}
+}
 
 // TestCatalogMatchesServer: every built-in function and type of the embedded
 // catalog is on the scratch server with the same arguments, result and

@@ -22,7 +22,7 @@ func testPolicy() *Policy {
 	return &p
 }
 
-// ruleOf is the rule each kind is reported as by the Cortex dialect, so that
+// ruleOf is the rule each kind is reported as (package sqlcheck), so that
 // expectations read as users see them.
 var ruleOf = map[Kind]string{
 	Syntax: "sql-syntax", Statement: "sql-statement", Table: "sql-table", Column: "sql-column",

@@ -41,8 +41,18 @@
 //     allowed, the procedure gets every function rule.
 //   - System columns (ctid, xmin, …) are columns like any other: granted by
 //     "*" or by name.
-//   - A function's body is not inspected: a user-defined function that reads a
-//     table is not seen. The deny-list is the control for functions.
+//   - A function that is neither a built-in nor allowed by Policy.Functions is
+//     seen through its body when Policy.DDL creates it: a LANGUAGE sql function's
+//     statements (quoted or BEGIN ATOMIC), and a PL/pgSQL function's static SQL as
+//     pg_query's PL/pgSQL parser gives it (its relations and calls; its variables
+//     read as columns, so its columns are not judged), are checked as if written at
+//     the call, and each finding is reported at the call, naming the function and
+//     its DDL line; a function that calls itself is checked once. So are a
+//     prepared statement the DDL PREPAREs (at EXECUTE), a view's query, a rule's
+//     actions and a policy's expressions. A PL/pgSQL function that runs SQL from
+//     a string, a function in another language, and one the DDL does not create
+//     are refused; a function Policy.Functions allows is trusted unread. The
+//     deny-list is the control for built-ins.
 //   - Which built-in functions exist, which are volatile and which are denied
 //     comes from PostgreSQL's own catalog, embedded (catalog_*.tsv, written by
 //     `go generate` from a real server; see internal/pgcatalog). A call is

@@ -79,7 +79,6 @@ func main() {
 		{"raw parse (the floor)", func(t string) error { _, err := pg.SplitWithParser(t, false); return err }},
 		{"parse to protobuf in C", func(t string) error { _, err := parser.ParseToProtobuf(t); return err }},
 		{"pg.Parse (C + Go decode)", func(t string) error { _, err := pg.Parse(t); return err }},
-		{"dws's linear packing in C", func(t string) error { _, err := pgparse.ParseToProtobuf(t); return err }},
 		{"pgparse.Parse (Go tree from C)", func(t string) error { _, err := pgparse.Parse(t); return err }},
 		{"pgparse Arena.Parse (reused)", func(t string) error { _, err := arena.Parse(t); return err }},
 	}

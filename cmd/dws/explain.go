@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/dwsdev/dws/lint"
@@ -57,13 +58,24 @@ func writeExplanation(w io.Writer, r lint.Rule) {
 		if ex.e.Config != "" {
 			fmt.Fprintf(w, "  with .dws.yaml:\n%s", indent(ex.e.Config))
 		}
-		for name, text := range ex.e.Files {
-			fmt.Fprintf(w, "  with %s:\n%s", name, indent(text))
+		for _, name := range exampleFiles(ex.e) {
+			fmt.Fprintf(w, "  with %s:\n%s", name, indent(ex.e.Files[name]))
 		}
 		if ex.e.Text != "" {
 			fmt.Fprint(w, indent(ex.e.Text))
 		}
 	}
+}
+
+// exampleFiles is the names of the files an example needs beside it, sorted, so that
+// every explanation of a rule is the same bytes.
+func exampleFiles(e lint.Example) []string {
+	names := make([]string, 0, len(e.Files))
+	for name := range e.Files {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 func indent(s string) string {

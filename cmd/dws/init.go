@@ -8,12 +8,13 @@ import (
 
 	"github.com/dwsdev/dws/dialect"
 	"github.com/dwsdev/dws/lint"
+	"github.com/dwsdev/dws/sqlcheck"
 	"github.com/urfave/cli/v2"
 )
 
 const initConfig = `# dws configuration, written by dws init. Paths and globs are relative to this file.
-# Every key is optional; the README ("Configuration") describes each one, and
-# dws explain RULE describes a rule.
+# Every key is optional; docs/configuration.md in dws's repository describes
+# each one, and dws explain RULE describes a rule.
 version: 1
 
 # What a bare "dws validate" and a directory walk take.
@@ -50,7 +51,8 @@ limits: { max_bytes: 65536, max_steps: 100 }
 # Let "# dws:ignore" comments waive sql-table, sql-column and sql-function (off: only
 # this file can waive what guards the database).
 # inline_security_waivers: false
-`
+
+` + sqlcheck.ConfigDoc
 
 func initCommand() *cli.Command {
 	return &cli.Command{
@@ -63,18 +65,23 @@ func initCommand() *cli.Command {
 			} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return outputError("init", lint.ConfigName, err)
 			}
-			// Each dialect documents the sections it owns.
-			text := initConfig
-			for _, d := range dialect.All() {
-				if d.ConfigDoc != "" {
-					text += "\n" + d.ConfigDoc
-				}
-			}
-			if err := writeOutput("init", lint.ConfigName, []byte(text)); err != nil {
+			if err := writeOutput("init", lint.ConfigName, []byte(initText())); err != nil {
 				return err
 			}
 			fmt.Fprintf(c.App.Writer, "wrote %s\n", lint.ConfigName)
 			return nil
 		},
 	}
+}
+
+// initText is what dws init writes: the core keys, then each dialect's documentation of
+// the sections it owns.
+func initText() string {
+	text := initConfig
+	for _, d := range dialect.All() {
+		if d.ConfigDoc != "" {
+			text += "\n" + d.ConfigDoc
+		}
+	}
+	return text
 }

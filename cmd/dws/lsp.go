@@ -16,8 +16,8 @@ func lspCommand() *cli.Command {
 		Usage: "run the language server over standard input and output (for editors)",
 		Description: `Speaks the Language Server Protocol on stdin and stdout: the findings of dws validate
 as you type, quick fixes, go to definition, references, rename, completion, hover and a
-code lens with each definition's path counts. Editors start it themselves; the README
-shows VS Code, Neovim and Helix.`,
+code lens with each definition's path counts. Editors start it themselves;
+docs/editors.md shows VS Code, Neovim and Helix.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("lsp: takes no arguments (it talks over stdin and stdout)")

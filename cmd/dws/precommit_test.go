@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// The README's pre-commit snippet, pasted into a fresh repository (with the repository
+// The pre-commit snippet of docs/ci.md, pasted into a fresh repository (with the repository
 // and revision pointing at this clone), makes the real pre-commit block a commit of a bad
 // definition with dws's message and let a good one through. The snippet pins a release
 // tag, not a branch (which pre-commit warns is mutable), and installing the hooks builds
@@ -22,16 +22,16 @@ func TestPreCommitHook(t *testing.T) {
 	if err != nil {
 		t.Fatal("pre-commit is not installed: scripts/test.sh installs it (apt-get install pre-commit)")
 	}
-	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	page, err := os.ReadFile(filepath.Join(repoRoot, "docs", "ci.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)<!-- pre-commit snippet[^\n]*\n```yaml\n(.*?)```").FindSubmatch(readme)
+	m := regexp.MustCompile("(?s)<!-- pre-commit snippet[^\n]*\n```yaml\n(.*?)```").FindSubmatch(page)
 	if m == nil {
-		t.Fatal("the README has no pre-commit snippet")
+		t.Fatal("docs/ci.md has no pre-commit snippet")
 	}
 	if !regexp.MustCompile(`(?m)^\s+rev: v\d+\.\d+\.\d+$`).Match(m[1]) {
-		t.Errorf("the README's pre-commit snippet pins no release tag (rev: vX.Y.Z):\n%s", m[1])
+		t.Errorf("docs/ci.md's pre-commit snippet pins no release tag (rev: vX.Y.Z):\n%s", m[1])
 	}
 	rev, err := exec.Command("git", "-C", repoRoot, "rev-parse", "HEAD").Output()
 	if err != nil {

@@ -30,7 +30,7 @@ func simulateCommand() *cli.Command {
 		ArgsUsage: "FILE…",
 		Description: `Validates each FILE first; a definition with errors is reported and not simulated.
 Then every run of the definition is explored against stub workers, following the
-dialect's run-time semantics (SPEC §8.1): every choice point (a step that can succeed
+dialect's run-time semantics (docs/simulation.md): every choice point (a step that can succeed
 or fail, a branch that can be true or false) is free. dws prints the exact number of
 distinct paths and of each end state (counted, never enumerated: 2^100 is an ordinary
 answer), a smallest set of paths that together take every edge any path can take, the

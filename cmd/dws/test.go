@@ -29,7 +29,7 @@ the scenario's context with its stubs answering, and the run is compared with ex
 (status, path, visits, context). Scenarios run in parallel; the report has one line per
 scenario, each failure with the expected and actual path side by side, the coverage of
 each definition (edges the scenarios took, among the edges some path can take) and a
-summary. The scenario format: dws schema scenario, and the README. With --shard K/N
+summary. The scenario format: dws schema scenario, and docs/scenarios.md. With --shard K/N
 only that part of the scenarios runs, and coverage is that part's.
 
 Exit status: 0 every scenario passed and coverage meets --min-coverage; 1 otherwise;

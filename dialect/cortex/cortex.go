@@ -1,6 +1,7 @@
 // Package cortex is the PRIA Cortex Workflow DSL dialect: detection, the step graph
 // (entry steps[0], onSuccess/onFailure edges, null or absent ends the run), the Cortex
-// rules and the prompt-template registry they read.
+// rules and the prompt-template registry they read, and the SQL sites (sql steps'
+// statements, branch steps' expressions) that the core SQL stage checks.
 package cortex
 
 import (
@@ -16,42 +17,32 @@ const ID = "cortex"
 // Dialect returns the Cortex dialect.
 func Dialect() *lint.Dialect {
 	rules := []*lint.Rule{&httpIdempotencyKey, &aiSchema, &retryNotApplicable, &versionFormat, &templateVariable}
-	var sqlIDs []string
-	for i := range sqlRules {
-		rules = append(rules, &sqlRules[i])
-		sqlIDs = append(sqlIDs, sqlRules[i].ID)
-	}
 	for i := range simRules {
 		rules = append(rules, &simRules[i])
 	}
 	return &lint.Dialect{
 		ID: ID,
+
+		EdgeFields: edgeFields,
+		Describe:   describeStep,
+		EndLabels:  endLabels,
+		EdgeLabel:  edgeLabel,
+		Fix:        fix,
+		Examples:   coreExamples,
+
 		// A document with top-level schemaVersion and steps.
-		Detect:   func(doc *source.Document) bool { return doc.Root.Has("schemaVersion", "steps") },
-		Decode:   func(doc *source.Document) any { return decode(doc) },
-		Graphs:   graphs,
-		Simulate: simulate,
-		Units:    units,
-		Rules:    rules,
-		Checks:   []lint.Check{{Rules: sqlIDs, Run: func(p *lint.Pass) { checkSQL(p.File, stepsOf(p)) }}},
-		Config:   map[string]lint.SectionParser{"cortex": parseSettings, "sql": parseSQLSettings},
+		Detect:     func(doc *source.Document) bool { return doc.Root.Has("schemaVersion", "steps") },
+		Decode:     func(doc *source.Document) any { return decode(doc) },
+		Graphs:     graphs,
+		Simulate:   simulate,
+		Units:      units,
+		Rules:      rules,
+		SQLSites:   sqlSites,
+		SQLExample: sqlExample,
+		Config:     map[string]lint.SectionParser{"cortex": parseSettings},
 		ConfigDoc: `# Cortex: the prompt-template registry ai steps are checked against, and the
 # variables a run starts with (turns on template-variable).
 # cortex: { prompt_templates: prompt_templates.yaml, context: [expenseId, amount] }
-
-# SQL allow-list for sql steps and branch expressions. Without a sql: section no table
-# is allowed, and every table a statement reads or writes is an error. List tables with their
-# columns ("*" for all), or let from_ddl allow each table of a CREATE TABLE script with
-# exactly its columns (an allow entry for the same table wins). A function that is no
-# PostgreSQL built-in may be called only when functions lists it, or when from_ddl creates
-# it (its body is then checked like the statement).
-# sql:
-#   allow: { expense: [id, amount, status], expense_audit: ["*"] }
-#   from_ddl: db/schema.sql
-#   search_path: [public]
-#   statements: [select, insert, update, delete]
-#   functions: [audit.stamp]
-#   deny_functions: [my_admin_fn]
 `,
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/dwsdev/dws/graph"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
-	"github.com/dwsdev/dws/sqlallow"
 )
 
 func parse(t *testing.T, name, text string) *source.Document {
@@ -77,34 +76,6 @@ steps:
 	}
 	if _, ok := build(decode(parse(t, "w.json", `{"steps": [{"type": "sleep"}]}`))); ok {
 		t.Error("a first step without id has no entry to judge from")
-	}
-}
-
-// Every kind of allow-list finding is reported by a registered Cortex rule of the SQL
-// check, and the check declares exactly those rules.
-func TestSQLKindsHaveRules(t *testing.T) {
-	d := Dialect()
-	reg := lint.NewRegistry(d)
-	if len(d.Checks) != 1 {
-		t.Fatalf("%d checks; want the SQL check", len(d.Checks))
-	}
-	declared := d.Checks[0].Rules
-	var mapped []string
-	for k := sqlallow.Expression; k <= sqlallow.Table; k++ {
-		id, ok := sqlRule[k]
-		if !ok {
-			t.Errorf("no rule reports %v findings", k)
-			continue
-		}
-		if r, ok := reg.Lookup(id); !ok || r.Dialect != ID {
-			t.Errorf("%v is reported as %q, which is not a Cortex rule", k, id)
-		}
-		mapped = append(mapped, id)
-	}
-	slices.Sort(mapped)
-	declared = slices.Sorted(slices.Values(declared))
-	if !slices.Equal(mapped, declared) {
-		t.Errorf("the SQL check declares %v but reports %v", declared, mapped)
 	}
 }
 

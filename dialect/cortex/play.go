@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 
@@ -279,4 +280,23 @@ func valueMisfit(p Property, v any) string {
 		return fmt.Sprintf("is %s, above its maximum %s", n, p.Maximum)
 	}
 	return ""
+}
+
+// pinStep is the stub answer that makes a run take a step (sim.Definition.Pin): a
+// step's ok or fail; an ai step's ok carries the witness context, which the branches
+// after it read. A branch decides itself.
+func pinStep(nodes map[string]sim.Node) func(sim.Edge, map[string]any) (sim.Pin, bool) {
+	return func(st sim.Edge, ctx map[string]any) (sim.Pin, bool) {
+		switch {
+		case st.Outcome == "ok" && sim.Accepts(nodes, st.Node, "ok"):
+			p := sim.OKPin(st.Node, ctx)
+			if !p.Moved && nodes[st.Node].Kind == "ai step" && len(ctx) > 0 {
+				p.Answer.Output = maps.Clone(ctx)
+			}
+			return p, true
+		case st.Outcome == "fail" && sim.Accepts(nodes, st.Node, "fail"):
+			return sim.FailPin(st.Node, "simulated failure"), true
+		}
+		return sim.Pin{}, false
+	}
 }

@@ -123,7 +123,8 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 	}
 	checkStubOutputs(p, steps, r)
 	reg := settingsOf(p.Config).Registry
-	return []sim.Definition{{Result: r, Nodes: nodes(steps), Play: m.play(bs, reg)}}, nil
+	ns := nodes(steps)
+	return []sim.Definition{{Result: r, Nodes: ns, Play: m.play(bs, reg), Pin: pinStep(ns)}}, nil
 }
 
 func quote(s string) string { return `"` + s + `"` }

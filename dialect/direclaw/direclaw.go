@@ -131,6 +131,13 @@ func Dialect() *lint.Dialect {
 		ConfigDoc: configDoc,
 		Simulate:  simulate,
 		Units:     units,
+
+		EdgeFields: edgeFields,
+		Describe:   describe,
+		References: references,
+		EndLabels:  endLabels,
+		Examples:   coreExamples,
+		Fix:        fix,
 	}
 }
 

@@ -83,6 +83,9 @@ func (p *player) Decide(v visit, moves []sim.Move[visit], run *sim.Run) (int, er
 		if err != nil {
 			return 0, err
 		}
+		if ans.Files != nil {
+			ans = judgeOutputs(s, ans)
+		}
 		if !pinned {
 			ans = sim.Answer{Kind: "ok"}
 			if s.review {
@@ -118,24 +121,17 @@ func (p *player) Decide(v visit, moves []sim.Move[visit], run *sim.Run) (int, er
 	return sim.Pick(moves, "failed"), nil
 }
 
-// outputPaths fills the call's output root and paths from the step's output_files.
+// outputPaths fills the call's files from the step's output_files: the paths under
+// the attempt's output root.
 func (p *player) outputPaths(s *step, c *sim.Call) {
 	if s.files == nil || len(s.files.Entries()) == 0 {
 		return
 	}
-	c.OutputRoot = fmt.Sprintf("runs/%s/steps/%s/attempts/%d/outputs", runID, s.id, c.Attempt)
-	c.OutputPaths = map[string]string{}
+	c.FilesRoot = fmt.Sprintf("runs/%s/steps/%s/attempts/%d/outputs", runID, s.id, c.Attempt)
+	c.Files = map[string]string{}
 	for _, m := range s.files.Entries() {
 		if t, ok := m.Value.Str(); ok {
-			c.OutputPaths[m.Key] = interpolatePath(t, runID, s.id, c.Attempt)
-		}
-	}
-	for _, o := range s.outputs {
-		if o.optional {
-			if c.Optional == nil {
-				c.Optional = map[string]bool{}
-			}
-			c.Optional[o.name] = true
+			c.Files[m.Key] = interpolatePath(t, runID, s.id, c.Attempt)
 		}
 	}
 }
@@ -147,4 +143,26 @@ func interpolatePath(t, runID, stepID string, attempt int) string {
 	t = strings.ReplaceAll(t, "{{workflow.run_id}}", runID)
 	t = strings.ReplaceAll(t, "{{workflow.step_id}}", stepID)
 	return strings.ReplaceAll(t, "{{workflow.attempt}}", strconv.Itoa(attempt))
+}
+
+// pinStep is the stub answer that makes a run take a step (sim.Definition.Pin): a
+// review's approve or reject is its decision, invalid a failed attempt; a task's
+// complete is ok, failed and blocked its fail.
+func pinStep(nodes map[string]sim.Node) func(sim.Edge, map[string]any) (sim.Pin, bool) {
+	return func(st sim.Edge, ctx map[string]any) (sim.Pin, bool) {
+		node, o := st.Node, st.Outcome
+		switch {
+		case (o == "approve" || o == "reject") && sim.Accepts(nodes, node, "decision"):
+			return sim.Pin{Node: node, Answer: sim.Answer{Kind: "decision", Decision: o}}, true
+		case o == "invalid" && sim.Accepts(nodes, node, "fail"):
+			return sim.FailPin(node, "no valid decision"), true
+		case o == "complete" && sim.Accepts(nodes, node, "ok"):
+			return sim.OKPin(node, ctx), true
+		case o == "failed" && sim.Accepts(nodes, node, "fail"):
+			return sim.FailPin(node, "simulated failure"), true
+		case o == "blocked" && sim.Accepts(nodes, node, "fail"):
+			return sim.FailPin(node, "blocked"), true
+		}
+		return sim.Pin{}, false
+	}
 }

@@ -238,7 +238,8 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 			return nil, err
 		}
 		report(p.File, m, r.Findings(), at)
-		defs = append(defs, sim.Definition{Workflow: w.id, Pointer: w.ptr, Result: r, Nodes: m.nodes(), Play: m.play})
+		ns := m.nodes()
+		defs = append(defs, sim.Definition{Workflow: w.id, Pointer: w.ptr, Result: r, Nodes: ns, Play: m.play, Pin: pinStep(ns)})
 	}
 	return defs, nil
 }

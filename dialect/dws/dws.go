@@ -74,6 +74,12 @@ func workflowDialect() *lint.Dialect {
 		Rules: []*lint.Rule{&loopBound, &loopTarget, &join, &parallelStructure, &condition, &duration,
 			&timeoutExceeds, &missingVerificationGate, &gateOrder, &failureEdge, &budget, &hook,
 			&selectionStrategy, &subWorkflow, &infeasibleBranch, &joinUnsatisfiable, &loopExhausted},
+
+		EdgeFields: workflowEdgeFields,
+		Describe:   describePhase,
+		EndLabels:  phaseEnds,
+		EdgeLabel:  transitionLabel,
+		Fix:        fix,
 	}
 }
 
@@ -118,6 +124,8 @@ func task() *lint.Dialect {
 		// A document with a top-level task_id.
 		Detect: func(doc *source.Document) bool { return hasAll(doc, "task_id") },
 		Rules:  []*lint.Rule{&taskRole},
+
+		EdgeFields: taskEdgeFields,
 	}
 }
 

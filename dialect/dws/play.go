@@ -219,3 +219,39 @@ func lookup(out map[string]any, field string) (any, bool) {
 	}
 	return at, true
 }
+
+// pinStep is the stub answer that makes a run take a step (sim.Definition.Pin): a
+// loop's again and exit pin its loop node ("PHASE#loop", or "PHASE#loop N" of several),
+// a delegation's ok and fail its delegation node; a phase's pass is ok (carrying the
+// output a conditional reads), fail its fail, and a named failure route a fail with
+// that route as the reason.
+func pinStep(nodes map[string]sim.Node) func(sim.Edge, map[string]any) (sim.Pin, bool) {
+	return func(st sim.Edge, ctx map[string]any) (sim.Pin, bool) {
+		node, o := st.Node, st.Outcome
+		decide := func(n, d string) (sim.Pin, bool) {
+			_, ok := nodes[n]
+			return sim.Pin{Node: n, Answer: sim.Answer{Kind: "decision", Decision: d}}, ok
+		}
+		switch {
+		case o == "again" || o == "exit":
+			return decide(node+"#loop", o)
+		case strings.HasPrefix(o, "loop ") && (strings.HasSuffix(o, " again") || strings.HasSuffix(o, " exit")):
+			i := strings.LastIndexByte(o, ' ')
+			return decide(node+"#"+o[:i], o[i+1:])
+		case strings.HasPrefix(o, "delegation") && (strings.HasSuffix(o, " ok") || strings.HasSuffix(o, " fail")):
+			i := strings.LastIndexByte(o, ' ')
+			name, verdict := o[:i], o[i+1:]
+			if verdict == "ok" {
+				return sim.Pin{Node: node + "#" + name, Answer: sim.Answer{Kind: "ok"}}, true
+			}
+			return sim.FailPin(node+"#"+name, "delegated work failed"), true
+		case o == "pass" && sim.Accepts(nodes, node, "ok"):
+			return sim.OKPin(node, ctx), true
+		case (o == "fail" || o == "failed") && sim.Accepts(nodes, node, "fail"):
+			return sim.FailPin(node, "simulated failure"), true
+		case strings.HasPrefix(o, "on_") && sim.Accepts(nodes, node, "fail"):
+			return sim.FailPin(node, o), true
+		}
+		return sim.Pin{}, false
+	}
+}

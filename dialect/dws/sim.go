@@ -504,7 +504,8 @@ func simulateWorkflow(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Defin
 		}
 		p.Report(f.Rule, ptr, msg)
 	}
-	return []sim.Definition{{Result: r, Nodes: m.nodes(), Play: m.play, Fold: m.fold}}, nil
+	ns := m.nodes()
+	return []sim.Definition{{Result: r, Nodes: ns, Play: m.play, Fold: m.fold, Pin: pinStep(ns)}}, nil
 }
 
 // fold groups a path's steps into one outcome per phase run (SPEC §8.2's tree): the

@@ -298,12 +298,6 @@ func branchOutputs(t *transition, conds []cond) (outputs map[int]map[string]cand
 	return outputs, dead, true
 }
 
-// deadBranches are the branches no stub output selects (see branchOutputs).
-func deadBranches(t *transition, conds []cond) map[int]string {
-	_, dead, _ := branchOutputs(t, conds)
-	return dead
-}
-
 // stubOutput writes a found output as the phase's stub answer: each field a JSONPath
 // such as $.output.score, set in a nested object; a field that is absent is left out.
 func stubOutput(out map[string]candidate) map[string]any {

@@ -64,7 +64,7 @@ func TestShadowedBranch(t *testing.T) {
 		t.Fatal("three branches")
 	}
 	// Run the same judgement the simulation runs, without a file to report on.
-	dead := deadBranches(w.transitions[0], conds)
+	_, dead, _ := branchOutputs(w.transitions[0], conds)
 	if _, ok := dead[1]; !ok || len(dead) != 1 {
 		t.Errorf("dead branches %v; want only branch 2 (gt 10 after gt 5)", dead)
 	}

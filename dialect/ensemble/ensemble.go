@@ -110,6 +110,10 @@ func Dialect() *lint.Dialect {
 		Rules:    []*lint.Rule{&ensembleMix, &phaseWorkflow, &crossPhaseContext, &contextOrder, &hierarchicalRole},
 		Simulate: simulate,
 		Units:    units,
+
+		EdgeFields: edgeFields,
+		Describe:   describe,
+		EndLabels:  endLabels,
 	}
 }
 

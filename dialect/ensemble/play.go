@@ -2,6 +2,7 @@ package ensemble
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dwsdev/dws/sim"
@@ -148,4 +149,23 @@ func parseDecision(text string) (outcome string, known bool) {
 // javaTrim is Java's String.trim: every character up to U+0020 off both ends.
 func javaTrim(s string) string {
 	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+}
+
+// pinStep is the stub answer that makes a run take a step (sim.Definition.Pin): a
+// review's decisions pin the phase's review node; completed is ok, failed fail.
+func pinStep(nodes map[string]sim.Node) func(sim.Edge, map[string]any) (sim.Pin, bool) {
+	return func(st sim.Edge, ctx map[string]any) (sim.Pin, bool) {
+		node, o := st.Node, st.Outcome
+		switch {
+		case slices.Contains(nodes[node+"#review"].Decisions, o):
+			return sim.Pin{Node: node + "#review", Answer: sim.Answer{Kind: "decision", Decision: o}}, true
+		case (o == "approve" || o == "reject") && sim.Accepts(nodes, node, "decision"):
+			return sim.Pin{Node: node, Answer: sim.Answer{Kind: "decision", Decision: o}}, true
+		case o == "completed" && sim.Accepts(nodes, node, "ok"):
+			return sim.OKPin(node, ctx), true
+		case o == "failed" && sim.Accepts(nodes, node, "fail"):
+			return sim.FailPin(node, "simulated failure"), true
+		}
+		return sim.Pin{}, false
+	}
 }

@@ -398,7 +398,8 @@ func simulate(p *lint.Pass, opts sim.Options, maxPaths int) ([]sim.Definition, e
 	if err != nil {
 		return nil, err
 	}
-	return []sim.Definition{{Result: r, Nodes: m.nodes(), Play: m.play}}, nil
+	ns := m.nodes()
+	return []sim.Definition{{Result: r, Nodes: ns, Play: m.play, Pin: pinStep(ns)}}, nil
 }
 
 // explore counts and covers the ensemble's runs, saying why when there are too many

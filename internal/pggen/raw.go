@@ -252,8 +252,8 @@ func (g *rawGen) newValue(x, slab, goType string) {
 	g.p("\tvar %s *pg.%s\n\tif a != nil {\n\t\t%s = alloc(&a.slabs.%s, a.gen)\n\t} else {\n\t\t%s = &pg.%s{}\n\t}\n", x, goType, x, slab, x, goType)
 }
 
-// top writes rawParseResult, dws_messages in parse.c: the version, and a RawStmt
-// for each cell of the List pg_query_raw_parse returns.
+// top writes rawParseResult, what pg_query_nodes_to_protobuf does (pg_query_outfuncs_protobuf.c): the
+// version, and a RawStmt for each cell of the List pg_query_raw_parse returns.
 func (g *rawGen) top() error {
 	pr, ok := g.byC["ParseResult"]
 	if !ok {
@@ -263,7 +263,7 @@ func (g *rawGen) top() error {
 	if !ok {
 		return fmt.Errorf("no RawStmt message")
 	}
-	g.p("// rawParseResult is dws_messages (parse.c): the ParseResult of tree, the List of\n")
+	g.p("// rawParseResult is pg_query_nodes_to_protobuf: the ParseResult of tree, the List of\n")
 	g.p("// RawStmt pg_query_raw_parse returns (NULL for none), at depth 1.\n")
 	g.p("func rawParseResult(tree unsafe.Pointer, a *Arena) *pg.%s {\n", pr.GoName)
 	g.newValue("x", "m"+pr.GoName, pr.GoName)

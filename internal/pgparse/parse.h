@@ -2,14 +2,6 @@
 #include "pg_query.h"
 
 typedef struct {
-	char *data;        /* the packed PgQuery__ParseResult, malloc'ed; NULL when out of memory */
-	size_t len;
-	PgQueryError *error;
-} DwsParseResult;
-
-DwsParseResult dws_parse(const char *input);
-
-typedef struct {
 	void *tree;          /* PostgreSQL's raw parse tree, a List of RawStmt, in ctx; NULL for none */
 	void *ctx;           /* the memory context to free with dws_free_tree; NULL on error */
 	PgQueryError *error;

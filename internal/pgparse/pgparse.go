@@ -8,9 +8,7 @@
 // pg_query's own conversion code and pg_query_go's types), with no messages and no
 // bytes between: building the messages alone cost as much as reading them. Arena.Parse
 // builds the tree in memory reused from one parse to the next, for a caller that drops
-// each tree before parsing again. ParseToProtobuf still has pg_query build the
-// messages, and packs them in one linear pass into the bytes pg_query_go packs. The
-// tests hold all three to pg_query_go.
+// each tree before parsing again. The tests hold both to pg_query_go.
 //
 // It must not know what the tree is for: sqlallow and pgeval decide that.
 package pgparse
@@ -34,9 +32,6 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 	"github.com/pganalyze/pg_query_go/v5/parser"
 )
-
-// errNoMemory is the C side's malloc failing.
-var errNoMemory = errors.New("pgparse: out of memory")
 
 // maxDepth is proto.Unmarshal's default recursion limit, which pg_query_go's Parse
 // meets on a tree nested deeper (a long chain of "1 + 1 + …"): Parse refuses it too.
@@ -113,19 +108,4 @@ func parseError(pe *C.PgQueryError) error {
 		e.Context = C.GoString(pe.context)
 	}
 	return e
-}
-
-// ParseToProtobuf returns the bytes parser.ParseToProtobuf returns for input.
-func ParseToProtobuf(input string) ([]byte, error) {
-	cs := C.CString(input)
-	defer C.free(unsafe.Pointer(cs))
-	r := C.dws_parse(cs)
-	if r.error != nil {
-		return nil, parseError(r.error)
-	}
-	if r.data == nil {
-		return nil, errNoMemory
-	}
-	defer C.free(unsafe.Pointer(r.data))
-	return C.GoBytes(unsafe.Pointer(r.data), C.int(r.len)), nil
 }

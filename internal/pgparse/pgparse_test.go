@@ -16,7 +16,7 @@ import (
 	"github.com/dwsdev/dws/internal/pggen"
 )
 
-// statements reach every kind of field the packer writes: scalars of every width and
+// statements reach every kind of field the tree holds: scalars of every width and
 // sign (negative locations and integers), booleans, enums, strings, doubles (Float
 // nodes), repeated and packed fields, oneofs, several statements in one text, and
 // statements that fail.
@@ -57,43 +57,6 @@ var statements = []string{
 	"SELECT 'unterminated",
 	"CREATE TABLE (",
 	"SELECT " + strings.Repeat("(", 200) + "1" + strings.Repeat(")", 200),
-}
-
-// sameBytes fails unless pgparse packs input exactly as pg_query_go does, or fails
-// with the same error.
-func sameBytes(t *testing.T, input string) {
-	t.Helper()
-	want, werr := parser.ParseToProtobuf(input)
-	got, gerr := ParseToProtobuf(input)
-	switch {
-	case werr != nil || gerr != nil:
-		var we, ge *parser.Error
-		if !errors.As(werr, &we) || !errors.As(gerr, &ge) || *we != *ge {
-			t.Fatalf("%q: pg_query_go says %v, pgparse %v", input, werr, gerr)
-		}
-	case !bytes.Equal(want, got):
-		t.Fatalf("%q: pgparse packed\n%x\npg_query_go packed\n%x", input, got, want)
-	}
-}
-
-func TestSameBytes(t *testing.T) {
-	for _, s := range statements {
-		sameBytes(t, s)
-	}
-	// Every DDL the project ships, each a text of many statements.
-	files, _ := filepath.Glob("../../fixtures/*/*.sql")
-	more, _ := filepath.Glob("../../fixtures/*/*/*.sql")
-	files = append(files, more...)
-	if len(files) == 0 {
-		t.Fatal("no DDL fixtures found")
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameBytes(t, string(data))
-	}
 }
 
 // testArena is the one Arena every sameTree parses into after Parse, so that each
@@ -239,19 +202,6 @@ func FuzzParse(f *testing.F) {
 			return // a C string ends there, for both
 		}
 		sameTree(t, s)
-	})
-}
-
-// FuzzSameBytes: whatever the text, pgparse packs what pg_query_go packs.
-func FuzzSameBytes(f *testing.F) {
-	for _, s := range statements {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if strings.IndexByte(s, 0) >= 0 {
-			return // a C string ends there, for both
-		}
-		sameBytes(t, s)
 	})
 }
 

@@ -14,7 +14,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 )
 
-// rawParseResult is dws_messages (parse.c): the ParseResult of tree, the List of
+// rawParseResult is pg_query_nodes_to_protobuf: the ParseResult of tree, the List of
 // RawStmt pg_query_raw_parse returns (NULL for none), at depth 1.
 func rawParseResult(tree unsafe.Pointer, a *Arena) *pg.ParseResult {
 	var x *pg.ParseResult

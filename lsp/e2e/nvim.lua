@@ -1,4 +1,4 @@
--- Drives dws lsp through Neovim's own LSP client, started by the README's snippet (TestNeovim),
+-- Drives dws lsp through Neovim's own LSP client, started by docs/editors.md's snippet (TestNeovim),
 -- and writes what it saw to out.txt; a step whose answer does not come within its
 -- deadline says so and ends the run.
 local out = {}
