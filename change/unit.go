@@ -31,7 +31,7 @@ type Unit struct {
 	Entry string
 	Nodes []Node
 	// Edges are the routing references between nodes; an edge that ends the run (a
-	// null onSuccess) is no edge.
+	// route that is null) is no edge.
 	Edges []Edge
 	// Fields are the unit's own values: everything of its canonical form outside its
 	// nodes.
@@ -79,8 +79,8 @@ type Node struct {
 // Edge is one routing reference.
 type Edge struct {
 	From, To string
-	// Label is the routing field or outcome ("onSuccess", "next", "on_reject",
-	// "conditional"); an edge is known by From and Label.
+	// Label is the routing field or outcome, as the dialect names it; an edge is
+	// known by From and Label.
 	Label string
 	Span  source.Span
 }
