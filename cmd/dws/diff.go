@@ -31,7 +31,7 @@ func diffCommand() *cli.Command {
 as dws validate walks them), paired by unit (cortex:NAME, dws-workflow:NAME,
 direclaw:ORCHESTRATOR/WORKFLOW, ensemble:NAME), never by path; renames are declared
 in .dws.yaml (renames:). For each unit it prints the nodes and edges added (+),
-removed (-) and changed (~), each classed breaking, feature or cosmetic (SPEC §17),
+removed (-) and changed (~), each classed breaking, feature or cosmetic (docs/change.md),
 the exact path counts kept, lost and gained per end state, whether a run persisted at
 each node of OLD can go on under NEW, and the version verdict (version-not-bumped,
 version-bump-too-small, version-decreased).
