@@ -129,6 +129,13 @@ func diff(c *cli.Context) error {
 			return err
 		}
 	} else {
+		// OLD and NEW are what the user compares: one that is not there is a mistake in
+		// the command, not a unit added or removed.
+		for _, a := range args {
+			if _, err := os.Stat(a); err != nil {
+				return usagef("diff: %s: %v", a, errors.Unwrap(err))
+			}
+		}
 		var p1, p2 []string
 		if old, p1, err = diskUnits(l, args[:1], opts, defs); err != nil {
 			return err

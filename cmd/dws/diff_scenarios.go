@@ -15,7 +15,11 @@ func scenarioRoots(nw string) []string {
 	if st, err := os.Stat(nw); err == nil && st.IsDir() {
 		return []string{nw}
 	}
-	return []string{filepath.Dir(nw)}
+	dir := filepath.Dir(nw)
+	if abs, err := filepath.Abs(dir); err == nil && abs == filepath.Dir(abs) {
+		return nil // NEW lies at the file system's root: no tree to walk for scenarios
+	}
+	return []string{dir}
 }
 
 // diffScenarios runs, for each unit both sides have, the scenario files under roots
