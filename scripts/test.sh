@@ -60,8 +60,22 @@ if ! command -v golangci-lint >/dev/null; then
   GOFLAGS= go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 fi
 
+if ! command -v deadcode >/dev/null; then
+  echo "test.sh: installing deadcode"
+  GOFLAGS= go install golang.org/x/tools/cmd/deadcode@v0.52.0
+fi
+
 echo "test.sh: go vet"
 go vet ./...
+# No function the binaries and their tests cannot reach: what only a test calls lives in
+# the test, or in a package only tests import.
+echo "test.sh: deadcode"
+dead=$(deadcode -test ./...)
+if [ -n "$dead" ]; then
+  echo "$dead"
+  echo "test.sh: deadcode found unreachable functions (above)"
+  exit 1
+fi
 echo "test.sh: golangci-lint"
 # Another run on the same machine (an editor's, a second checkout's) must not stop this one.
 golangci-lint run --allow-parallel-runners ./...
