@@ -60,14 +60,17 @@
 //   - Node hashes: a node's own hash is the SHA-256 of its type and its values (path
 //     and canonical value, in path order): its canonical form without its id and its
 //     routing fields, plus what the dialect adds as its values (a DireClaw agent's
-//     provider and model, a Cortex ai step's output schema from the registry). Its key combines the own hashes of its loop (a strongly
-//     connected set of nodes; a node on none is a loop of one), the keys of the nodes
-//     with an edge into the loop with the edges' labels and the own hash of the node
-//     each enters, and the unit's own values but the cosmetic ones. Ids take no part,
-//     so a declared rename changes no hash. A node must run again when its key
-//     changed: because it is new, because it changed itself, or because of a chain
-//     of nodes upstream whose keys changed, from one that changed itself (or, when
-//     none did, because what leads into it changed: an edge into it, the unit's values).
+//     provider and model, a Cortex ai step's output schema from the registry). Its key
+//     combines the own hashes of its loop (a strongly connected set of nodes; a node on
+//     none is a loop of one), the keys of the nodes with an edge into the loop with the
+//     edges' labels and the node each enters, the loop's own edges (which member routes
+//     to which, by which label: its members told apart without their ids by colour
+//     refinement of their own hashes and edges), and the unit's own values but the
+//     cosmetic ones. Ids take no part, so a declared rename changes no hash. A node
+//     must run again when its key changed: because it is new, because it changed
+//     itself, or because of a chain of nodes upstream whose keys changed, from one that
+//     changed itself (or, when none did, because what leads into it changed: an edge
+//     into it, the unit's values).
 //   - Publishing: a unit's published entry is the canonical checksum of its part of
 //     the file (the subtree at Unit.Pointer; the whole file, without its signature, for
 //     a one-unit file) and every node's own hash (so a DireClaw agent's new model

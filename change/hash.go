@@ -3,7 +3,9 @@ package change
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -60,8 +62,9 @@ func unitHash(u *Unit) string {
 
 // Hashes computes every node's own hash and key, in the unit's node order. The nodes
 // of a loop (a strongly connected set) are hashed as one unit: their key combines the
-// own hashes of all of them with the keys of the nodes outside the loop that lead into
-// it, so that keys are defined even for graphs with cycles.
+// own hashes of all of them, the routes between them and the keys of the nodes outside
+// the loop that lead into it (loopKey), so that keys are defined even for graphs with
+// cycles.
 func Hashes(u *Unit) []NodeHash {
 	g := graphOf(u)
 	var ids []string
@@ -88,8 +91,19 @@ func Hashes(u *Unit) []NodeHash {
 		own[id] = ownHash(g.node[id])
 	}
 	base := unitHash(u)
+	// The routes between the members of each component, which a loop's key must hold.
+	inner := map[int][]Edge{}
+	for _, e := range u.Edges {
+		if g.node[e.From] != nil && g.node[e.To] != nil && comp[e.From] == comp[e.To] {
+			inner[comp[e.From]] = append(inner[comp[e.From]], e)
+		}
+	}
 	keys := map[int]string{}
 	for _, c := range order {
+		if len(inner[c]) > 0 {
+			keys[c] = loopKey(base, members[c], in[c], inner[c], own, func(from string) string { return keys[comp[from]] })
+			continue
+		}
 		parts := []string{"key", base}
 		// Ids are left out, so that a declared rename changes no key.
 		var owns []string
@@ -115,6 +129,83 @@ func Hashes(u *Unit) []NodeHash {
 		out = append(out, h)
 	}
 	return out
+}
+
+// loopKey is the key of a loop: the nodes members, with the routes inner between them
+// and in into them from outside (whose sources' keys keyOf gives). It holds the loop's
+// shape without its ids: each member is told apart by a class, first its own hash and
+// the routes by which the run enters it from outside, then refined by the classes of
+// the members it routes to and is routed from until the refinement splits no more
+// members, or for maxRefine rounds (Weisfeiler-Lehman colour refinement; classes are
+// numbered in the order of their sorted signatures, so no order of the file shows). The key is each member's
+// first colour with its last class, and the routes between them as (class, label,
+// class), all sorted. So a retargeted route inside the loop, a ring turned round or a
+// retry added changes the key; a reordered file or a renamed member does not.
+// maxRefine bounds the refinement: a ring of n like steps entered at one of them takes
+// n/2 rounds of n members each to tell all apart. Past it, like members more than
+// maxRefine routes from where the loop is told apart share a class, which can only
+// make two such loops of different shape share a key.
+const maxRefine = 64
+
+func loopKey(base string, members []string, in, inner []Edge, own map[string]string, keyOf func(string) string) string {
+	first := map[string]string{}
+	for _, m := range members {
+		parts := []string{"member", own[m]}
+		var ins []string
+		for _, e := range in {
+			if e.To == m {
+				ins = append(ins, e.Label+"\x01"+keyOf(e.From))
+			}
+		}
+		slices.Sort(ins)
+		first[m] = sum(append(parts, ins...)...)
+	}
+	// number gives each member the rank of its signature among the distinct ones.
+	class := map[string]int{}
+	number := func(sig map[string]string) int {
+		distinct := slices.Compact(slices.Sorted(maps.Values(sig)))
+		for _, m := range members {
+			class[m], _ = slices.BinarySearch(distinct, sig[m])
+		}
+		return len(distinct)
+	}
+	classes := number(first)
+	outOf, inTo := map[string][]Edge{}, map[string][]Edge{}
+	for _, e := range inner {
+		outOf[e.From] = append(outOf[e.From], e)
+		inTo[e.To] = append(inTo[e.To], e)
+	}
+	for round := 0; classes < len(members) && round < maxRefine; round++ {
+		sig := make(map[string]string, len(members))
+		for _, m := range members {
+			var outs, ins []string
+			for _, e := range outOf[m] {
+				outs = append(outs, e.Label+"\x01"+strconv.Itoa(class[e.To]))
+			}
+			for _, e := range inTo[m] {
+				ins = append(ins, e.Label+"\x01"+strconv.Itoa(class[e.From]))
+			}
+			slices.Sort(outs)
+			slices.Sort(ins)
+			sig[m] = strconv.Itoa(class[m]) + "\x02" + strings.Join(outs, "\x03") + "\x02" + strings.Join(ins, "\x03")
+		}
+		n := number(sig)
+		if n == classes {
+			break
+		}
+		classes = n
+	}
+	var colours, routes []string
+	for _, m := range members {
+		colours = append(colours, first[m]+"\x01"+strconv.Itoa(class[m]))
+	}
+	for _, e := range inner {
+		routes = append(routes, strconv.Itoa(class[e.From])+"\x01"+e.Label+"\x01"+strconv.Itoa(class[e.To]))
+	}
+	slices.Sort(colours)
+	slices.Sort(routes)
+	parts := append(append([]string{"loop", base}, colours...), "routes")
+	return sum(append(parts, routes...)...)
 }
 
 // components finds the strongly connected components of the graph (Tarjan's
