@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dwsdev/dws/change"
+	"github.com/dwsdev/dws/sim"
 )
 
 // cortexFlow is a Cortex workflow of steps "id type code onSuccess onFailure" (- for
@@ -74,5 +75,77 @@ func TestNodeKeysLoop(t *testing.T) {
 	noSelf := keysOf(cortexFlow("x script x a -", "a script a b -", "b script b - -"))
 	if !slices.Equal(self["a"].Loop, []string{"a"}) || self["a"].Key == noSelf["a"].Key || self["a"].Own != noSelf["a"].Own {
 		t.Errorf("a retry on itself: %+v vs %+v", self["a"], noSelf["a"])
+	}
+}
+
+// TestReruns: dws diff lists each node of NEW that must run again (its key changed) and
+// why: changed itself, new, upstream of a change (with the chain), or what leads into it
+// changed; a declared rename re-runs nothing; an undeclared one is a new node, after
+// which nothing re-runs (the key holds no id).
+func TestReruns(t *testing.T) {
+	l := linter(t)
+	old := cortexFlow("a script a b -", "b script b c -", "c sql c d -", "d sql d - -")
+	show := func(rs []change.ReRun) string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, strings.TrimSpace(r.Node+" "+r.Why+" "+strings.Join(r.Chain, ">")))
+		}
+		return strings.Join(out, "\n")
+	}
+	units := func(path, text string) []*change.Unit {
+		us := l.Inspect(path, []byte(text)).Units()
+		for _, u := range us {
+			u.Path = path
+		}
+		return us
+	}
+	for _, c := range []struct {
+		name, new string
+		renames   []change.Rename
+		want      string
+	}{
+		{"nothing", old, nil, ""},
+		{"changed", cortexFlow("a script a b -", "b script b2 c -", "c sql c d -", "d sql d - -"), nil,
+			"b changed\nc upstream b>c\nd upstream b>c>d"},
+		{"route added", cortexFlow("a script a b c", "b script b c -", "c sql c d -", "d sql d - -"), nil,
+			"c inputs\nd inputs"},
+		{"added", cortexFlow("a script a b -", "b script b c -", "c sql c d -", "d sql d e -", "e sql e - -"), nil,
+			"e new"},
+		{"renamed", cortexFlow("a script a b2 -", "b2 script b c -", "c sql c d -", "d sql d - -"),
+			[]change.Rename{{Unit: "cortex:flow", From: "b", To: "b2"}}, ""},
+		{"renamed undeclared", cortexFlow("a script a b2 -", "b2 script b c -", "c sql c d -", "d sql d - -"), nil,
+			"b2 new"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := change.Diff(units("f.json", old), units("f.json", c.new), c.renames, sim.Options{})
+			if len(rep.Units) != 1 {
+				t.Fatalf("%d units", len(rep.Units))
+			}
+			if got := show(rep.Units[0].ReRun); got != c.want {
+				t.Errorf("got\n%s\nwant\n%s", got, c.want)
+			}
+		})
+	}
+
+	// What a DireClaw step references: its agent's model.
+	loop := func(model string) []*change.Unit {
+		return units("o.yaml", `id: o
+selector_agent: w
+default_workflow: review
+agents:
+  w: { provider: openai, model: gpt-5 }
+  r: { provider: openai, model: `+model+` }
+workflows:
+  - id: review
+    version: 1
+    steps:
+      - { id: write, type: agent_task, agent: w, prompt: "Write" }
+      - { id: check, type: agent_review, agent: r, prompt: "Check", on_approve: publish, on_reject: write }
+      - { id: publish, type: agent_task, agent: w, prompt: "Publish" }
+`)
+	}
+	rep := change.Diff(loop("gpt-5"), loop("gpt-6"), nil, sim.Options{})
+	if got, want := show(rep.Units[0].ReRun), "write upstream check>write\ncheck changed\npublish upstream check>publish"; got != want {
+		t.Errorf("agent's model changed: got\n%s\nwant\n%s", got, want)
 	}
 }
