@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func entry(tag string) Published {
@@ -127,4 +128,77 @@ func TestUpdatePublishedConcurrent(t *testing.T) {
 		t.Fatalf("%d published, %d files; want %d each", len(l.Published), len(l.Files), writers*each)
 	}
 	assertOnly(t, dir, "dws.lock")
+}
+
+// A lockfile written before the published section existed reads and writes back byte
+// for byte, with no section added, and so does one that has the section.
+func TestPublishedOldLockBytes(t *testing.T) {
+	old := "{\n  \"version\": 1,\n  \"files\": {\n    \"a.json\": \"" + sumOf("a") + "\",\n    \"b/c.yaml\": \"" + sumOf("c") + "\"\n  }\n}\n"
+	withSection := "{\n  \"version\": 1,\n  \"files\": {},\n  \"published\": {\n    \"cortex:a@v1.0\": {\n      \"checksum\": \"" + sumOf("a") +
+		"\",\n      \"nodes\": {\n        \"s\": \"" + sumOf("s") + "\"\n      },\n      \"path\": \"a.json\"\n    }\n  }\n}\n"
+	for _, in := range []string{old, withSection} {
+		l, err := ParseLock([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in == old && l.Published != nil {
+			t.Errorf("Published = %v, want nil", l.Published)
+		}
+		out, err := EncodeLock(l)
+		if err != nil || string(out) != in {
+			t.Errorf("wrote back (%v)\n%s\nread\n%s", err, out, in)
+		}
+	}
+}
+
+// Publishing what is published already leaves the lockfile alone: not rewritten (the
+// same inode, the same modification time), whatever path the entry now gives. Other
+// content under a published version, down to one node's hash, is a conflict that
+// writes nothing; dws checksum --write (UpdateLock) keeps the section.
+func TestUpdatePublishedLeavesFileAlone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dws.lock")
+	if _, _, err := UpdatePublished(path, map[string]Published{"cortex:a@v1.0": entry("a")}); err != nil {
+		t.Fatal(err)
+	}
+	// An old modification time, so that a rewrite in the same clock tick shows too.
+	past := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := os.Chtimes(path, past, past); err != nil {
+		t.Fatal(err)
+	}
+	st1, _ := os.Stat(path)
+	first, _ := os.ReadFile(path)
+	same := func(what string) {
+		t.Helper()
+		st2, err := os.Stat(path)
+		data, _ := os.ReadFile(path)
+		if err != nil || !os.SameFile(st1, st2) || !st2.ModTime().Equal(past) || string(data) != string(first) {
+			t.Errorf("%s rewrote the lockfile", what)
+		}
+	}
+	moved := entry("a")
+	moved.Path = "moved/a.json"
+	if added, conflicts, err := UpdatePublished(path, map[string]Published{"cortex:a@v1.0": moved}); err != nil || len(added)+len(conflicts) != 0 {
+		t.Fatalf("publishing again: %v %v %v", added, conflicts, err)
+	}
+	same("publishing again")
+
+	e := entry("a")
+	e.Nodes = map[string]string{"a": sumOf("other")}
+	if added, conflicts, err := UpdatePublished(path, map[string]Published{"cortex:a@v1.0": e, "cortex:b@v1.0": entry("b")}); err != nil || len(added) != 0 || len(conflicts) != 1 {
+		t.Fatalf("a node's hash changed: %v %v %v", added, conflicts, err)
+	}
+	same("a node-hash conflict")
+	e.Nodes = map[string]string{"a": sumOf("a/a"), "new": sumOf("new")}
+	if _, conflicts, _ := UpdatePublished(path, map[string]Published{"cortex:a@v1.0": e}); len(conflicts) != 1 {
+		t.Fatalf("a node added is no conflict")
+	}
+	same("a node-added conflict")
+
+	if err := UpdateLock(path, map[string]string{"c.json": sumOf("c")}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ReadLock(path)
+	if err != nil || len(l.Files) != 1 || len(l.Published) != 1 || !l.Published["cortex:a@v1.0"].Equal(entry("a")) {
+		t.Fatalf("after UpdateLock: %+v %v", l, err)
+	}
 }
