@@ -357,7 +357,8 @@ func syncDir(dir string) {
 }
 
 // UpdateLock merges entries into the lockfile at path, creating it if it does
-// not exist, and leaves the other entries alone.
+// not exist, and leaves the other entries alone. When that changes no byte, the
+// file is not written at all (its inode and modification time stay).
 //
 // The read-modify-write runs under an exclusive lock (flock.Path: flock(2) on the
 // lockfile's directory on Unix, whose inode the rename into place never changes;
@@ -375,17 +376,32 @@ func UpdateLock(path string, entries map[string]string) error {
 	}
 	defer unlock()
 
-	l, err := ReadLock(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		l, err = &Lock{Files: map[string]string{}}, nil
-	}
-	if err != nil {
-		return fmt.Errorf("updating lockfile: %w", err)
+	data, err := source.ReadFile(path)
+	l := &Lock{Files: map[string]string{}}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		data = nil
+	case err != nil:
+		return fmt.Errorf("updating lockfile: reading lockfile: %w", err)
+	default:
+		if l, err = parseLock(data); err != nil {
+			return fmt.Errorf("updating lockfile: reading lockfile %s: %w", path, err)
+		}
 	}
 	for p, sum := range entries {
 		l.Files[p] = sum
 	}
-	return WriteLock(path, l)
+	out, err := encodeLock(l)
+	if err != nil {
+		return fmt.Errorf("writing lockfile %s: %w", path, err)
+	}
+	if data != nil && bytes.Equal(out, data) {
+		return nil // nothing new: the file is left alone, its time and inode too
+	}
+	if err := WriteFile(path, out, 0o644); err != nil {
+		return fmt.Errorf("writing lockfile %s: %w", path, err)
+	}
+	return nil
 }
 
 // RelPath returns the key for file in a lockfile at lockPath: file's path

@@ -202,3 +202,29 @@ func TestUpdatePublishedLeavesFileAlone(t *testing.T) {
 		t.Fatalf("after UpdateLock: %+v %v", l, err)
 	}
 }
+
+// dws checksum --write with nothing new leaves the lockfile alone; with something new
+// it writes it.
+func TestUpdateLockUnchangedNotWritten(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dws.lock")
+	if err := UpdateLock(path, map[string]string{"a.json": sumOf("a")}); err != nil {
+		t.Fatal(err)
+	}
+	past := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := os.Chtimes(path, past, past); err != nil {
+		t.Fatal(err)
+	}
+	st1, _ := os.Stat(path)
+	if err := UpdateLock(path, map[string]string{"a.json": sumOf("a")}); err != nil {
+		t.Fatal(err)
+	}
+	if st2, err := os.Stat(path); err != nil || !os.SameFile(st1, st2) || !st2.ModTime().Equal(past) {
+		t.Errorf("the same entry again rewrote the lockfile")
+	}
+	if err := UpdateLock(path, map[string]string{"a.json": sumOf("a2")}); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := ReadLock(path); err != nil || l.Files["a.json"] != sumOf("a2") {
+		t.Errorf("a new checksum was not written: %+v %v", l, err)
+	}
+}
