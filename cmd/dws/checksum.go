@@ -85,6 +85,9 @@ func checksum(c *cli.Context) error {
 	if c.Bool("publish") && write == "" || c.Bool("published") && check == "" {
 		return usagef("--publish goes with --write, --published with --check")
 	}
+	if c.Bool("nodes") && (write != "" || check != "" || containsStdin(args)) {
+		return usagef("--nodes prints the hashes of files: not with --write, --check or standard input")
+	}
 	if check != "" && c.Bool("published") {
 		if len(args) == 0 {
 			args = []string{relativeDir(s.cfg.Dir)}
@@ -105,9 +108,6 @@ func checksum(c *cli.Context) error {
 		return checkLock(c, s, check, args)
 	}
 	if c.Bool("nodes") {
-		if write != "" || containsStdin(args) {
-			return usagef("--nodes prints the hashes of files: not with --write or standard input")
-		}
 		return checksumNodes(c, s, args)
 	}
 	if len(args) == 0 {

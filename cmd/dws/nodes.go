@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dwsdev/dws/change"
@@ -12,8 +13,10 @@ import (
 )
 
 // checksumNodes is dws checksum --nodes: each node's own hash and key (SPEC §17), one
-// line a node, "<own>  <key>  <unit ref>  <node>", with the loop a node is hashed with.
-// A file of a dialect without units prints nothing; one that cannot be read is an error.
+// line a node, "<own>  <key>  <unit ref>  <node>", with the loop a node is hashed with,
+// each file's units sorted by ref and their nodes by id, so that writing a file in
+// another order prints the same bytes. A file of no dialect, or of a dialect without
+// units, prints nothing; one that cannot be read or parsed is an error.
 func checksumNodes(c *cli.Context, s *setup, args []string) error {
 	l, err := lint.New(s.reg, s.cfg)
 	if err != nil {
@@ -39,8 +42,20 @@ func checksumNodes(c *cli.Context, s *setup, args []string) error {
 			code = exitFindings
 			continue
 		}
-		for _, u := range l.Inspect(in.Path, data).Units() {
-			for _, h := range change.Hashes(u) {
+		insp := l.Inspect(in.Path, data)
+		if insp.Doc == nil {
+			if _, err := parseDocument(in.Path, data); err != nil {
+				printLoadError(c.App.ErrWriter, err)
+				code = exitFindings
+			}
+			continue
+		}
+		units := insp.Units()
+		slices.SortStableFunc(units, func(a, b *change.Unit) int { return strings.Compare(a.Ref(), b.Ref()) })
+		for _, u := range units {
+			hs := change.Hashes(u)
+			slices.SortStableFunc(hs, func(a, b change.NodeHash) int { return strings.Compare(a.Node, b.Node) })
+			for _, h := range hs {
 				fmt.Fprintf(w, "%s  %s  %s  %s", h.Own, h.Key, u.Ref(), h.Node)
 				if h.Loop != nil {
 					fmt.Fprintf(w, "  (loop: %s)", strings.Join(h.Loop, ", "))
