@@ -39,6 +39,7 @@ func units(p *lint.Pass) []*change.Unit {
 		if f, ok := outputSchema(s, reg); ok {
 			n.Fields = append(n.Fields, f)
 		}
+		n.Reads, n.Produces = variables(s, settingsOf(p.Config))
 		u.Nodes = append(u.Nodes, n)
 		for _, e := range []struct {
 			label string
@@ -103,4 +104,28 @@ func stepField(path string) change.FieldClass {
 		return change.LimitField
 	}
 	return change.FeatureField
+}
+
+// variables are what step s reads and makes for dws diff: the {{name}} placeholders of
+// its params that are not run-context variables (cortex.context), and, for an ai step,
+// the top-level properties of its output schema in the registry. Without cortex.context
+// a read cannot be told from a context variable, and without the registry an ai step's
+// outputs are unknown: a name no step produces in either version is no change.
+func variables(s step, set *Settings) (reads, produces []string) {
+	if s.params != nil {
+		eachString(s.params, s.ptr+"/params", func(n *source.Node, _ string) {
+			for _, m := range placeholder().FindAllStringSubmatch(n.Text, -1) {
+				if !slices.Contains(set.Context, m[1]) {
+					reads = append(reads, m[1])
+				}
+			}
+		})
+	}
+	if s.typ == "ai" && set.Registry != nil {
+		name, _ := s.params.Get("schema").Str()
+		produces = slices.Clone(set.Registry.Schemas[name])
+	}
+	slices.Sort(reads)
+	slices.Sort(produces)
+	return slices.Compact(reads), slices.Compact(produces)
 }
