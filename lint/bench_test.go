@@ -1,11 +1,15 @@
 package lint_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/dwsdev/dws/cache"
+	"github.com/dwsdev/dws/dialect"
 	"github.com/dwsdev/dws/lint"
 )
 
@@ -54,4 +58,63 @@ func BenchmarkValidate(b *testing.B) {
 			b.Fatalf("unexpected findings: %v", res.Files[0].Diagnostics)
 		}
 	}
+}
+
+// BenchmarkWarm is a warm run over 2,000 realistic files (bench/gen -realistic): a
+// directory walked, every file's stamp looked up in the result cache, nothing checked;
+// what scripts/bench.sh's warm figures pay in the process, per file.
+func BenchmarkWarm(b *testing.B) {
+	dir := b.TempDir()
+	const n = 2000
+	gen := exec.Command("go", "run", "../bench/gen", "-out", filepath.Join(dir, "corpus"), "-n", fmt.Sprint(n), "-realistic")
+	if out, err := gen.CombinedOutput(); err != nil {
+		b.Fatalf("generating the corpus: %v\n%s", err, out)
+	}
+	if err := os.Rename(filepath.Join(dir, "corpus", "schema.sql"), filepath.Join(dir, "schema.sql")); err != nil {
+		b.Fatal(err)
+	}
+	registry, err := os.ReadFile("../fixtures/cortex/prompt_templates.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "prompt_templates.yaml"), registry, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	config := "version: 1\ninclude: [\"corpus/*.json\"]\ncortex: { prompt_templates: prompt_templates.yaml }\nsql: { from_ddl: schema.sql }\n"
+	if err := os.WriteFile(filepath.Join(dir, ".dws.yaml"), []byte(config), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	defer func(w time.Duration) { cache.RacyWindow = w }(cache.RacyWindow)
+	cache.RacyWindow = 0 // the files were just written
+	reg := dialect.Registry()
+	cfg, err := lint.LoadConfig(filepath.Join(dir, ".dws.yaml"), reg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cacheDir := b.TempDir()
+	run := func() *lint.Result {
+		l, err := lint.New(reg, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l.Cache = cache.Open(cacheDir, l.CacheScope("bench"))
+		inputs, problems, err := l.Expand([]string{filepath.Join(dir, "corpus")})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res := l.Run(inputs, problems...)
+		if err := l.Cache.Close(); err != nil {
+			b.Fatal(err)
+		}
+		return res
+	}
+	time.Sleep(10 * time.Millisecond) // the files' times before the run's
+	if res := run(); len(res.Files) != n || len(res.Diagnostics()) != 0 {
+		b.Fatalf("the cold run: %d files, %d findings", len(res.Files), len(res.Diagnostics()))
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		run()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/file")
 }
