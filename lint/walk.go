@@ -25,7 +25,18 @@ import (
 // directory; outside it, every *.json, *.yaml and *.yml file is taken.
 func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, err error) {
 	r := l.newRun()
-	seen := map[string]bool{}
+	// A walk never gives one path twice: the set of paths taken is only needed once a
+	// second source may repeat them (another argument, a bundle's files), and is made
+	// then. A map of 10,000 paths was a tenth of a warm run's fresh memory.
+	var seen map[string]bool
+	dedupe := func() {
+		if seen == nil {
+			seen = make(map[string]bool, len(inputs))
+			for _, in := range inputs {
+				seen[in.abs] = true
+			}
+		}
+	}
 	var empty []string
 	outside := false
 	found := 0
@@ -38,19 +49,20 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 		if filepath.IsAbs(p) {
 			p = relCwd(p)
 		}
-		if !seen[key] {
+		if seen != nil {
+			if seen[key] {
+				return
+			}
 			seen[key] = true
-			inputs = append(inputs, Input{Path: display(p), regular: regular, abs: key})
 		}
+		inputs = append(inputs, Input{Path: display(p), regular: regular, abs: key})
 	}
 	// A directory's listing says how many inputs may follow: room is made once.
-	grow := func(n int) {
-		inputs = slices.Grow(inputs, n)
-		if len(seen) == 0 && n > 8 {
-			seen = make(map[string]bool, n)
+	grow := func(n int) { inputs = slices.Grow(inputs, n) }
+	for i, p := range paths {
+		if i > 0 {
+			dedupe()
 		}
-	}
-	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil || !st.IsDir() {
 			add(p, "", false) // the read stage reports what is wrong with it
@@ -66,6 +78,7 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 		// A directory inside a bundle (a job spec) brings the whole bundle's definitions.
 		if h := r.homeOf(p); h.b != nil {
 			if check, _, err := r.files(h); err == nil {
+				dedupe()
 				for _, c := range check {
 					add(c, "", false)
 				}
