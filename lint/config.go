@@ -49,9 +49,91 @@ type Config struct {
 	InlineSecurityWaivers bool
 
 	sections map[string]any
+	// loads are the sections' loads a config read by LoadConfigDeferring leaves for
+	// LoadSections; nil when there are none left. A pointer, so that copies of the
+	// config share them.
+	loads *sectionLoads
 	// defaults are the rule severities the sections set (RuleDefaults); a severity
 	// under rules: wins over them.
 	defaults map[string]Severity
+}
+
+// SectionLoader is implemented by a parsed config section that leaves its costly part
+// (reading and parsing the files it names: a DDL through PostgreSQL's parser, a
+// template registry) to Load. Its parse checks the section itself and knows the files
+// it names (NamedFiles), so that a config is checked and a run's cache scope known
+// without the loads; LoadConfig loads every section as it reads the config, and
+// LoadConfigDeferring leaves them for LoadSections. A Load error is reported as a
+// parse error is (a *ConfigError at the section's value, or a section's own error type
+// the SectionParser converts).
+type SectionLoader interface {
+	Load() error
+}
+
+// sectionLoads are a config's deferred loads, done once.
+type sectionLoads struct {
+	once sync.Once
+	err  error
+	todo []sectionLoad
+}
+
+type sectionLoad struct {
+	key    string
+	value  *source.Node
+	loader SectionLoader
+}
+
+// LoadSections loads the sections a config read by LoadConfigDeferring left unloaded
+// (once; every later call returns the first call's answer): the error, a
+// *ConfigError, is the one LoadConfig would have returned for it. Nothing to load is
+// no error.
+func (c *Config) LoadSections() error {
+	if c.loads == nil {
+		return nil
+	}
+	c.loads.once.Do(func() { c.loads.err = loadAll(c.Path, c.loads.todo) })
+	return c.loads.err
+}
+
+// loadAll runs the loads side by side and returns the first error in the order of the
+// config's keys, naming the config at path.
+func loadAll(path string, todo []sectionLoad) error {
+	errs := make([]error, len(todo))
+	var wg sync.WaitGroup
+	var crash crashBox
+	for i, t := range todo {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer crash.catch()
+			errs[i] = sectionError(t.key, t.value, t.loader.Load())
+		}()
+	}
+	wg.Wait()
+	crash.raise()
+	for _, err := range errs {
+		if err != nil {
+			if ce := (*ConfigError)(nil); errors.As(err, &ce) && ce.Path == "" {
+				ce.Path = path
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// sectionError is a section's parse or load error as the config reports it: a
+// *ConfigError (at the section's value when the error has no place of its own).
+func sectionError(key string, value *source.Node, err error) error {
+	if err == nil {
+		return nil
+	}
+	err = sqlConfigError(err)
+	var ce *ConfigError
+	if !errors.As(err, &ce) {
+		ce = ConfigErrorAt(value, "%s: %v", key, err)
+	}
+	return ce
 }
 
 // DialectGlob maps files matching Glob to a dialect; the first matching entry wins.
@@ -77,8 +159,15 @@ type Ignore struct {
 }
 
 // Section returns the parsed value of a config section a dialect (or the SQL stage)
-// owns, or nil.
-func (c *Config) Section(name string) any { return c.sections[name] }
+// owns, or nil. A config whose loads were deferred is loaded first: a caller of
+// LoadConfigDeferring that checks files calls LoadSections before, and stops on its
+// error; a section used after a failed load is a bug in dws.
+func (c *Config) Section(name string) any {
+	if err := c.LoadSections(); err != nil {
+		panic(fmt.Sprintf("lint: config section %s used, but the config's sections did not load: %v", name, err))
+	}
+	return c.sections[name]
+}
 
 // RuleDefaults is implemented by a parsed section that changes the default severity of
 // rules of its dialect: DireClaw's release, which decides whether direclaw-compat is an
@@ -202,6 +291,19 @@ func FindConfig(dir string) (string, bool) {
 // LoadConfig reads and checks a config file through the one bounded reading path.
 // Every problem is a *ConfigError naming the key.
 func LoadConfig(path string, reg *Registry) (*Config, error) {
+	return loadConfig(path, reg, false)
+}
+
+// LoadConfigDeferring is LoadConfig, but it leaves the sections' loads (SectionLoader:
+// the files they name, read and parsed) to LoadSections, for a run that may find it
+// needs none of them (dws validate answered from its cache throughout). The config is
+// checked all the same, and an error LoadConfig would return for a key before a
+// deferred section's is returned as LoadConfig returns it.
+func LoadConfigDeferring(path string, reg *Registry) (*Config, error) {
+	return loadConfig(path, reg, true)
+}
+
+func loadConfig(path string, reg *Registry, deferLoads bool) (*Config, error) {
 	data, err := source.ReadFile(path)
 	if err != nil {
 		var re *source.ReadError
@@ -213,7 +315,7 @@ func LoadConfig(path string, reg *Registry) (*Config, error) {
 		}
 		return nil, &ConfigError{Path: path, Msg: err.Error()}
 	}
-	return ParseConfig(path, data, reg)
+	return parseConfig(path, data, reg, deferLoads)
 }
 
 // configKey parses one core key of the config into cfg.
@@ -251,6 +353,10 @@ var configKeys = map[string]configKey{
 // as definitions, so every key has a position and a duplicate key at any level is an
 // error.
 func ParseConfig(path string, data []byte, reg *Registry) (cfg *Config, err error) {
+	return parseConfig(path, data, reg, false)
+}
+
+func parseConfig(path string, data []byte, reg *Registry, deferLoads bool) (cfg *Config, err error) {
 	dir, _ := filepath.Abs(filepath.Dir(path))
 	defer func() {
 		var ce *ConfigError
@@ -285,11 +391,12 @@ func ParseConfig(path string, data []byte, reg *Registry) (cfg *Config, err erro
 	c.cfg.sections = map[string]any{}
 	// The keys that others depend on (known dialects, known rules) need nothing parsed
 	// before them; each key is parsed on its own. The dialects' sections read files (a
-	// DDL to parse, a template registry), so they are parsed side by side; the error
-	// returned is still the first key's in the file.
+	// DDL to parse, a template registry), so they are parsed and loaded side by side;
+	// the error returned is still the first key's in the file.
 	errs := make([]error, len(root.Members))
 	vals := make([]any, len(root.Members))
 	section := make([]bool, len(root.Members))
+	loaders := make([]SectionLoader, len(root.Members))
 	var wg sync.WaitGroup
 	var crash crashBox // a section parser's panic is re-raised here, as if it ran here
 	for i, m := range root.Members {
@@ -308,20 +415,28 @@ func ParseConfig(path string, data []byte, reg *Registry) (cfg *Config, err erro
 			defer wg.Done()
 			defer crash.catch()
 			vals[i], errs[i] = sec.parse(m.Value, dir)
-			if errs[i] == nil {
-				return
+			errs[i] = sectionError(m.Key, m.Value, errs[i])
+			if ld, ok := vals[i].(SectionLoader); ok && errs[i] == nil {
+				loaders[i] = ld
+				if !deferLoads {
+					errs[i] = sectionError(m.Key, m.Value, ld.Load())
+				}
 			}
-			var ce *ConfigError
-			if !errors.As(errs[i], &ce) {
-				ce = ConfigErrorAt(m.Value, "%s: %v", m.Key, errs[i])
-			}
-			errs[i] = ce
 		}()
 	}
 	wg.Wait()
 	crash.raise()
+	var todo []sectionLoad
 	for i, m := range root.Members {
+		if deferLoads && loaders[i] != nil {
+			todo = append(todo, sectionLoad{key: m.Key, value: m.Value, loader: loaders[i]})
+		}
 		if errs[i] != nil {
+			// A deferred section before this key may fail to load: its error comes
+			// first, as LoadConfig would return it.
+			if err := loadAll(path, todo); err != nil {
+				return nil, err
+			}
 			return nil, errs[i]
 		}
 		if section[i] {
@@ -338,6 +453,9 @@ func ParseConfig(path string, data []byte, reg *Registry) (cfg *Config, err erro
 				}
 			}
 		}
+	}
+	if len(todo) > 0 {
+		c.cfg.loads = &sectionLoads{todo: todo}
 	}
 	return c.cfg, nil
 }

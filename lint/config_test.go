@@ -144,3 +144,72 @@ func TestConfigSectionRuleDefaults(t *testing.T) {
 		}
 	}
 }
+
+// LoadConfigDeferring checks the config as LoadConfig does, and knows the files its
+// sections name, but reads and parses them only when LoadSections (or a section's
+// use) asks: the DDL is broken after the config was read, and only LoadSections says
+// so, in LoadConfig's words. A key's error after a section that does not load is still
+// the section's, as LoadConfig reports it.
+func TestConfigSectionsLoadWhenAsked(t *testing.T) {
+	reg := dialect.Registry()
+	dir := t.TempDir()
+	config := filepath.Join(dir, lint.ConfigName)
+	ddl := filepath.Join(dir, "schema.sql")
+	write(t, config, "version: 1\nsql: { from_ddl: schema.sql }\ncortex: { prompt_templates: prompts.yaml }\n")
+	write(t, ddl, "CREATE TABLE expense (id bigint);\n")
+	write(t, filepath.Join(dir, "prompts.yaml"), "templates: {}\nschemas: {}\n")
+
+	cfg, err := lint.LoadConfigDeferring(config, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Files(); len(got) != 3 || got[2] != ddl {
+		t.Fatalf("files before the loads: %q", got)
+	}
+	write(t, ddl, "CREATE TABLE expense (id bigint\n")
+	_, eager := lint.LoadConfig(config, reg)
+	if eager == nil {
+		t.Fatal("LoadConfig took the broken DDL")
+	}
+	if err := cfg.LoadSections(); err == nil || err.Error() != eager.Error() {
+		t.Fatalf("LoadSections: %v; LoadConfig: %v", err, eager)
+	}
+	if err := cfg.LoadSections(); err == nil || err.Error() != eager.Error() {
+		t.Fatalf("LoadSections again: %v", err)
+	}
+
+	// Loaded when a section is used.
+	write(t, ddl, "CREATE TABLE expense (id bigint);\n")
+	cfg, err = lint.LoadConfigDeferring(config, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Section("sql") == nil || cfg.Section("cortex") == nil {
+		t.Fatal("no sections")
+	}
+	write(t, ddl, "CREATE TABLE expense (id bigint\n")
+	if err := cfg.LoadSections(); err != nil {
+		t.Fatalf("loaded once already, and again: %v", err)
+	}
+
+	// A later key's error waits for the sections before it.
+	write(t, config, "version: 1\nsql: { from_ddl: schema.sql }\nrules: { no-such-rule: error }\n")
+	_, eager = lint.LoadConfig(config, reg)
+	_, deferred := lint.LoadConfigDeferring(config, reg)
+	if eager == nil || deferred == nil || deferred.Error() != eager.Error() || !strings.Contains(eager.Error(), "from_ddl") {
+		t.Fatalf("LoadConfigDeferring: %v; LoadConfig: %v", deferred, eager)
+	}
+	// And so does a later key of the section itself, as when the DDL was read in order.
+	for _, text := range []string{
+		"version: 1\nsql: { from_ddl: schema.sql, statements: [bogus] }\n",
+		"version: 1\ncortex: { prompt_templates: missing.yaml, context: [\"1x\"] }\n",
+	} {
+		write(t, config, text)
+		_, eager = lint.LoadConfig(config, reg)
+		_, deferred = lint.LoadConfigDeferring(config, reg)
+		if eager == nil || deferred == nil || deferred.Error() != eager.Error() ||
+			!strings.Contains(eager.Error(), "from_ddl") && !strings.Contains(eager.Error(), "prompt_templates") {
+			t.Fatalf("%s: LoadConfigDeferring: %v; LoadConfig: %v", text, deferred, eager)
+		}
+	}
+}

@@ -54,16 +54,22 @@ func sqlRules(dialects []*Dialect) []Rule {
 	return rules
 }
 
-// parseSQLSection parses the sql: section.
+// parseSQLSection parses the sql: section; its from_ddl is read by its Load
+// (SectionLoader).
 func parseSQLSection(n *source.Node, dir string) (any, error) {
 	s, err := sqlcheck.Parse(n, dir)
 	if err != nil {
-		if ce := (*sqlcheck.ConfigError)(nil); errors.As(err, &ce) {
-			return nil, &ConfigError{Line: ce.Pos.Line, Column: ce.Pos.Col, Msg: ce.Msg}
-		}
-		return nil, err
+		return nil, sqlConfigError(err)
 	}
 	return s, nil
+}
+
+// sqlConfigError is a sql: section's error (a *sqlcheck.ConfigError) as a *ConfigError.
+func sqlConfigError(err error) error {
+	if ce := (*sqlcheck.ConfigError)(nil); errors.As(err, &ce) {
+		return &ConfigError{Line: ce.Pos.Line, Column: ce.Pos.Col, Msg: ce.Msg}
+	}
+	return err
 }
 
 // checkSQL is the SQL stage on one file: the sites its dialect lists, under the sql:

@@ -32,8 +32,9 @@ const ConfigDoc = `# SQL allow-list for the SQL statements and expressions in de
 // Settings is the sql: section of .dws.yaml: the allow-list policy.
 type Settings struct {
 	policy sqlallow.Policy
-	// ddl is the from_ddl file ("" when none).
-	ddl string
+	// ddl is the from_ddl file ("" when none), at the value ddlAt in the config.
+	ddl   string
+	ddlAt *source.Node
 	// memo remembers checks under policy for a run that asks for it (dws lsp).
 	memo sqlallow.Memo
 	// prepared is policy compiled once for the run's checks.
@@ -62,27 +63,57 @@ func errorAt(n *source.Node, format string, args ...any) *ConfigError {
 }
 
 // Parse reads the sql: section n; dir is the config's directory, which the paths it names
-// are relative to. Every error is a *ConfigError.
+// are relative to. Every error is a *ConfigError. The from_ddl file is read and parsed
+// by Load, which must be called before the settings are used; the error Parse returns
+// for a key after from_ddl is the DDL's, when it has one, as if read in order.
 func Parse(n *source.Node, dir string) (*Settings, error) {
+	s, err := parse(n, dir)
+	if err != nil {
+		if s != nil && s.ddl != "" {
+			if lerr := s.Load(); lerr != nil {
+				return nil, lerr
+			}
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+// Load reads and parses the from_ddl file, and compiles the policy for the run's
+// checks. Its error is a *ConfigError at the from_ddl value.
+func (s *Settings) Load() error {
+	if s.ddl != "" {
+		schema, err := loadDDL(s.ddl, s.ddlAt.Text)
+		if err != nil {
+			return errorAt(s.ddlAt, "sql.from_ddl: %v", err)
+		}
+		s.policy.DDL = schema
+	}
+	s.prepared = sqlallow.Prepare(&s.policy).FindingsOnly()
+	return nil
+}
+
+// parse is Parse without the loads; on an error it returns what it read before it.
+func parse(n *source.Node, dir string) (*Settings, error) {
 	if n.Kind != source.Object {
 		return nil, errorAt(n, "sql: want a mapping {allow, search_path, statements, functions, deny_functions, from_ddl}")
 	}
 	bad := func(at *source.Node, format string, args ...any) error {
 		return errorAt(at, "sql."+format, args...)
 	}
-	p := sqlallow.DefaultPolicy()
-	ddl := ""
+	s := &Settings{policy: sqlallow.DefaultPolicy()}
+	p := &s.policy
 	for _, m := range n.Members {
 		v := m.Value
 		switch m.Key {
 		case "allow":
 			if v.Kind != source.Object {
-				return nil, bad(v, "allow: want a mapping of relation to columns (or \"*\")")
+				return s, bad(v, "allow: want a mapping of relation to columns (or \"*\")")
 			}
 			for _, rel := range v.Members {
 				cols := rel.Value
 				if rel.Key == "" {
-					return nil, &ConfigError{Pos: rel.KeySpan.Start, Msg: "sql.allow: an empty relation name"}
+					return s, &ConfigError{Pos: rel.KeySpan.Start, Msg: "sql.allow: an empty relation name"}
 				}
 				switch {
 				case cols.Kind == source.String && cols.Text == "*":
@@ -90,17 +121,17 @@ func Parse(n *source.Node, dir string) (*Settings, error) {
 				case cols.Kind == source.Array:
 					list, err := scalars(cols)
 					if err != nil {
-						return nil, bad(cols, "allow.%s: %v", rel.Key, err)
+						return s, bad(cols, "allow.%s: %v", rel.Key, err)
 					}
 					p.Allow[rel.Key] = list
 				default:
-					return nil, bad(cols, "allow.%s: want a list of columns or \"*\"", rel.Key)
+					return s, bad(cols, "allow.%s: want a list of columns or \"*\"", rel.Key)
 				}
 			}
 		case "search_path", "statements", "deny_functions", "functions":
 			list, err := scalars(v)
 			if err != nil {
-				return nil, bad(v, "%s: %v", m.Key, err)
+				return s, bad(v, "%s: %v", m.Key, err)
 			}
 			switch m.Key {
 			case "search_path":
@@ -109,7 +140,7 @@ func Parse(n *source.Node, dir string) (*Settings, error) {
 				for i := range list {
 					list[i] = strings.Join(strings.Fields(strings.ToLower(list[i])), " ")
 					if !sqlallow.KnownKind(list[i]) {
-						return nil, bad(v, "statements: %q is not a statement kind (select, insert, update, delete, merge, select into, copy, …)", list[i])
+						return s, bad(v, "statements: %q is not a statement kind (select, insert, update, delete, merge, select into, copy, …)", list[i])
 					}
 				}
 				p.Statements = list
@@ -120,21 +151,16 @@ func Parse(n *source.Node, dir string) (*Settings, error) {
 			}
 		case "from_ddl":
 			if v.Kind != source.String || v.Text == "" {
-				return nil, bad(v, "from_ddl: want a file path")
+				return s, bad(v, "from_ddl: want a file path")
 			}
-			ddl = configPath(dir, v.Text)
-			schema, err := loadDDL(ddl, v.Text)
-			if err != nil {
-				return nil, bad(v, "from_ddl: %v", err)
-			}
-			p.DDL = schema
+			s.ddl, s.ddlAt = configPath(dir, v.Text), v // read by Load
 		default:
-			return nil, &ConfigError{Pos: m.KeySpan.Start,
+			return s, &ConfigError{Pos: m.KeySpan.Start,
 				Msg: fmt.Sprintf("sql: unknown key %q (want allow, search_path, statements, functions, deny_functions, from_ddl)", m.Key)}
 		}
 	}
 	// from_ddl allows what the DDL creates; sqlallow merges it with allow, whose entries win.
-	return &Settings{policy: p, ddl: ddl, prepared: sqlallow.Prepare(&p).FindingsOnly()}, nil
+	return s, nil
 }
 
 // configPath resolves a path written in the config, relative to the config's directory

@@ -151,6 +151,15 @@ func TestIsIdempotencyKey(t *testing.T) {
 	}
 }
 
+// loadSettings is the cortex: section parsed and loaded, as LoadConfig does.
+func loadSettings(n *source.Node, dir string) (any, error) {
+	s, err := parseSettings(n, dir)
+	if err != nil {
+		return nil, err
+	}
+	return s, s.(lint.SectionLoader).Load()
+}
+
 // A registry schema may leave out required (it then requires nothing, as JSON Schema
 // says): the registry loads and its properties are optional. A required that is not a
 // list of names is a positioned configuration error, never a crash.
@@ -164,7 +173,7 @@ func TestRegistryRequired(t *testing.T) {
 	}
 	doc := parse(t, "c.yaml", "cortex:\n  prompt_templates: reg.yaml\n")
 	write("templates:\n  t: { purpose: score, schema: s }\nschemas:\n  s:\n    type: object\n    properties:\n      score: { type: number, minimum: 0 }\n")
-	s, err := parseSettings(doc.Root.Get("cortex"), dir)
+	s, err := loadSettings(doc.Root.Get("cortex"), dir)
 	if err != nil {
 		t.Fatalf("a schema without required: %v", err)
 	}
@@ -174,7 +183,7 @@ func TestRegistryRequired(t *testing.T) {
 	}
 	for _, bad := range []string{"required: score", "required: [1]"} {
 		write("schemas:\n  s:\n    type: object\n    " + bad + "\n    properties:\n      score: { type: number }\n")
-		_, err := parseSettings(doc.Root.Get("cortex"), dir)
+		_, err := loadSettings(doc.Root.Get("cortex"), dir)
 		var ce *lint.ConfigError
 		if !errors.As(err, &ce) || !strings.Contains(ce.Msg, `reg.yaml:4: schema "s": required must be a list of property names`) {
 			t.Errorf("%s: got %v", bad, err)

@@ -16,8 +16,10 @@ type Settings struct {
 	// Context lists the variables a run starts with; nil when not configured, which
 	// turns template-variable off.
 	Context []string
-	// registryFile is the registry's path as dws opens it ("" when none).
+	// registryFile is the registry's path as dws opens it ("" when none), read by Load;
+	// registryAt is its value in the config.
 	registryFile string
+	registryAt   *source.Node
 }
 
 // Registry is a prompt-template registry file (SPEC §4.2).
@@ -65,7 +67,37 @@ func settingsOf(c *lint.Config) *Settings {
 	return &Settings{}
 }
 
+// Load reads the prompt-template registry the section names (lint.SectionLoader).
+func (s *Settings) Load() error {
+	if s.registryFile == "" {
+		return nil
+	}
+	reg, err := LoadRegistry(s.registryFile)
+	if err != nil {
+		return lint.ConfigErrorAt(s.registryAt, "cortex.prompt_templates: %s", err)
+	}
+	reg.Path = s.registryAt.Text // as the user wrote it, for messages
+	s.Registry = reg
+	return nil
+}
+
+// parseSettings parses the cortex: section; the registry is read by Load. The error
+// for a key after prompt_templates is the registry's, when it has one, as if read in
+// order.
 func parseSettings(n *source.Node, dir string) (any, error) {
+	s, err := parseSection(n, dir)
+	if err != nil {
+		if s != nil {
+			if lerr := s.Load(); lerr != nil {
+				return nil, lerr
+			}
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+func parseSection(n *source.Node, dir string) (*Settings, error) {
 	if n.Kind != source.Object {
 		return nil, errors.New("want a mapping {prompt_templates, context}")
 	}
@@ -75,30 +107,22 @@ func parseSettings(n *source.Node, dir string) (any, error) {
 		switch m.Key {
 		case "prompt_templates":
 			if v.Kind != source.String || v.Text == "" {
-				return nil, lint.ConfigErrorAt(v, "cortex.prompt_templates: want a file path")
+				return s, lint.ConfigErrorAt(v, "cortex.prompt_templates: want a file path")
 			}
-			s.registryFile = lint.ConfigPath(dir, v.Text)
-			reg, err := LoadRegistry(s.registryFile)
-			if reg != nil {
-				reg.Path = v.Text // as the user wrote it, for messages
-			}
-			if err != nil {
-				return nil, lint.ConfigErrorAt(v, "cortex.prompt_templates: %s", err)
-			}
-			s.Registry = reg
+			s.registryFile, s.registryAt = lint.ConfigPath(dir, v.Text), v
 		case "context":
 			if v.Kind != source.Array {
-				return nil, lint.ConfigErrorAt(v, "cortex.context: want a list of variable names")
+				return s, lint.ConfigErrorAt(v, "cortex.context: want a list of variable names")
 			}
 			s.Context = []string{}
 			for _, c := range v.Items {
 				if c.Kind != source.String || !validVariable(c.Text) {
-					return nil, lint.ConfigErrorAt(c, "cortex.context: %q is not a variable name", lint.Scalar(c))
+					return s, lint.ConfigErrorAt(c, "cortex.context: %q is not a variable name", lint.Scalar(c))
 				}
 				s.Context = append(s.Context, c.Text)
 			}
 		default:
-			return nil, &lint.ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col,
+			return s, &lint.ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col,
 				Msg: fmt.Sprintf("cortex: unknown key %q (want prompt_templates, context)", m.Key)}
 		}
 	}
