@@ -52,6 +52,11 @@ type Linter struct {
 	// shape the run checks (dws validate). Without it a walk leaves them out, as dws
 	// simulate and dws checksum want: a scenario is a test, not a definition.
 	Scenarios bool
+	// Ready, when set, is called once, before the first file the cache does not answer
+	// is checked: dws validate loads the config's sections there (LoadSections), which
+	// a run the cache answers throughout never needs. When it returns false, no file
+	// is checked and Run returns an empty result; the caller reports why.
+	Ready func() bool
 }
 
 // CacheScope identifies everything besides a file's bytes that decides what a run
@@ -220,11 +225,20 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 	}
 	files := make([]*File, len(inputs))
 	results := make([]FileResult, len(inputs))
+	var readyOnce sync.Once
+	notReady := false
+	ready := func() bool {
+		readyOnce.Do(func() { notReady = l.Ready != nil && !l.Ready() })
+		return !notReady
+	}
 	r.lim.Each(len(inputs), 1, func(i int) {
 		// Only the cross-file stage needs a file after its own stages; keeping every
 		// parsed document of a 10,000-file run alive costs most of a gigabyte.
 		keep := homes[i].b != nil
 		if !keep && r.cached(&inputs[i], &results[i]) {
+			return
+		}
+		if !ready() {
 			return
 		}
 		files[i], results[i] = r.file(inputs[i], keep)
@@ -236,6 +250,9 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 			inputs[i].Data, inputs[i].read = nil, nil // held by the stages until here, and no longer
 		}
 	})
+	if notReady {
+		return &Result{}
+	}
 	r.crossFile(inputs, homes, files, results)
 	results = slices.DeleteFunc(results, func(fr FileResult) bool { return fr.own })
 	for _, p := range problems {

@@ -66,7 +66,11 @@ type setup struct {
 	cfg *lint.Config
 }
 
-func loadSetup(configFlag string) (*setup, error) {
+func loadSetup(configFlag string) (*setup, error) { return loadSetupOf(configFlag, lint.LoadConfig) }
+
+// loadSetupOf is loadSetup with the config read by load (lint.LoadConfig, or
+// lint.LoadConfigDeferring for a run that may need none of the sections' files).
+func loadSetupOf(configFlag string, load func(string, *lint.Registry) (*lint.Config, error)) (*setup, error) {
 	s := &setup{reg: dialect.Registry()}
 	path := configFlag
 	if path == "" {
@@ -82,7 +86,7 @@ func loadSetup(configFlag string) (*setup, error) {
 		s.cfg = lint.DefaultConfig(wd)
 		return s, nil
 	}
-	cfg, err := lint.LoadConfig(path, s.reg)
+	cfg, err := load(path, s.reg)
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -113,21 +117,32 @@ func validate(c *cli.Context) error {
 	if c.IsSet("stdin-filename") && !slices.Contains(c.Args().Slice(), "-") {
 		return usagef("--stdin-filename names standard input, but no - argument reads it (dws validate --stdin-filename %s -)", c.String("stdin-filename"))
 	}
-	s, err := loadSetup(c.String("config"))
+	// The config's sections (a DDL to parse, a template registry) are loaded only once
+	// a file needs checking: a run the cache answers throughout needs none of them.
+	// Their bytes are in the cache's scope, and only a run that loaded them without an
+	// error can have filled it, so such a run's config is one that loads. Every other
+	// way out still reports a section's error first, as when it was loaded at once.
+	s, err := loadSetupOf(c.String("config"), lint.LoadConfigDeferring)
 	if err != nil {
+		return err
+	}
+	configFirst := func(err error) error {
+		if cerr := s.cfg.LoadSections(); cerr != nil {
+			return usageError{cerr}
+		}
 		return err
 	}
 	forced := c.String("dialect")
 	if _, known := s.reg.Dialect(forced); forced != "" && !known {
-		return usagef("--dialect: unknown dialect %q (known: %s)", forced, strings.Join(s.reg.DialectIDs(), ", "))
+		return configFirst(usagef("--dialect: unknown dialect %q (known: %s)", forced, strings.Join(s.reg.DialectIDs(), ", ")))
 	}
 	writeBaseline, err := outputFlag(c, "write-baseline")
 	if err != nil {
-		return err
+		return configFirst(err)
 	}
 	out, err := outputFlag(c, "output")
 	if err != nil {
-		return err
+		return configFirst(err)
 	}
 	cfg := *s.cfg
 	if writeBaseline != "" {
@@ -135,12 +150,17 @@ func validate(c *cli.Context) error {
 	}
 	l, err := lint.New(s.reg, &cfg)
 	if err != nil {
-		return usageError{err}
+		return configFirst(usageError{err})
 	}
 	l.Jobs, l.Dialect = c.Int("jobs"), forced
 	l.Scenarios = true // their shape is checked too
+	var sectionsErr error
+	l.Ready = func() bool {
+		sectionsErr = s.cfg.LoadSections()
+		return sectionsErr == nil
+	}
 	if c.Bool("no-cache") && c.IsSet("cache") {
-		return usagef("--cache and --no-cache: give one")
+		return configFirst(usagef("--cache and --no-cache: give one"))
 	}
 	// A baseline records every finding, and a clean file has none: the cache changes
 	// nothing there, but keep the one run that rewrites a baseline free of it.
@@ -174,12 +194,12 @@ func validate(c *cli.Context) error {
 			continue
 		}
 		if stdinUsed {
-			return usagef("standard input (-) can be given only once")
+			return configFirst(usagef("standard input (-) can be given only once"))
 		}
 		stdinUsed = true
 		data, err := readStdin(c)
 		if err != nil {
-			return usageError{err}
+			return configFirst(usageError{err})
 		}
 		name := c.String("stdin-filename")
 		if name == "" {
@@ -189,14 +209,14 @@ func validate(c *cli.Context) error {
 	}
 	expanded, problems, err := l.Expand(fsPaths)
 	if err != nil {
-		return usageError{err}
+		return configFirst(usageError{err})
 	}
 	sh, err := parseShard(c.String("shard"))
 	if err != nil {
-		return err
+		return configFirst(err)
 	}
 	if sh.n > 0 && stdinUsed {
-		return usagef("--shard splits files; it cannot take standard input (-)")
+		return configFirst(usagef("--shard splits files; it cannot take standard input (-)"))
 	}
 	// Filtered in place: a walk's inputs are some hundred bytes a file, and a copy of
 	// 10,000 of them was a tenth of a warm run's fresh memory.
@@ -210,6 +230,12 @@ func validate(c *cli.Context) error {
 		inputs = append(inputs, kept...)
 	}
 	res := l.Run(inputs, problems...)
+	if len(inputs) == 0 && sectionsErr == nil {
+		sectionsErr = s.cfg.LoadSections() // no file for the cache to answer
+	}
+	if sectionsErr != nil {
+		return usageError{sectionsErr}
+	}
 
 	if writeBaseline != "" {
 		n, left, err := lint.WriteBaseline(writeBaseline, res)
