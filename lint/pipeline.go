@@ -206,8 +206,10 @@ func (r *Result) Diagnostics() []Diagnostic {
 // naming the file, once every goroutine of the run has stopped.
 func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 	r := l.newRun()
-	// Which bundle each input belongs to is decided once, here, for the whole run.
-	homes := make([]bundleHome, len(inputs))
+	// Which bundle each input belongs to is decided once, here, for the whole run;
+	// homes and files are made once an input lies in one (most runs have none).
+	var homes []bundleHome
+	var files []*File
 	// Inputs come directory by directory: each directory is asked about once in a row.
 	var lastDir string
 	var lastHome bundleHome
@@ -218,12 +220,17 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 		if dir := filepath.Dir(inputs[i].absPath()); dir != lastDir || i == 0 {
 			lastDir, lastHome = dir, r.homeOf(dir)
 		}
+		if lastHome.b == nil {
+			continue
+		}
+		if homes == nil {
+			homes, files = make([]bundleHome, len(inputs)), make([]*File, len(inputs))
+		}
 		homes[i] = lastHome
 		if !in.Context && homes[i].b != nil {
 			inputs[i].Context = r.isContext(homes[i], in.Path)
 		}
 	}
-	files := make([]*File, len(inputs))
 	results := make([]FileResult, len(inputs))
 	var readyOnce sync.Once
 	notReady := false
@@ -234,16 +241,17 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 	r.lim.Each(len(inputs), 1, func(i int) {
 		// Only the cross-file stage needs a file after its own stages; keeping every
 		// parsed document of a 10,000-file run alive costs most of a gigabyte.
-		keep := homes[i].b != nil
+		keep := homes != nil && homes[i].b != nil
 		if !keep && r.cached(&inputs[i], &results[i]) {
 			return
 		}
 		if !ready() {
 			return
 		}
-		files[i], results[i] = r.file(inputs[i], keep)
-		if !keep {
-			files[i] = nil
+		f, res := r.file(inputs[i], keep)
+		results[i] = res
+		if keep {
+			files[i] = f
 		}
 		r.remember(inputs[i], results[i])
 		if inputs[i].read != nil {

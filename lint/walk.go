@@ -128,7 +128,19 @@ func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, re
 	// and is never "." or "..", so joining them needs no Clean either.
 	absDir := absOrSelf(dir)
 	join := func(d, name string) string { return filepath.Join(d, name) }
+	// tail, when set, is the length of an entry's path given its name: the path is then
+	// the tail of the absolute one (the directory's is the tail of its absolute path, as
+	// in a walk of a relative directory), one string a file instead of two.
+	var tail func(name string) int
 	if filepath.Clean(dir) == dir && filepath.Clean(absDir) == absDir {
+		switch sep := string(filepath.Separator); {
+		case dir == ".":
+			tail = func(name string) int { return len(name) }
+		case strings.HasSuffix(dir, sep): // the root, as join writes it
+			tail = func(name string) int { return len(dir) + len(name) }
+		case dir == absDir || strings.HasSuffix(absDir, sep+dir):
+			tail = func(name string) int { return len(dir) + 1 + len(name) }
+		}
 		join = func(d, name string) string {
 			if d == "." {
 				return name
@@ -141,8 +153,13 @@ func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, re
 	}
 	for _, e := range entries {
 		name := e.Name()
-		p := join(dir, name)
 		abs := join(absDir, name)
+		var p string
+		if tail != nil {
+			p = abs[len(abs)-tail(name):]
+		} else {
+			p = join(dir, name)
+		}
 		isDir, regular := e.IsDir(), e.Type().IsRegular()
 		if e.Type()&os.ModeSymlink != 0 {
 			st, err := os.Stat(p)

@@ -9,7 +9,8 @@ import (
 
 // A file is checked once however many of the paths given lead to it: named twice, and
 // inside a directory given too, in either order, through a relative and an absolute
-// path. One directory's walk, which never repeats a path, lists every file.
+// path. One directory's walk, which never repeats a path, lists every file, each
+// shown by its path from here whatever the directory was called.
 func TestExpandTakesAFileOnce(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -30,6 +31,9 @@ func TestExpandTakesAFileOnce(t *testing.T) {
 		{[]string{"b.json", "."}, []string{"b.json", "a.json", "sub/c.json"}},
 		{[]string{".", "sub/c.json", abs}, []string{"a.json", "b.json", "sub/c.json"}},
 		{[]string{"sub", "."}, []string{"sub/c.json", "a.json", "b.json"}},
+		// An absolute directory is walked as its files' absolute paths, shown from here.
+		{[]string{filepath.Join(dir, "sub"), "./sub"}, []string{"sub/c.json"}},
+		{[]string{"../" + filepath.Base(dir) + "/sub"}, []string{"../" + filepath.Base(dir) + "/sub/c.json"}},
 	} {
 		inputs, problems, err := l.Expand(tc.paths)
 		if err != nil || len(problems) > 0 {
