@@ -56,7 +56,7 @@ func branches(steps []step) map[string]*branch {
 		}
 		// Whether the evaluator reads the expression is a property of its constructs,
 		// never of one context's values (abs({{x}}) is read whatever x holds).
-		out[s.id] = &branch{expr: e, node: n, ptr: s.ptr + "/params/expression", unsup: e.Unsupported()}
+		out[s.id] = &branch{expr: e, node: n, ptr: s.sitePtr, unsup: e.Unsupported()}
 	}
 	return out
 }

@@ -30,7 +30,7 @@ func build(steps []step) (*graph.Graph, bool) {
 		}
 		// Node findings point at the step's id: it names the step, and in a JSON file
 		// the step object's own first line is often a lone "{".
-		id := s.ptr + "/id"
+		id := s.idPtr
 		i, ok := g.AddNode(graph.Node{
 			ID: s.id, Pointer: id, IDPointer: id,
 			Exit: s.onSuccess.ends || s.onFailure.ends,

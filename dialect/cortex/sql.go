@@ -27,11 +27,11 @@ func sqlSites(p *lint.Pass) []sqlcheck.Site {
 				if a := s.params.Get("args"); a != nil && a.Kind == source.Array {
 					args = len(a.Items)
 				}
-				sites = append(sites, sqlcheck.Site{Text: n, Pointer: s.ptr + "/params/statement", Args: args})
+				sites = append(sites, sqlcheck.Site{Text: n, Pointer: s.sitePtr, Args: args})
 			}
 		case "branch":
 			if n := s.params.Get("expression"); n != nil && n.Kind == source.String && n.Text != "" {
-				sites = append(sites, sqlcheck.Site{Text: n, Pointer: s.ptr + "/params/expression", Expression: true})
+				sites = append(sites, sqlcheck.Site{Text: n, Pointer: s.sitePtr, Expression: true})
 			}
 		}
 	}
