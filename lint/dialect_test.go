@@ -135,6 +135,9 @@ func TestUndeclaredRulePanics(t *testing.T) {
 				if !strings.HasSuffix(pe.File, "a.json") || !strings.Contains(pe.Error(), report) {
 					t.Fatalf("panic %q does not name the file and the rule", pe.Error())
 				}
+				if want := `rule toy-rule reported rule "dangling-edge", which it does not declare`; name == "undeclared" && !strings.Contains(pe.Error(), want) {
+					t.Fatalf("panic %q does not say %s", pe.Error(), want)
+				}
 			}()
 			runToy(t, reg, t.TempDir(), "")
 			t.Fatal("Run returned")

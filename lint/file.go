@@ -27,9 +27,31 @@ type File struct {
 	own bool
 	// heavy is set while the file holds the run's lock for large files.
 	heavy bool
-	// only, while a check runs, lists the rules it may report; by names the check.
-	only []string
-	by   string
+	// check is the check running on the file, which may report only its rules.
+	check checkRun
+}
+
+// checkRun is a check running on a file: the rules it declares, and its name in words
+// made only for the message of a check that reports another (for every rule of every
+// file, the words were a tenth of a file's allocations).
+type checkRun struct {
+	on    bool
+	rules []string // the rules it may report, beside one
+	one   string
+	what  string // "rule ", "the graph of ", "the SQL stage on ", " check of "
+	name  string // the rule's id, or the dialect's
+}
+
+// allows says whether the running check (if any) declares rule.
+func (c *checkRun) allows(rule string) bool {
+	return !c.on || rule == c.one || slices.Contains(c.rules, rule)
+}
+
+func (c *checkRun) String() string {
+	if c.what == " check of " {
+		return c.name + c.what + strings.Join(c.rules, ", ")
+	}
+	return c.what + c.name
 }
 
 // Report records a finding of rule at the value pointer names. When the pointer names
@@ -45,8 +67,8 @@ func (f *File) ReportKey(rule, pointer, message string, related ...Related) {
 
 // ReportAt records a finding at an explicit span, such as a character inside a string.
 func (f *File) ReportAt(rule, pointer string, span source.Span, message string, related ...Related) {
-	if f.only != nil && !slices.Contains(f.only, rule) {
-		panic(fmt.Sprintf("lint: %s reported rule %q, which it does not declare", f.by, rule))
+	if !f.check.allows(rule) {
+		panic(fmt.Sprintf("lint: %s reported rule %q, which it does not declare", f.check.String(), rule))
 	}
 	sev := f.severity(rule)
 	if sev == Off {
@@ -103,11 +125,14 @@ func (f *File) on(rules ...string) bool {
 	return false
 }
 
-// running limits what f accepts to the rules a check declares until done is called.
-func (f *File) running(by string, rules ...string) (done func()) {
-	f.only, f.by = rules, by
-	return func() { f.only, f.by = nil, "" }
+// running limits what f accepts to the rules the check c declares until done is called.
+func (f *File) running(c checkRun) {
+	c.on = c.rules != nil || c.one != ""
+	f.check = c
 }
+
+// done ends what running began.
+func (f *File) done() { f.check = checkRun{} }
 
 func (f *File) spanOf(pointer string, key bool) source.Span {
 	if f.Doc == nil {

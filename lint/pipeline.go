@@ -537,7 +537,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 	defer schemaDone()
 	// Stage 5: graph.
 	if d.Graphs != nil && f.on(graphRuleIDs...) {
-		done := f.running("the graph of "+d.ID, graphRuleIDs...)
+		f.running(checkRun{what: "the graph of ", name: d.ID, rules: graphRuleIDs})
 		checks := d.Graphs(p)
 		for _, gc := range checks {
 			opts := gc.Options
@@ -552,28 +552,28 @@ func (r *run) check(f *File, in Input) (sum string) {
 				f.Report(GraphRule(fd.Kind), fd.Pointer, fd.Message, rel...)
 			}
 		}
-		done()
+		f.done()
 	}
 	// Stage 6: the dialect's rules. A rule turned off does not run.
 	for _, rule := range d.Rules {
 		if rule.Check != nil && f.on(rule.ID) {
-			done := f.running("rule "+rule.ID, rule.ID)
+			f.running(checkRun{what: "rule ", name: rule.ID, one: rule.ID})
 			rule.Check(p)
-			done()
+			f.done()
 		}
 	}
 	for _, c := range d.Checks {
 		if f.on(c.Rules...) {
-			done := f.running(d.ID+" check of "+strings.Join(c.Rules, ", "), c.Rules...)
+			f.running(checkRun{what: " check of ", name: d.ID, rules: c.Rules})
 			c.Run(p)
-			done()
+			f.done()
 		}
 	}
 	// Stage 7: SQL, for a dialect whose documents hold some.
 	if d.SQLSites != nil && f.on(sqlRuleIDs...) {
-		done := f.running("the SQL stage on "+d.ID, sqlRuleIDs...)
+		f.running(checkRun{what: "the SQL stage on ", name: d.ID, rules: sqlRuleIDs})
 		checkSQL(p, d.SQLSites(p))
-		done()
+		f.done()
 	}
 	schemaDone()
 	if schemaErr != nil {
