@@ -1,6 +1,8 @@
-// Package report writes the result of a validate run in the formats users ask for: text
-// for people, JSON for programs, GitHub workflow commands and JUnit for CI. It knows
-// diagnostics and results, never how they were found.
+// Package report writes what dws found in the formats users ask for: a validate run as
+// text for people, JSON for programs, and SARIF, GitHub workflow commands, JUnit and
+// Code Climate for CI; dws graph's Mermaid and DOT drawings; dws simulate's text, JSON,
+// Mermaid and paths; dws test's results and its coverage page; and dws diff's reports in
+// the same formats. It knows diagnostics and results, never how they were found.
 package report
 
 import (
