@@ -177,8 +177,27 @@ type StaleScenario struct {
 // Report is the comparison of two sets of units.
 type Report struct {
 	Units []UnitDiff
-	// Problems are what kept units from being compared (a unit defined twice).
-	Problems []string
+	// Problems are what kept units from being compared: a file that does not parse, a
+	// unit defined twice.
+	Problems []Problem
+}
+
+// Problem is one thing that kept a file or a unit from being compared, at its place.
+type Problem struct {
+	Path      string
+	Line, Col int // 0 when the problem has no place in the file
+	Rule      string
+	Message   string
+}
+
+// String is the problem as dws validate writes a finding: path:line:col: error: message
+// [rule].
+func (p Problem) String() string {
+	at := p.Path
+	if p.Line > 0 {
+		at = fmt.Sprintf("%s:%d:%d", p.Path, p.Line, p.Col)
+	}
+	return fmt.Sprintf("%s: error: %s [%s]", at, p.Message, p.Rule)
 }
 
 // Diff compares the units of OLD and NEW, paired by id (after the declared unit
@@ -202,7 +221,8 @@ func Diff(old, new []*Unit, renames []Rename, opts sim.Options) *Report {
 		for _, u := range us {
 			k := key(u)
 			if first, dup := m[k]; dup {
-				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s is defined in %s and again in %s; the second is not compared", side, k, first.Path, u.Path))
+				rep.Problems = append(rep.Problems, Problem{Path: u.Path, Line: u.Span.Start.Line, Col: u.Span.Start.Col, Rule: "duplicate-id",
+					Message: fmt.Sprintf("%s: %s is defined in %s and again here; this one is not compared", side, k, first.Path)})
 				continue
 			}
 			m[k] = u

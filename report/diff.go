@@ -79,7 +79,7 @@ func writeDiffText(w *bufio.Writer, rep *change.Report) {
 		writeUnitText(w, d)
 	}
 	for _, p := range rep.Problems {
-		fmt.Fprintf(w, "! %s\n", p)
+		fmt.Fprintf(w, "! %s\n", p.String())
 	}
 	if added+changed+removed > 0 || len(rep.Problems) > 0 {
 		fmt.Fprintln(w)
@@ -389,9 +389,9 @@ type jsonPosition struct {
 }
 
 func writeDiffJSON(w io.Writer, rep *change.Report, opts Options) error {
-	out := jsonDiff{Tool: "dws", Version: opts.Version, Units: []jsonUnit{}, Problems: rep.Problems}
-	if out.Problems == nil {
-		out.Problems = []string{}
+	out := jsonDiff{Tool: "dws", Version: opts.Version, Units: []jsonUnit{}, Problems: []string{}}
+	for _, p := range rep.Problems {
+		out.Problems = append(out.Problems, p.String())
 	}
 	for i := range rep.Units {
 		d := &rep.Units[i]

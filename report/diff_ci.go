@@ -11,7 +11,8 @@ import (
 // (SARIF, JUnit, codeclimate): each version finding at the new version, and each
 // breaking change no acknowledgement approved as a breaking-change finding at its place
 // in the new file (the unit's when it has none there; the old file's for a removed
-// unit). sev gives a rule's severity as configured; Off leaves its findings out.
+// unit), and each problem (a file that does not parse, a unit defined twice) as an
+// error. sev gives a rule's severity as configured; Off leaves its findings out.
 func DiffResult(rep *change.Report, sev func(rule string) lint.Severity) *lint.Result {
 	byFile := map[string][]lint.Diagnostic{}
 	var order []string
@@ -23,6 +24,16 @@ func DiffResult(rep *change.Report, sev func(rule string) lint.Severity) *lint.R
 			order = append(order, d.File)
 		}
 		byFile[d.File] = append(byFile[d.File], d)
+	}
+	// What kept a file or a unit from being compared is an error, whatever rules: says:
+	// the run cannot vouch for it.
+	for _, p := range rep.Problems {
+		line, col := p.Line, p.Col
+		if line == 0 {
+			line, col = 1, 1
+		}
+		add(lint.Diagnostic{Rule: p.Rule, Severity: lint.Error, Message: p.Message, File: p.Path,
+			Line: line, Column: col, EndLine: line, EndColumn: col, Related: []lint.Related{}})
 	}
 	for i := range rep.Units {
 		d := &rep.Units[i]

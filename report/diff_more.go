@@ -36,7 +36,7 @@ func writeDiffMarkdown(w *bufio.Writer, rep *change.Report) {
 	fmt.Fprintf(w, "### dws diff: %s changed; %d breaking, %d feature, %d cosmetic; %s\n",
 		plural(len(changed), "definition"), classes[change.Breaking], classes[change.Feature], classes[change.Cosmetic], plural(findings, "version finding"))
 	for _, p := range rep.Problems {
-		fmt.Fprintf(w, "\n> [!WARNING]\n> %s\n", mdText(p))
+		fmt.Fprintf(w, "\n> [!WARNING]\n> %s\n", mdText(p.String()))
 	}
 	for _, d := range changed {
 		fmt.Fprintln(w)
@@ -139,6 +139,13 @@ func mdCell(s string) string {
 // warnings (their severity) at the new version, and each breaking change as a warning
 // at its place in the new file (the unit's when the change has no place there).
 func writeDiffGitHub(w *bufio.Writer, rep *change.Report) {
+	for _, p := range rep.Problems {
+		at := "file=" + ghProperty(p.Path)
+		if p.Line > 0 {
+			at += fmt.Sprintf(",line=%d,col=%d", p.Line, p.Col)
+		}
+		fmt.Fprintf(w, "::error %s,title=%s::%s\n", at, ghProperty(p.Rule), ghData(p.Message))
+	}
 	for i := range rep.Units {
 		d := &rep.Units[i]
 		if d.New == nil {

@@ -100,7 +100,7 @@ func diff(c *cli.Context) error {
 	}
 	opts := sim.Options{EdgesOnly: true, MaxTime: c.Duration("max-time")}
 	var old, nw []*change.Unit
-	var problems []string
+	var problems []change.Problem
 	defs := map[*change.Unit]sim.Definition{}
 	// present are the PATHs that are there in the work tree (--against).
 	var present []string
@@ -113,7 +113,9 @@ func diff(c *cli.Context) error {
 			return err
 		}
 		for _, f := range files {
-			old = append(old, unitsOf(l, f.path, f.data, opts, defs)...)
+			us, p := unitsOf(l, f.path, f.data, false, opts, defs)
+			old = append(old, us...)
+			problems = append(problems, p...)
 		}
 		// A PATH that is gone from the work tree (a deleted file) has only an old side.
 		present = nil
@@ -123,10 +125,11 @@ func diff(c *cli.Context) error {
 			}
 		}
 		if len(present) > 0 {
-			nw, problems, err = diskUnits(l, present, opts, defs)
-		}
-		if err != nil {
-			return err
+			var p []change.Problem
+			if nw, p, err = diskUnits(l, present, opts, defs); err != nil {
+				return err
+			}
+			problems = append(problems, p...)
 		}
 	} else {
 		// OLD and NEW are what the user compares: one that is not there is a mistake in
@@ -136,7 +139,7 @@ func diff(c *cli.Context) error {
 				return usagef("diff: %s: %v", a, errors.Unwrap(err))
 			}
 		}
-		var p1, p2 []string
+		var p1, p2 []change.Problem
 		if old, p1, err = diskUnits(l, args[:1], opts, defs); err != nil {
 			return err
 		}
@@ -196,15 +199,15 @@ func diff(c *cli.Context) error {
 }
 
 // diskUnits reads the units of the files at paths (files or directories, walked as dws
-// validate walks them); problems are files that could not be read.
-func diskUnits(l *lint.Linter, paths []string, opts sim.Options, defs map[*change.Unit]sim.Definition) (units []*change.Unit, problems []string, err error) {
+// validate walks them); problems are files that could not be read or parsed.
+func diskUnits(l *lint.Linter, paths []string, opts sim.Options, defs map[*change.Unit]sim.Definition) (units []*change.Unit, problems []change.Problem, err error) {
 	inputs, diags, err := l.Expand(paths)
 	var nf *lint.NoFilesError
 	if err != nil && !errors.As(err, &nf) {
 		return nil, nil, usageError{err}
 	}
 	for _, d := range diags {
-		problems = append(problems, d.String())
+		problems = append(problems, change.Problem{Path: d.File, Line: d.Line, Col: d.Column, Rule: d.Rule, Message: d.Message})
 	}
 	for _, in := range inputs {
 		data, err := source.ReadFile(in.Path)
@@ -212,21 +215,50 @@ func diskUnits(l *lint.Linter, paths []string, opts sim.Options, defs map[*chang
 			if len(paths) == 1 && paths[0] == in.Path {
 				return nil, nil, usagef("diff: %v", err)
 			}
-			problems = append(problems, err.Error())
+			problems = append(problems, change.Problem{Path: in.Path, Rule: "read", Message: readProblem(err)})
 			continue
 		}
-		units = append(units, unitsOf(l, in.Path, data, opts, defs)...)
+		us, p := unitsOf(l, in.Path, data, slices.Contains(paths, in.Path), opts, defs)
+		units = append(units, us...)
+		problems = append(problems, p...)
 	}
 	return units, problems, nil
 }
 
+// readProblem is a read error without the path it starts with.
+func readProblem(err error) string {
+	var re *source.ReadError
+	if errors.As(err, &re) {
+		return re.Problem
+	}
+	return err.Error()
+}
+
 // unitsOf parses one file and describes its units, each simulated for the path counts;
-// each unit's simulated definition goes into defs (for its scenarios).
-func unitsOf(l *lint.Linter, path string, data []byte, opts sim.Options, defs map[*change.Unit]sim.Definition) []*change.Unit {
+// each unit's simulated definition goes into defs (for its scenarios). A file that does
+// not parse is a problem: its units cannot be told, and taking it for a file without
+// any would report them removed (or added) and let the change through. A file no
+// dialect knows is a problem when it was named (OLD, NEW); met on a walk, it is no
+// definition.
+func unitsOf(l *lint.Linter, path string, data []byte, named bool, opts sim.Options, defs map[*change.Unit]sim.Definition) ([]*change.Unit, []change.Problem) {
 	in := l.Inspect(path, data)
+	if in.Doc == nil {
+		p := change.Problem{Path: path, Rule: "parse", Message: "the file does not parse"}
+		var se *source.Error
+		if _, err := source.Parse(path, data, source.FormatOf(path, data)); errors.As(err, &se) {
+			p.Line, p.Col, p.Message = se.Pos.Line, se.Pos.Col, se.Msg
+		}
+		return nil, []change.Problem{p}
+	}
+	if in.Dialect == nil {
+		if named {
+			return nil, []change.Problem{{Path: path, Line: 1, Col: 1, Rule: "dialect", Message: "no dialect fits this file"}}
+		}
+		return nil, nil
+	}
 	units := in.Units()
 	if len(units) == 0 {
-		return nil
+		return nil, nil
 	}
 	sims, err := in.Simulate(opts)
 	for _, u := range units {
@@ -242,7 +274,7 @@ func unitsOf(l *lint.Linter, path string, data []byte, opts sim.Options, defs ma
 			}
 		}
 	}
-	return units
+	return units, nil
 }
 
 // gitFile is one file of a git revision.
