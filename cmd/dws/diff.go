@@ -210,6 +210,9 @@ func diskUnits(l *lint.Linter, paths []string, opts sim.Options, defs map[*chang
 		problems = append(problems, change.Problem{Path: d.File, Line: d.Line, Col: d.Column, Rule: d.Rule, Message: d.Message})
 	}
 	for _, in := range inputs {
+		if throughLink(in.Path, paths) {
+			continue
+		}
 		data, err := source.ReadFile(in.Path)
 		if err != nil {
 			if len(paths) == 1 && paths[0] == in.Path {
@@ -223,6 +226,29 @@ func diskUnits(l *lint.Linter, paths []string, opts sim.Options, defs map[*chang
 		problems = append(problems, p...)
 	}
 	return units, problems, nil
+}
+
+// throughLink reports whether a directory walk of one of roots reached p through a
+// symbolic link (p itself, or a directory between the root and p). Such a file is no
+// definition of its own: git stores the link, not the file (so --against never has it
+// on the old side), and its target is compared where it lies. A path named on the
+// command line is taken as it is.
+func throughLink(p string, roots []string) bool {
+	for _, root := range roots {
+		rel, err := filepath.Rel(root, p)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		at := root
+		for _, seg := range strings.Split(rel, string(filepath.Separator)) {
+			at = filepath.Join(at, seg)
+			if fi, err := os.Lstat(at); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // readProblem is a read error without the path it starts with.
