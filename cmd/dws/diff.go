@@ -314,6 +314,9 @@ type gitFile struct {
 // exactly as the user's git does (worktrees, alternates, packed refs, safe.directory),
 // and dws needs no Go git library for three read-only plumbing commands.
 func gitFiles(l *lint.Linter, ref string, paths []string) ([]gitFile, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, usagef("diff --against: git is not installed (no git on PATH); --against reads the old files with it")
+	}
 	if _, err := git(nil, "rev-parse", "--is-inside-work-tree"); err != nil {
 		return nil, usagef("diff --against: not inside a git work tree: %v", err)
 	}

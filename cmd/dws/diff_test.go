@@ -205,3 +205,17 @@ func TestDiffDrawingsRender(t *testing.T) {
 		t.Errorf("mermaid rejects drawings: %v\n%s", err, msg)
 	}
 }
+
+// TestDiffAgainstWithoutGit: with no git on PATH, dws diff --against says that git is
+// missing, exit 2; before, it said "not inside a git work tree", sending the user to
+// look for a repository that was there.
+func TestDiffAgainstWithoutGit(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("PATH", t.TempDir())
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"dws", "diff", "--against", "HEAD"}, nil, &stdout, &stderr)
+	want := "dws: diff --against: git is not installed (no git on PATH); --against reads the old files with it\n"
+	if code != exitUsage || stderr.String() != want {
+		t.Errorf("exit %d, stderr %q; want exit %d, %q", code, stderr.String(), exitUsage, want)
+	}
+}
