@@ -556,14 +556,8 @@ func unproduced(u *Unit) map[string][]string {
 		if len(nd.Reads) == 0 {
 			continue
 		}
-		have := map[string]bool{}
-		for _, a := range g.before(nd.ID) {
-			for _, pr := range g.node[a].Produces {
-				have[pr] = true
-			}
-		}
 		for _, r := range nd.Reads {
-			if !have[r] {
+			if !g.producedBefore(nd.ID, r) {
 				out[nd.ID] = append(out[nd.ID], r)
 			}
 		}

@@ -249,3 +249,55 @@ func TestFingerprint(t *testing.T) {
 		t.Fatal("fingerprints collide")
 	}
 }
+
+// longChain is n nodes in a line, each reading what the one before it makes; NEW
+// changes the first and, with drop, stops node n/2 making what n/2+1 reads.
+func longChain(n int, drop bool) (old, nw *Unit) {
+	var o, w strings.Builder
+	for i := range n {
+		line := fmt.Sprintf("n%05d ai makes=o%05d", i, i)
+		if i > 0 {
+			line += fmt.Sprintf(" reads=o%05d", i-1)
+		}
+		fmt.Fprintln(&o, line)
+		switch {
+		case i == 0:
+			line += " model=y"
+		case drop && i == n/2:
+			line = strings.Replace(line, fmt.Sprintf("makes=o%05d", i), "makes=other", 1)
+		}
+		fmt.Fprintln(&w, line)
+	}
+	for i := range n - 1 {
+		fmt.Fprintf(&o, "n%05d ok>n%05d\n", i, i+1)
+		fmt.Fprintf(&w, "n%05d ok>n%05d\n", i, i+1)
+	}
+	return unit("1", Integer, o.String()), unit("2", Integer, w.String())
+}
+
+// On a long line of steps each reading the one before, a run paused at or before the
+// step that stopped making its output is incompatible (the next step would read what
+// nothing made), and one paused after it continues with changed behaviour.
+func TestInFlightLongChain(t *testing.T) {
+	old, nw := longChain(400, true)
+	rep := Diff([]*Unit{old}, []*Unit{nw}, nil, sim.Options{})
+	for i, p := range rep.Units[0].InFlight {
+		want := "incompatible"
+		if i > 200 {
+			want = "continues"
+		}
+		if p.Verdict != want {
+			t.Fatalf("%s: %s (%s), want %s", p.Node, p.Verdict, p.Why, want)
+		}
+	}
+}
+
+// BenchmarkDiffLongChain is the in-flight verdicts of a 3,000-step definition whose
+// every step reads the one before: each verdict asks which step reaches which, for
+// every position and reader (before, a walk per question: minutes).
+func BenchmarkDiffLongChain(b *testing.B) {
+	old, nw := longChain(3000, false)
+	for b.Loop() {
+		Diff([]*Unit{old}, []*Unit{nw}, nil, sim.Options{})
+	}
+}

@@ -283,7 +283,15 @@ type ReRun struct {
 	// own values, changed).
 	Why   string
 	Chain []string
+	// Skipped is how many nodes of a long chain were left out of Chain, between its
+	// first maxChain/2 nodes and its last ones: the whole chains of a long definition
+	// grow with the square of its length (a change to the first of 3,000 steps made
+	// a 50 MB line).
+	Skipped int
 }
+
+// maxChain is the most nodes a re-run's chain shows.
+const maxChain = 8
 
 // reRuns lists the nodes of NEW whose key differs from OLD's, in NEW's order, each with
 // why.
@@ -315,6 +323,28 @@ func (p *pairing) reRuns() []ReRun {
 		return !ok || oh.Key != newH[id].Key
 	}
 	g := graphOf(p.n)
+	// dist is how far each node whose key changed lies from the nearest node upstream
+	// that changed itself, through nodes whose keys changed (0: it changed itself): one
+	// breadth-first pass from all of those at once, where a walk back from each node
+	// made a long definition's re-runs cost the square of its length.
+	dist := map[string]int{}
+	var queue []string
+	for _, id := range order {
+		if keyChanged(id) && cause(id) != "" {
+			dist[id] = 0
+			queue = append(queue, id)
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		x := queue[i]
+		for _, s := range g.succ[x] {
+			if _, seen := dist[s]; seen || !keyChanged(s) {
+				continue
+			}
+			dist[s] = dist[x] + 1
+			queue = append(queue, s)
+		}
+	}
 	var out []ReRun
 	for _, id := range order {
 		if !keyChanged(id) {
@@ -324,28 +354,29 @@ func (p *pairing) reRuns() []ReRun {
 			out = append(out, ReRun{Node: id, Why: c})
 			continue
 		}
-		// The nearest node upstream, through nodes whose keys changed, that changed
-		// itself; the chain is the path from it.
-		from := map[string]string{id: ""}
-		queue := []string{id}
-		r := ReRun{Node: id, Why: "inputs"}
-		for len(queue) > 0 && r.Why == "inputs" {
-			x := queue[0]
-			queue = queue[1:]
-			for _, pr := range g.pred[x] {
-				if _, seen := from[pr]; seen || !keyChanged(pr) {
-					continue
-				}
-				from[pr] = x
-				if cause(pr) != "" {
-					r.Why = "upstream"
-					for at := pr; at != ""; at = from[at] {
-						r.Chain = append(r.Chain, at)
-					}
+		d, ok := dist[id]
+		if !ok {
+			out = append(out, ReRun{Node: id, Why: "inputs"})
+			continue
+		}
+		// The chain back to the nearest node that changed itself: at each step the
+		// first node leading in that is one nearer.
+		r := ReRun{Node: id, Why: "upstream"}
+		back := []string{id}
+		for at := id; d > 0; d-- {
+			for _, pr := range g.pred[at] {
+				if dp, ok := dist[pr]; ok && dp == d-1 {
+					at = pr
 					break
 				}
-				queue = append(queue, pr)
 			}
+			back = append(back, at)
+		}
+		slices.Reverse(back)
+		r.Chain = back
+		if n := len(r.Chain); n > maxChain {
+			r.Skipped = n - maxChain
+			r.Chain = append(r.Chain[:maxChain/2:maxChain/2], r.Chain[n-maxChain/2:]...)
 		}
 		out = append(out, r)
 	}

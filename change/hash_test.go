@@ -1,6 +1,7 @@
 package change
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -76,5 +77,35 @@ func TestReRun(t *testing.T) {
 	rep = Diff([]*Unit{unit("1", Integer, base)}, []*Unit{unit("2", Integer, nw)}, []Rename{{Unit: "test:flow", From: "c", To: "z"}}, sim.Options{})
 	if len(rep.Units[0].ReRun) != 0 {
 		t.Fatalf("a rename re-runs %+v", rep.Units[0].ReRun)
+	}
+}
+
+// A long chain shows its first and last nodes and how many it leaves out between
+// them: the whole chains of a long definition grow with the square of its length.
+func TestReRunLongChain(t *testing.T) {
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "n%02d script\n", i)
+	}
+	for i := range 29 {
+		fmt.Fprintf(&b, "n%02d ok>n%02d\n", i, i+1)
+	}
+	old := b.String()
+	nw := strings.Replace(old, "n00 script", "n00 script code=2", 1)
+	rep := Diff([]*Unit{unit("1", Integer, old)}, []*Unit{unit("2", Integer, nw)}, nil, sim.Options{})
+	rs := rep.Units[0].ReRun
+	if len(rs) != 30 {
+		t.Fatalf("%d re-runs, want 30", len(rs))
+	}
+	last := rs[29]
+	want := []string{"n00", "n01", "n02", "n03", "n26", "n27", "n28", "n29"}
+	if !slices.Equal(last.Chain, want) || last.Skipped != 22 {
+		t.Errorf("chain %v, %d skipped; want %v, 22", last.Chain, last.Skipped, want)
+	}
+	if got := rs[8]; len(got.Chain) != 8 || got.Skipped != 1 {
+		t.Errorf("n08: chain %v, %d skipped; want 8 nodes, 1 skipped", got.Chain, got.Skipped)
+	}
+	if got := rs[7]; len(got.Chain) != 8 || got.Skipped != 0 {
+		t.Errorf("n07: chain %v, %d skipped; want all 8 nodes", got.Chain, got.Skipped)
 	}
 }

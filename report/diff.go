@@ -191,6 +191,10 @@ func scenariosText(sc *change.Scenarios) string {
 func reRunText(r change.ReRun) string {
 	switch r.Why {
 	case "upstream":
+		if r.Skipped > 0 && len(r.Chain) > 1 {
+			h := len(r.Chain) / 2
+			return fmt.Sprintf("upstream: %s → … %d more … → %s", strings.Join(r.Chain[:h], " → "), r.Skipped, strings.Join(r.Chain[h:], " → "))
+		}
 		return "upstream: " + strings.Join(r.Chain, " → ")
 	case "inputs":
 		return "what leads into it changed"
@@ -339,6 +343,8 @@ type jsonReRun struct {
 	Node  string   `json:"node"`
 	Why   string   `json:"why"`
 	Chain []string `json:"chain,omitempty"`
+	// Skipped nodes of a long chain, left out of its middle.
+	Skipped int `json:"chain_skipped,omitempty"`
 }
 
 type jsonChange struct {
