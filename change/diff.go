@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strings"
@@ -255,11 +256,39 @@ func Diff(old, new []*Unit, renames []Rename, opts sim.Options) *Report {
 		case n == nil:
 			d.add(Change{Kind: UnitRemoved, Class: Breaking, Old: &Side{Value: o.Ref(), Line: o.Span.Start.Line, Col: o.Span.Start.Col}})
 		default:
-			compare(&d, o, n, nodeTo[id], opts)
+			compare(&d, o, n, rep.nodeRenames(id, o, nodeTo[id]), opts)
 		}
 		rep.Units = append(rep.Units, d)
 	}
 	return rep
+}
+
+// nodeRenames are the declared node renames of unit id that can be applied to its OLD
+// side o: a rename to an id o still has for a node of its own (one not renamed away)
+// would make two of o's nodes one; it is a problem, at that node, and is left out.
+func (rep *Report) nodeRenames(id string, o *Unit, to map[string]string) map[string]string {
+	if len(to) == 0 {
+		return to
+	}
+	has := map[string]*Node{}
+	for i := range o.Nodes {
+		if _, dup := has[o.Nodes[i].ID]; !dup {
+			has[o.Nodes[i].ID] = &o.Nodes[i]
+		}
+	}
+	out := make(map[string]string, len(to))
+	for _, from := range slices.Sorted(maps.Keys(to)) {
+		dst := to[from]
+		if n := has[dst]; n != nil && has[from] != nil {
+			if _, away := to[dst]; !away {
+				rep.Problems = append(rep.Problems, Problem{Path: o.Path, Line: n.Span.Start.Line, Col: n.Span.Start.Col, Rule: "duplicate-id",
+					Message: fmt.Sprintf("renames: %s → %s in %s collides with OLD's own node %s (rename that one too, or drop the entry); not applied", from, dst, id, dst)})
+				continue
+			}
+		}
+		out[from] = dst
+	}
+	return out
 }
 
 func (d *UnitDiff) add(c Change) {

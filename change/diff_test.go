@@ -301,3 +301,25 @@ func BenchmarkDiffLongChain(b *testing.B) {
 		Diff([]*Unit{old}, []*Unit{nw}, nil, sim.Options{})
 	}
 }
+
+// A node rename to an id OLD itself still has would make two OLD nodes one: the
+// rename is a problem at the colliding node (duplicate-id) and is not applied. Before,
+// both were paired with NEW's node and the report showed "entry: a → a" and edges from
+// a node to itself. A swap (b to c, c to b) is no collision.
+func TestDiffRenameCollides(t *testing.T) {
+	rep := Diff([]*Unit{unit("1.0.0", Semver, base)}, []*Unit{unit("1.0.0", Semver, base)},
+		[]Rename{{Unit: "test:flow", From: "a", To: "b"}}, sim.Options{})
+	if len(rep.Problems) != 1 || rep.Problems[0].Rule != "duplicate-id" ||
+		rep.Problems[0].Message != `renames: a → b in test:flow collides with OLD's own node b (rename that one too, or drop the entry); not applied` {
+		t.Fatalf("problems %+v", rep.Problems)
+	}
+	if got := changes(rep.Units[0]); got != "" {
+		t.Fatalf("changes of a rename not applied:\n%s", got)
+	}
+	swapped := strings.NewReplacer("b ", "c ", "c ", "b ", ">b", ">c", ">c", ">b").Replace(base)
+	rep = Diff([]*Unit{unit("1.0.0", Semver, base)}, []*Unit{unit("1.0.0", Semver, swapped)},
+		[]Rename{{Unit: "test:flow", From: "b", To: "c"}, {Unit: "test:flow", From: "c", To: "b"}}, sim.Options{})
+	if len(rep.Problems) != 0 {
+		t.Fatalf("a swap: problems %+v", rep.Problems)
+	}
+}
