@@ -51,10 +51,18 @@ func parsePublished(n *source.Node) (map[string]Published, error) {
 		var p Published
 		for _, f := range e.Members {
 			switch f.Key {
-			case "checksum":
-				p.Checksum, _ = f.Value.Str()
-			case "path":
-				p.Path, _ = f.Value.Str()
+			case "checksum", "path":
+				// A value that is no string would be read as "", and the next write
+				// would put "" in an entry that never changes.
+				v, ok := f.Value.Str()
+				if !ok {
+					return nil, fmt.Errorf("not a lockfile: published %q: %s is not a string", m.Key, f.Key)
+				}
+				if f.Key == "checksum" {
+					p.Checksum = v
+				} else {
+					p.Path = v
+				}
 			case "nodes":
 				if f.Value.Kind != source.Object {
 					return nil, fmt.Errorf("not a lockfile: published %q: nodes is not an object", m.Key)

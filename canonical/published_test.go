@@ -47,6 +47,11 @@ func TestPublishedRoundTrip(t *testing.T) {
 		`{"version": 1, "files": {}, "published": {"cortex:x@v1.0": {"checksum": "sha256:1", "nodes": {}, "path": "x"}}}`,
 		`{"version": 1, "files": {}, "published": {"cortex:x@v1.0": {"checksum": "` + sumOf("x") + `", "nodes": {"a": 1}, "path": "x"}}}`,
 		`{"version": 1, "files": {}, "published": {"cortex:x@v1.0": {"checksum": "` + sumOf("x") + `", "when": "now"}}}`,
+		// A path or a checksum that is no string was read as "", and the next write
+		// rewrote the entry with "path": "": an append-only entry changed.
+		`{"version": 1, "files": {}, "published": {"cortex:x@v1.0": {"checksum": "` + sumOf("x") + `", "nodes": {}, "path": 7}}}`,
+		`{"version": 1, "files": {}, "published": {"cortex:x@v1.0": {"checksum": "` + sumOf("x") + `", "nodes": {}, "path": null}}}`,
+		`{"version": 1, "files": {}, "published": {"cortex:x@v1.0": {"checksum": ["` + sumOf("x") + `"], "nodes": {}, "path": "x"}}}`,
 	} {
 		if _, err := ParseLock([]byte(bad)); err == nil {
 			t.Errorf("accepted %s", bad)
