@@ -126,7 +126,7 @@ func diff(c *cli.Context) error {
 		}
 		if len(present) > 0 {
 			var p []change.Problem
-			if nw, p, err = diskUnits(l, present, opts, defs); err != nil {
+			if nw, p, err = diskUnits(l, present, true, opts, defs); err != nil {
 				return err
 			}
 			problems = append(problems, p...)
@@ -140,10 +140,10 @@ func diff(c *cli.Context) error {
 			}
 		}
 		var p1, p2 []change.Problem
-		if old, p1, err = diskUnits(l, args[:1], opts, defs); err != nil {
+		if old, p1, err = diskUnits(l, args[:1], false, opts, defs); err != nil {
 			return err
 		}
-		if nw, p2, err = diskUnits(l, args[1:], opts, defs); err != nil {
+		if nw, p2, err = diskUnits(l, args[1:], false, opts, defs); err != nil {
 			return err
 		}
 		problems = slices.Concat(p1, p2)
@@ -199,8 +199,10 @@ func diff(c *cli.Context) error {
 }
 
 // diskUnits reads the units of the files at paths (files or directories, walked as dws
-// validate walks them); problems are files that could not be read or parsed.
-func diskUnits(l *lint.Linter, paths []string, opts sim.Options, defs map[*change.Unit]sim.Definition) (units []*change.Unit, problems []change.Problem, err error) {
+// validate walks them); problems are files that could not be read or parsed. inRepo
+// (--against) leaves out what git does not have in the repository's own tree: the
+// files of a submodule (or of any repository nested in the work tree).
+func diskUnits(l *lint.Linter, paths []string, inRepo bool, opts sim.Options, defs map[*change.Unit]sim.Definition) (units []*change.Unit, problems []change.Problem, err error) {
 	inputs, diags, err := l.Expand(paths)
 	var nf *lint.NoFilesError
 	if err != nil && !errors.As(err, &nf) {
@@ -210,7 +212,7 @@ func diskUnits(l *lint.Linter, paths []string, opts sim.Options, defs map[*chang
 		problems = append(problems, change.Problem{Path: d.File, Line: d.Line, Col: d.Column, Rule: d.Rule, Message: d.Message})
 	}
 	for _, in := range inputs {
-		if throughLink(in.Path, paths) {
+		if notOwn(in.Path, paths, inRepo) {
 			continue
 		}
 		data, err := source.ReadFile(in.Path)
@@ -228,12 +230,13 @@ func diskUnits(l *lint.Linter, paths []string, opts sim.Options, defs map[*chang
 	return units, problems, nil
 }
 
-// throughLink reports whether a directory walk of one of roots reached p through a
-// symbolic link (p itself, or a directory between the root and p). Such a file is no
-// definition of its own: git stores the link, not the file (so --against never has it
-// on the old side), and its target is compared where it lies. A path named on the
-// command line is taken as it is.
-func throughLink(p string, roots []string) bool {
+// notOwn reports whether a directory walk of one of roots reached p through a symbolic
+// link (p itself, or a directory between the root and p), or, with inRepo, through the
+// top directory of another git repository (a submodule). Such a file is no definition
+// of the tree being compared: git stores a link or a submodule's commit, not the file
+// (so --against never has it on the old side), and a link's target is compared where
+// it lies. A path named on the command line is taken as it is.
+func notOwn(p string, roots []string, inRepo bool) bool {
 	for _, root := range roots {
 		rel, err := filepath.Rel(root, p)
 		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
@@ -242,8 +245,17 @@ func throughLink(p string, roots []string) bool {
 		at := root
 		for _, seg := range strings.Split(rel, string(filepath.Separator)) {
 			at = filepath.Join(at, seg)
-			if fi, err := os.Lstat(at); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			fi, err := os.Lstat(at)
+			if err != nil {
+				return false
+			}
+			if fi.Mode()&os.ModeSymlink != 0 {
 				return true
+			}
+			if inRepo && fi.IsDir() {
+				if _, err := os.Lstat(filepath.Join(at, ".git")); err == nil {
+					return true
+				}
 			}
 		}
 		return false
