@@ -38,7 +38,9 @@ version-bump-too-small, version-decreased).
 
 --against GIT_REF reads the old files from git's objects at GIT_REF (git runs as a
 subprocess; the work tree and index are never touched) and compares them with the
-files in the work tree, PATHs (default: the current directory) selecting both.
+files in the work tree, PATHs (default: the current directory) selecting both; a
+unit moved into or out of the PATHs is paired with its other side elsewhere in the
+repository.
 
 --ack FILE names changes approved by their fingerprint (the JSON report's), each with
 a reason:
@@ -131,6 +133,12 @@ func diff(c *cli.Context) error {
 			}
 			problems = append(problems, p...)
 		}
+		moved, err := outsidePaths(l, ref, args, files, old, nw, s.cfg.Renames, opts, defs)
+		if err != nil {
+			return err
+		}
+		old = append(old, moved.old...)
+		nw = append(nw, moved.new...)
 	} else {
 		// OLD and NEW are what the user compares: one that is not there is a mistake in
 		// the command, not a unit added or removed.
@@ -313,6 +321,129 @@ func unitsOf(l *lint.Linter, path string, data []byte, named bool, opts sim.Opti
 		}
 	}
 	return units, nil
+}
+
+// moved are units found outside the PATHs of dws diff --against.
+type moved struct{ old, new []*change.Unit }
+
+// outsidePaths finds, elsewhere in the repository, the other side of the units the
+// PATHs hold on one side only. Pairing is by unit, not path: a definition moved into
+// the PATHs is the same unit, and taking it for a new one would skip its version
+// rules (moved out, it would be reported removed). Only then is the rest of the
+// repository read: at REF from git's objects, in the work tree as --against walks it;
+// only a file holding one of the units looked for is simulated, and nothing of it but
+// that unit is compared. Nothing is looked for when the PATHs hold the whole
+// repository.
+func outsidePaths(l *lint.Linter, ref string, paths []string, read []gitFile, old, nw []*change.Unit, renames []change.Rename, opts sim.Options, defs map[*change.Unit]sim.Definition) (moved, error) {
+	var out moved
+	top, err := git(nil, "rev-parse", "--show-cdup")
+	if err != nil {
+		return out, usagef("diff --against: %v", err)
+	}
+	root := strings.TrimSpace(string(top))
+	if root == "" {
+		root = "."
+	}
+	root = filepath.Clean(root)
+	if slices.Contains(paths, root) || slices.Contains(paths, root+string(filepath.Separator)) {
+		return out, nil
+	}
+	unitTo := map[string]string{}
+	for _, r := range renames {
+		if r.Unit == "" {
+			unitTo[r.From] = r.To
+		}
+	}
+	paired := func(u *change.Unit) string {
+		if to, ok := unitTo[u.ID()]; ok {
+			return to
+		}
+		return u.ID()
+	}
+	oldIDs, newIDs := map[string]bool{}, map[string]bool{}
+	for _, u := range old {
+		oldIDs[paired(u)] = true
+	}
+	for _, u := range nw {
+		newIDs[u.ID()] = true
+	}
+	wantOld, wantNew := map[string]bool{}, map[string]bool{}
+	for id := range newIDs {
+		if !oldIDs[id] {
+			wantOld[id] = true
+		}
+	}
+	for id := range oldIDs {
+		if !newIDs[id] {
+			wantNew[id] = true
+		}
+	}
+	// take keeps the units of a file that are looked for, simulating it only then.
+	take := func(path string, data []byte, want map[string]bool, key func(*change.Unit) string) []*change.Unit {
+		var hit bool
+		for _, u := range l.Inspect(path, data).Units() {
+			hit = hit || want[key(u)]
+		}
+		if !hit {
+			return nil
+		}
+		us, _ := unitsOf(l, path, data, false, opts, defs)
+		var keep []*change.Unit
+		for _, u := range us {
+			if want[key(u)] {
+				keep = append(keep, u)
+				delete(want, key(u))
+			}
+		}
+		return keep
+	}
+	if len(wantOld) > 0 {
+		done := map[string]bool{}
+		for _, f := range read {
+			done[f.path] = true
+		}
+		files, err := gitFiles(l, ref, []string{root})
+		if err != nil {
+			return out, err
+		}
+		for _, f := range files {
+			if !done[f.path] && len(wantOld) > 0 {
+				out.old = append(out.old, take(f.path, f.data, wantOld, paired)...)
+			}
+		}
+	}
+	if len(wantNew) > 0 {
+		inputs, _, err := l.Expand([]string{root})
+		var nf *lint.NoFilesError
+		if err != nil && !errors.As(err, &nf) {
+			return out, usageError{err}
+		}
+		for _, in := range inputs {
+			if len(wantNew) == 0 {
+				break
+			}
+			if notOwn(in.Path, []string{root}, true) || under(in.Path, paths) {
+				continue
+			}
+			data, err := source.ReadFile(in.Path)
+			if err != nil {
+				continue
+			}
+			out.new = append(out.new, take(in.Path, data, wantNew, (*change.Unit).ID)...)
+		}
+	}
+	return out, nil
+}
+
+// under reports whether p lies in (or is) one of paths.
+func under(p string, paths []string) bool {
+	for _, root := range paths {
+		rel, err := filepath.Rel(root, p)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // gitFile is one file of a git revision.
