@@ -603,6 +603,11 @@ func readAck(path string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, e := range list.Items {
 		fp, ok1 := e.Get("fingerprint").Str()
+		// An unquoted fingerprint of digits (or digits, e, digits) is a number to
+		// YAML: it is taken as written.
+		if n := e.Get("fingerprint"); n != nil && n.Kind == source.Number {
+			fp, ok1 = string(data[n.Span.Start.Offset:n.Span.End.Offset]), true
+		}
 		why, ok2 := e.Get("reason").Str()
 		if e.Kind != source.Object || len(e.Members) != 2 || !ok1 || !ok2 {
 			return nil, bad(e, "an entry is {fingerprint, reason}, both strings")
