@@ -323,3 +323,24 @@ func TestDiffRenameCollides(t *testing.T) {
 		t.Fatalf("a swap: problems %+v", rep.Problems)
 	}
 }
+
+// A run paused at the first step of a review loop may be on its first pass: nothing
+// has been produced yet, whatever the loop makes on later passes. When that step
+// stops making what the reviewer reads, such a run cannot go on. Before, the step's
+// own output from an earlier pass counted as made, and the verdict was "continues
+// with changed behaviour".
+func TestInFlightLoopEntry(t *testing.T) {
+	const old = `
+a script makes=plan
+b ai reads=plan
+c sql
+a ok>b
+b reject>a
+b ok>c
+`
+	nw := strings.Replace(old, "a script makes=plan", "a script makes=notes code=2", 1)
+	rep := Diff([]*Unit{unit("1", Integer, old)}, []*Unit{unit("2", Integer, nw)}, nil, sim.Options{})
+	if got, want := inFlight(rep.Units[0]), "a incompatible\nb continues-changed\nc continues"; got != want {
+		t.Errorf("in flight:\n%s\nwant:\n%s\n%+v", got, want, rep.Units[0].InFlight)
+	}
+}

@@ -2,6 +2,7 @@ package change
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -20,10 +21,13 @@ type unitGraph struct {
 	cyc          []bool           // the node lies on a cycle: a run can come back to it
 	producers    map[string][]int // who produces each output
 	backOf       map[int]bitset   // the nodes that reach a node (itself included), once asked
+	entry        string
+	made         []bitset       // per node, the outputs every run reaching it has made (by outIdx), once asked
+	outIdx       map[string]int // each output's index in made
 }
 
 func graphOf(u *Unit) *unitGraph {
-	g := &unitGraph{node: map[string]*Node{}, succ: map[string][]string{}, pred: map[string][]string{}}
+	g := &unitGraph{node: map[string]*Node{}, succ: map[string][]string{}, pred: map[string][]string{}, entry: u.Entry}
 	for i := range u.Nodes {
 		if _, dup := g.node[u.Nodes[i].ID]; !dup {
 			g.node[u.Nodes[i].ID] = &u.Nodes[i]
@@ -129,6 +133,89 @@ func (g *unitGraph) producedBefore(id, out string) bool {
 	return false
 }
 
+// madeBefore reports whether every run that reaches id has made out before it: the
+// outputs available at a node, a run's worth (the intersection over the ways in, where
+// producedBefore is their union). A run paused at the entry has made nothing, even
+// when a loop leads back to it; so has one paused at a node nothing leads into.
+func (g *unitGraph) madeBefore(id, out string) bool {
+	g.index()
+	if g.made == nil {
+		g.available()
+	}
+	k, ok := g.outIdx[out]
+	return ok && g.made[g.idx[id]].has(k)
+}
+
+// available computes made: made(n) = ∩ over the nodes p leading into n of (made(p) ∪
+// what p produces), nothing at the starts, to a fixed point from "everything".
+func (g *unitGraph) available() {
+	n := len(g.ids)
+	g.outIdx = map[string]int{}
+	for _, out := range slices.Sorted(maps.Keys(g.producers)) {
+		g.outIdx[out] = len(g.outIdx)
+	}
+	k := len(g.outIdx)
+	prod := make([]bitset, n)
+	for i, id := range g.ids {
+		prod[i] = newBitset(k)
+		for _, out := range g.node[id].Produces {
+			prod[i].add(g.outIdx[out])
+		}
+	}
+	start := make([]bool, n)
+	if i, ok := g.idx[g.entry]; ok && g.entry != "" {
+		start[i] = true
+	}
+	for i := range n {
+		if len(g.predI[i]) == 0 {
+			start[i] = true
+		}
+	}
+	g.made = make([]bitset, n)
+	for i := range n {
+		g.made[i] = newBitset(k)
+		if !start[i] {
+			for w := range g.made[i] {
+				g.made[i][w] = ^uint64(0)
+			}
+		}
+	}
+	// Work through the nodes until nothing shrinks; each set only shrinks, so this ends.
+	queue := make([]int, 0, n)
+	queued := make([]bool, n)
+	for i := range n {
+		queue = append(queue, i)
+		queued[i] = true
+	}
+	next := newBitset(k)
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		queued[i] = false
+		if start[i] {
+			continue
+		}
+		for w := range next {
+			next[w] = ^uint64(0)
+		}
+		for _, p := range g.predI[i] {
+			for w := range next {
+				next[w] &= g.made[p][w] | prod[p][w]
+			}
+		}
+		if slices.Equal(next, g.made[i]) {
+			continue
+		}
+		copy(g.made[i], next)
+		for _, s := range g.succI[i] {
+			if !queued[s] {
+				queued[s] = true
+				queue = append(queue, s)
+			}
+		}
+	}
+}
+
 // producedOnWay reports whether a node a run passes from start (ahead: the nodes start
 // reaches) before reaching node r produces out: a producer start reaches that reaches
 // r (start included; r only when it lies on a cycle).
@@ -192,8 +279,9 @@ func (p *pairing) inFlight(d *UnitDiff) {
 }
 
 // missingRead finds a node a run paused at old (id in NEW) would run under NEW that
-// reads an output no node of that run produced: neither a node OLD ran before old nor
-// a node NEW runs between id and the reader. A read that was missing under OLD as well
+// reads an output no node of that run produced: neither a node OLD ran before old (on
+// every way there: a run at the start of a loop may be on its first pass) nor a node
+// NEW runs between id and the reader. A read that was missing under OLD as well
 // is not counted: it is no change.
 func (p *pairing) missingRead(og, ng *unitGraph, old, id string) string {
 	og.index()
@@ -203,7 +291,7 @@ func (p *pairing) missingRead(og, ng *unitGraph, old, id string) string {
 	for _, ri := range order {
 		rn := ng.node[ng.ids[ri]]
 		for _, read := range rn.Reads {
-			if og.producedBefore(old, read) || ng.producedOnWay(ahead, ri, read) {
+			if og.madeBefore(old, read) || ng.producedOnWay(ahead, ri, read) {
 				continue
 			}
 			// Under OLD, did the same node read it with nothing producing it for a run
