@@ -287,24 +287,9 @@ func readProblem(err error) string {
 // dialect knows is a problem when it was named (OLD, NEW); met on a walk, it is no
 // definition.
 func unitsOf(l *lint.Linter, path string, data []byte, named bool, opts sim.Options, defs map[*change.Unit]sim.Definition) ([]*change.Unit, []change.Problem) {
-	in := l.Inspect(path, data)
-	if in.Doc == nil {
-		p := change.Problem{Path: path, Rule: "parse", Message: "the file does not parse"}
-		var se *source.Error
-		if _, err := source.Parse(path, data, source.FormatOf(path, data)); errors.As(err, &se) {
-			p.Line, p.Col, p.Message = se.Pos.Line, se.Pos.Col, se.Msg
-		}
-		return nil, []change.Problem{p}
-	}
-	if in.Dialect == nil {
-		if named {
-			return nil, []change.Problem{{Path: path, Line: 1, Col: 1, Rule: "dialect", Message: "no dialect fits this file"}}
-		}
-		return nil, nil
-	}
-	units := in.Units()
+	in, units, problems := inspectUnits(l, path, data, named)
 	if len(units) == 0 {
-		return nil, nil
+		return nil, problems
 	}
 	sims, err := in.Simulate(opts)
 	for _, u := range units {
@@ -444,6 +429,28 @@ func under(p string, paths []string) bool {
 		}
 	}
 	return false
+}
+
+// inspectUnits parses one file and describes its units, unsimulated, or says why it
+// cannot: a file that does not parse (rule parse), one named that no dialect knows
+// (rule dialect).
+func inspectUnits(l *lint.Linter, path string, data []byte, named bool) (*lint.Inspection, []*change.Unit, []change.Problem) {
+	in := l.Inspect(path, data)
+	if in.Doc == nil {
+		p := change.Problem{Path: path, Rule: "parse", Message: "the file does not parse"}
+		var se *source.Error
+		if _, err := source.Parse(path, data, source.FormatOf(path, data)); errors.As(err, &se) {
+			p.Line, p.Col, p.Message = se.Pos.Line, se.Pos.Col, se.Msg
+		}
+		return in, nil, []change.Problem{p}
+	}
+	if in.Dialect == nil {
+		if named {
+			return in, nil, []change.Problem{{Path: path, Line: 1, Col: 1, Rule: "dialect", Message: "no dialect fits this file"}}
+		}
+		return in, nil, nil
+	}
+	return in, in.Units(), nil
 }
 
 // gitFile is one file of a git revision.

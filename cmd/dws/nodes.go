@@ -15,8 +15,9 @@ import (
 // checksumNodes is dws checksum --nodes: each node's own hash and key (SPEC §17), one
 // line a node, "<own>  <key>  <unit ref>  <node>", with the loop a node is hashed with,
 // each file's units sorted by ref and their nodes by id, so that writing a file in
-// another order prints the same bytes. A file of no dialect, or of a dialect without
-// units, prints nothing; one that cannot be read or parsed is an error.
+// another order prints the same bytes. A file of a dialect without units prints
+// nothing; one that cannot be read or parsed is an error, as is one named that no
+// dialect knows.
 func checksumNodes(c *cli.Context, s *setup, args []string) error {
 	l, err := lint.New(s.reg, s.cfg)
 	if err != nil {
@@ -42,15 +43,11 @@ func checksumNodes(c *cli.Context, s *setup, args []string) error {
 			code = exitFindings
 			continue
 		}
-		insp := l.Inspect(in.Path, data)
-		if insp.Doc == nil {
-			if _, err := parseDocument(in.Path, data); err != nil {
-				printLoadError(c.App.ErrWriter, err)
-				code = exitFindings
-			}
-			continue
+		_, units, bad := inspectUnits(l, in.Path, data, slices.Contains(args, in.Path))
+		for _, p := range bad {
+			fmt.Fprintln(c.App.ErrWriter, p.String())
+			code = exitFindings
 		}
-		units := insp.Units()
 		slices.SortStableFunc(units, func(a, b *change.Unit) int { return strings.Compare(a.Ref(), b.Ref()) })
 		for _, u := range units {
 			hs := change.Hashes(u)
