@@ -22,31 +22,35 @@ type publishedUnit struct {
 
 // unitsToPublish reads the versioned units of files, each with its lockfile entry (its
 // path relative to the lockfile at lockPath). Files of no dialect with versions have none.
-func unitsToPublish(s *setup, lockPath string, files []string) ([]publishedUnit, error) {
+// A file that does not parse is a problem: its units cannot be told, and a gate that
+// skipped it would pass a published definition that broke.
+func unitsToPublish(s *setup, lockPath string, files []string) ([]publishedUnit, []change.Problem, error) {
 	l := &lint.Linter{Registry: s.reg, Config: s.cfg}
 	var out []publishedUnit
+	var problems []change.Problem
 	for _, f := range files {
 		data, err := source.ReadFile(f)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		in := l.Inspect(f, data)
-		for _, u := range in.Units() {
+		in, units, bad := inspectUnits(l, f, data, false)
+		problems = append(problems, bad...)
+		for _, u := range units {
 			if !change.Publishable(u) {
 				continue
 			}
 			rel, err := canonical.RelPath(lockPath, f)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			e, err := change.Entry(in.Doc, u, rel)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", f, err)
+				return nil, nil, fmt.Errorf("%s: %w", f, err)
 			}
 			out = append(out, publishedUnit{path: f, unit: u, entry: e})
 		}
 	}
-	return out, nil
+	return out, problems, nil
 }
 
 // publish is the --publish part of dws checksum --write: every versioned unit of the
@@ -54,9 +58,15 @@ func unitsToPublish(s *setup, lockPath string, files []string) ([]publishedUnit,
 // version is published with other content is version-mutated, and then nothing is
 // written at all (neither the published section nor the files' checksums).
 func publish(c *cli.Context, s *setup, lockPath string, files []string) error {
-	units, err := unitsToPublish(s, lockPath, files)
+	units, problems, err := unitsToPublish(s, lockPath, files)
 	if err != nil {
 		return failf(c.App.ErrWriter, "%v", err)
+	}
+	if len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintln(c.App.ErrWriter, printable.String(p.String()))
+		}
+		return failf(c.App.ErrWriter, "%s not written: %s not parse", lockPath, notParsing(len(problems)))
 	}
 	entries := map[string]canonical.Published{}
 	where := map[string]publishedUnit{}
@@ -95,9 +105,12 @@ func checkPublished(c *cli.Context, s *setup, lockPath string, files []string) e
 	if err != nil {
 		return usageError{err}
 	}
-	units, err := unitsToPublish(s, lockPath, files)
+	units, problems, err := unitsToPublish(s, lockPath, files)
 	if err != nil {
 		return failf(c.App.ErrWriter, "%v", err)
+	}
+	for _, p := range problems {
+		fmt.Fprintln(c.App.ErrWriter, printable.String(p.String()))
 	}
 	out := c.App.Writer
 	var ok, mutated, unpublished int
@@ -128,8 +141,12 @@ func checkPublished(c *cli.Context, s *setup, lockPath string, files []string) e
 			fmt.Fprintf(out, "%s (%s): OK\n", key, printable.String(pu.path))
 		}
 	}
-	fmt.Fprintf(out, "%d published and unchanged, %d mutated, %d unpublished\n", ok, mutated, unpublished)
-	if mutated > 0 {
+	fmt.Fprintf(out, "%d published and unchanged, %d mutated, %d unpublished", ok, mutated, unpublished)
+	if len(problems) > 0 {
+		fmt.Fprintf(out, "; %s not parse", notParsing(len(problems)))
+	}
+	fmt.Fprintln(out)
+	if mutated > 0 || len(problems) > 0 {
 		return exitCode(exitFindings)
 	}
 	return nil
@@ -140,4 +157,12 @@ func short(sum string) string {
 		return sum[:len("sha256:")+12] + "…"
 	}
 	return sum
+}
+
+// notParsing says how many files do not parse.
+func notParsing(n int) string {
+	if n == 1 {
+		return "1 file does"
+	}
+	return fmt.Sprintf("%d files do", n)
 }
