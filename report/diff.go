@@ -2,12 +2,12 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/dwsdev/dws/change"
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
 )
 
@@ -79,13 +79,13 @@ func writeDiffText(w *bufio.Writer, rep *change.Report) {
 		writeUnitText(w, d)
 	}
 	for _, p := range rep.Problems {
-		fmt.Fprintf(w, "! %s\n", p.String())
+		textf(w, "! %s\n", p.String())
 	}
 	if added+changed+removed > 0 || len(rep.Problems) > 0 {
 		fmt.Fprintln(w)
 	}
 	n := classes[change.Breaking] + classes[change.Feature] + classes[change.Cosmetic]
-	fmt.Fprintf(w, "Plan: %s to add, %d to change, %d to remove, %d unchanged; %s (%d breaking, %d feature, %d cosmetic); %s.\n",
+	textf(w, "Plan: %s to add, %d to change, %d to remove, %d unchanged; %s (%d breaking, %d feature, %d cosmetic); %s.\n",
 		plural(added, "unit"), changed, removed, same, plural(n, "change"),
 		classes[change.Breaking], classes[change.Feature], classes[change.Cosmetic], plural(findings, "version finding"))
 }
@@ -93,10 +93,10 @@ func writeDiffText(w *bufio.Writer, rep *change.Report) {
 func writeUnitText(w *bufio.Writer, d *change.UnitDiff) {
 	switch {
 	case d.Old == nil:
-		fmt.Fprintf(w, "+ %s (%s): %s\n", d.New.Ref(), d.New.Path, d.Class)
+		textf(w, "+ %s (%s): %s\n", d.New.Ref(), d.New.Path, d.Class)
 		return
 	case d.New == nil:
-		fmt.Fprintf(w, "- %s (%s): %s\n", d.Old.Ref(), d.Old.Path, d.Class)
+		textf(w, "- %s (%s): %s\n", d.Old.Ref(), d.Old.Path, d.Class)
 		return
 	}
 	head := d.ID
@@ -106,17 +106,17 @@ func writeUnitText(w *bufio.Writer, d *change.UnitDiff) {
 	if d.Old.ID() != d.New.ID() {
 		head += " (renamed from " + d.Old.ID() + ")"
 	}
-	fmt.Fprintf(w, "~ %s (%s → %s): %s\n", head, d.Old.Path, d.New.Path, d.Class)
+	textf(w, "~ %s (%s → %s): %s\n", head, d.Old.Path, d.New.Path, d.Class)
 	for _, c := range d.Changes {
-		fmt.Fprintf(w, "  %s [%s]", changeText(c), c.Class)
+		textf(w, "  %s [%s]", changeText(c), c.Class)
 		if c.Why != "" {
-			fmt.Fprintf(w, " (%s)", c.Why)
+			textf(w, " (%s)", c.Why)
 		}
 		if c.Acknowledged != "" {
-			fmt.Fprintf(w, " (acknowledged: %s)", c.Acknowledged)
+			textf(w, " (acknowledged: %s)", c.Acknowledged)
 		}
 		if at := sidesAt(d, c); at != "" {
-			fmt.Fprintf(w, " %s", at)
+			textf(w, " %s", at)
 		}
 		fmt.Fprintln(w)
 	}
@@ -135,24 +135,24 @@ func writeUnitText(w *bufio.Writer, d *change.UnitDiff) {
 			}
 			parts = append(parts, s+")")
 		}
-		fmt.Fprintf(w, "  paths: %s\n", strings.Join(parts, "; "))
+		textf(w, "  paths: %s\n", strings.Join(parts, "; "))
 	} else if d.PathsNote != "" {
-		fmt.Fprintf(w, "  paths: %s\n", d.PathsNote)
+		textf(w, "  paths: %s\n", d.PathsNote)
 	}
 	if len(d.InFlight) > 0 {
 		fmt.Fprintln(w, "  in flight:")
 		for _, p := range d.InFlight {
-			fmt.Fprintf(w, "    %s: %s", p.Node, verdictText(p.Verdict))
+			textf(w, "    %s: %s", p.Node, verdictText(p.Verdict))
 			if p.Why != "" {
-				fmt.Fprintf(w, " (%s)", p.Why)
+				textf(w, " (%s)", p.Why)
 			}
 			fmt.Fprintln(w)
 		}
 	}
 	if sc := d.Scenarios; sc != nil {
-		fmt.Fprintf(w, "  scenarios: %s\n", scenariosText(sc))
+		textf(w, "  scenarios: %s\n", scenariosText(sc))
 		for _, st := range sc.Stale {
-			fmt.Fprintf(w, "    - %s no longer applies: %s\n", st.Path, st.Why)
+			textf(w, "    - %s no longer applies: %s\n", st.Path, st.Why)
 		}
 	}
 	if len(d.ReRun) > 0 {
@@ -160,17 +160,30 @@ func writeUnitText(w *bufio.Writer, d *change.UnitDiff) {
 		for _, r := range d.ReRun {
 			parts = append(parts, r.Node+" ("+reRunText(r)+")")
 		}
-		fmt.Fprintf(w, "  re-run: %s\n", strings.Join(parts, "; "))
+		textf(w, "  re-run: %s\n", strings.Join(parts, "; "))
 	}
 	switch {
 	case d.Verdict != nil && d.Verdict.Rule != "":
-		fmt.Fprintf(w, "  %s:%d:%d: %s: %s [%s]\n", d.New.Path, d.New.VersionSpan.Start.Line, d.New.VersionSpan.Start.Col,
+		textf(w, "  %s:%d:%d: %s: %s [%s]\n", d.New.Path, d.New.VersionSpan.Start.Line, d.New.VersionSpan.Start.Col,
 			severity(d.Verdict), d.Verdict.Message, d.Verdict.Rule)
 	case d.Verdict != nil && d.Verdict.Needed != change.NoBump:
-		fmt.Fprintf(w, "  version: %s → %s (%s), as %s changes need\n", d.Old.Version, d.New.Version, d.Verdict.Made, d.Class)
+		textf(w, "  version: %s → %s (%s), as %s changes need\n", d.Old.Version, d.New.Version, d.Verdict.Made, d.Class)
 	case d.VersionNote != "":
-		fmt.Fprintf(w, "  version: %s\n", d.VersionNote)
+		textf(w, "  version: %s\n", d.VersionNote)
 	}
+}
+
+// textf is fmt.Fprintf for the text plan, with every string argument printable (as
+// dws validate's text report writes them): an id, a path or a value from a definition
+// can neither drive the terminal nor start a line of its own (a forged GitHub Actions
+// command, in a CI log).
+func textf(w io.Writer, format string, args ...any) {
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = printable.String(s)
+		}
+	}
+	fmt.Fprintf(w, format, args...)
 }
 
 // scenariosText is the scenario line: how many, how many no longer apply, and the
@@ -475,10 +488,7 @@ func writeDiffJSON(w io.Writer, rep *change.Report, opts Options) error {
 		}
 		out.Units = append(out.Units, ju)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeJSON(w, out, false)
 }
 
 // maxShown is how many characters of a value the text plan shows (JSON has them all).

@@ -120,6 +120,10 @@ func TestHostileIDsInEveryOutput(t *testing.T) {
 		"dcx.yaml":  hostileSteps,
 		broken:      "{\"steps\": [\n",
 		hostileFile: "ensemble: n\nphases:\n  - { name: a, after: [nowhere], tasks: [{ name: t, description: d }] }\n",
+		// dws diff: the hostile step's prompt changed, reply gone, the version the same.
+		"dcx2.yaml": strings.Replace(strings.Replace(hostileSteps, `prompt: "Collect {{inputs.user_message}}"`, `prompt: "Gather {{inputs.user_message}}"`, 1),
+			"      - id: reply\n        type: agent_task\n        agent: worker\n        prompt: \"Answer\"\n        outputs: [summary]\n        output_files:\n          summary: reply/summary.txt\n", "", 1),
+		hostileFile + "2": "ensemble: n\nphases:\n  - { name: a, tasks: [{ name: t, description: d }] }\n  - { name: b, after: [a], tasks: [{ name: t, description: d }] }\n",
 	} {
 		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -177,6 +181,20 @@ func TestHostileIDsInEveryOutput(t *testing.T) {
 		{args: []string{"graph", hostileFile + ".missing"}},
 		{args: []string{"checksum", hostileFile, broken}},
 		{args: []string{"checksum", "--write", hostileFile, broken}},
+		{args: []string{"diff", "dcx.yaml", "dcx2.yaml"}},
+		{args: []string{"diff", "--format", "markdown", "dcx.yaml", "dcx2.yaml"}},
+		{args: []string{"diff", "--format", "json", "dcx.yaml", "dcx2.yaml"}, json: true},
+		{args: []string{"diff", "--format", "github", "dcx.yaml", "dcx2.yaml"}},
+		{args: []string{"diff", "--format", "sarif", "dcx.yaml", "dcx2.yaml"}, json: true},
+		{args: []string{"diff", "--format", "codeclimate", "dcx.yaml", "dcx2.yaml"}, json: true},
+		{args: []string{"diff", "--format", "junit", "dcx.yaml", "dcx2.yaml"}, junit: true},
+		{args: []string{"diff", "--format", "mermaid", "dcx.yaml", "dcx2.yaml"}, mermaid: true},
+		{args: []string{"diff", "--format", "dot", "dcx.yaml", "dcx2.yaml"}, dot: true},
+		{args: []string{"diff", hostileFile, hostileFile + "2"}},
+		{args: []string{"diff", "--format", "markdown", hostileFile, hostileFile + "2"}},
+		{args: []string{"diff", "--format", "github", hostileFile, hostileFile + "2"}},
+		{args: []string{"diff", "ens.yaml", broken}},
+		{args: []string{"checksum", "--nodes", "dcx.yaml", broken}},
 	}
 	var mermaids []string
 	for i, o := range outputs {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dwsdev/dws/change"
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/source"
 	"github.com/urfave/cli/v2"
@@ -45,7 +46,7 @@ func checksumNodes(c *cli.Context, s *setup, args []string) error {
 		}
 		_, units, bad := inspectUnits(l, in.Path, data, slices.Contains(args, in.Path))
 		for _, p := range bad {
-			fmt.Fprintln(c.App.ErrWriter, p.String())
+			fmt.Fprintln(c.App.ErrWriter, printable.String(p.String()))
 			code = exitFindings
 		}
 		slices.SortStableFunc(units, func(a, b *change.Unit) int { return strings.Compare(a.Ref(), b.Ref()) })
@@ -53,9 +54,9 @@ func checksumNodes(c *cli.Context, s *setup, args []string) error {
 			hs := change.Hashes(u)
 			slices.SortStableFunc(hs, func(a, b change.NodeHash) int { return strings.Compare(a.Node, b.Node) })
 			for _, h := range hs {
-				fmt.Fprintf(w, "%s  %s  %s  %s", h.Own, h.Key, u.Ref(), h.Node)
+				fmt.Fprintf(w, "%s  %s  %s  %s", h.Own, h.Key, printable.String(u.Ref()), printable.String(h.Node))
 				if h.Loop != nil {
-					fmt.Fprintf(w, "  (loop: %s)", strings.Join(h.Loop, ", "))
+					fmt.Fprintf(w, "  (loop: %s)", printable.String(strings.Join(h.Loop, ", ")))
 				}
 				fmt.Fprintln(w)
 			}
