@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dwsdev/dws/change"
+	"github.com/dwsdev/dws/internal/printable"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/report"
 	"github.com/dwsdev/dws/sim"
@@ -166,7 +167,7 @@ func diff(c *cli.Context) error {
 	}
 	rep.Problems = append(problems, rep.Problems...)
 	for _, fp := range rep.Acknowledge(ack) {
-		fmt.Fprintf(c.App.ErrWriter, "dws: warning: %s acknowledges %s, which is no change of this diff (delete the entry)\n", c.String("ack"), fp)
+		fmt.Fprintf(c.App.ErrWriter, "dws: warning: %s acknowledges %s, which is no change of this diff (delete the entry)\n", printable.String(c.String("ack")), fp)
 	}
 	// The version rules' severities, as rules: in .dws.yaml sets them (off drops them).
 	severity := func(rule string) lint.Severity {
