@@ -222,8 +222,11 @@ func Diff(old, new []*Unit, renames []Rename, opts sim.Options) *Report {
 		for _, u := range us {
 			k := key(u)
 			if first, dup := m[k]; dup {
-				rep.Problems = append(rep.Problems, Problem{Path: u.Path, Line: u.Span.Start.Line, Col: u.Span.Start.Col, Rule: "duplicate-id",
-					Message: fmt.Sprintf("%s: %s is defined in %s and again here; this one is not compared", side, k, first.Path)})
+				msg := fmt.Sprintf("%s: %s is defined in %s and again here; this one is not compared", side, k, first.Path)
+				if u.ID() != k || first.ID() != k {
+					msg = fmt.Sprintf("%s: renames: makes %s of both %s (%s) and %s (here); this one is not compared", side, k, first.ID(), first.Path, u.ID())
+				}
+				rep.Problems = append(rep.Problems, Problem{Path: u.Path, Line: u.Span.Start.Line, Col: u.Span.Start.Col, Rule: "duplicate-id", Message: msg})
 				continue
 			}
 			m[k] = u

@@ -155,6 +155,12 @@ func TestDiffUnits(t *testing.T) {
 	if len(rep.Problems) != 1 {
 		t.Fatalf("a unit defined twice: %v", rep.Problems)
 	}
+	// A unit rename onto a unit OLD still has makes two OLD units one: the problem
+	// names the rename. Before, it said only "test:renamed is defined twice".
+	rep = Diff([]*Unit{a, b}, []*Unit{b}, []Rename{{From: "test:flow", To: "test:renamed"}}, sim.Options{})
+	if len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0].Message, "renames: makes test:renamed of both test:flow") {
+		t.Fatalf("a rename onto a unit OLD has: %v", rep.Problems)
+	}
 }
 
 func TestVersionVerdicts(t *testing.T) {
