@@ -136,6 +136,30 @@ func KeyOf(parts ...[]byte) Key {
 	return k
 }
 
+// KeyOfStrings is KeyOf of parts held as strings, without a copy of each (a file's
+// text is one): they reach the hash through a pooled buffer.
+func KeyOfStrings(parts ...string) Key {
+	h := sha256.New()
+	buf := hashBufs.Get().(*[hashBuf]byte)
+	defer hashBufs.Put(buf)
+	for _, p := range parts {
+		binary.LittleEndian.PutUint64(buf[:8], uint64(len(p)))
+		h.Write(buf[:8])
+		for len(p) > 0 {
+			n := copy(buf[:], p)
+			h.Write(buf[:n])
+			p = p[n:]
+		}
+	}
+	var k Key
+	h.Sum(k[:0])
+	return k
+}
+
+const hashBuf = 8 << 10
+
+var hashBufs = sync.Pool{New: func() any { return new([hashBuf]byte) }}
+
 // pathKey is KeyOf(abs), the key of the stamp of the file at abs, without KeyOf's
 // allocations: it is computed for every file of a warm run.
 func pathKey(abs string) Key {

@@ -107,6 +107,18 @@ func TestKeyOfSeparatesParts(t *testing.T) {
 			t.Fatalf("pathKey(%q) is not KeyOf's", p)
 		}
 	}
+	// A file's text, hashed from its string through a buffer smaller than it, keys the
+	// same entry as its bytes.
+	long := strings.Repeat("0123456789", 3*hashBuf/10+7)
+	for _, parts := range [][]string{{}, {""}, {"/a.json", "{}"}, {"/b.json", long}} {
+		var bs [][]byte
+		for _, p := range parts {
+			bs = append(bs, []byte(p))
+		}
+		if KeyOfStrings(parts...) != KeyOf(bs...) {
+			t.Fatalf("KeyOfStrings of %d parts is not KeyOf's", len(parts))
+		}
+	}
 }
 
 // A run that adds one entry to a large index writes that entry, not the index: the

@@ -110,7 +110,9 @@ type Input struct {
 	regular bool
 	// abs is the absolute path, once known (absPath).
 	abs string
-	// read is set when Data are the file's bytes, read already by the cache lookup:
+	// text is the file's bytes when read already by the cache lookup (read is then set).
+	text string
+	// read is set when text holds the file's bytes, read already by the cache lookup:
 	// what the cache knows them by. Only a file the cache did not answer for has one,
 	// so a warm run's inputs stay small.
 	read *readBytes
@@ -131,12 +133,12 @@ func (in *Input) absPath() string {
 	return in.abs
 }
 
-// readInput reads in's file.
-func readInput(in *Input) ([]byte, error) {
+// readInput reads in's file into the string its parsed document will keep.
+func readInput(in *Input) (string, error) {
 	if in.regular {
-		return source.ReadRegular(in.Path)
+		return source.ReadRegularString(in.Path)
 	}
-	return source.ReadFile(in.Path)
+	return source.ReadFileString(in.Path)
 }
 
 // FileResult is what the pipeline found in one file.
@@ -255,7 +257,7 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 		}
 		r.remember(inputs[i], results[i])
 		if inputs[i].read != nil {
-			inputs[i].Data, inputs[i].read = nil, nil // held by the stages until here, and no longer
+			inputs[i].text, inputs[i].read = "", nil // held by the stages until here, and no longer
 		}
 	})
 	if notReady {
@@ -343,7 +345,7 @@ func (r *run) cached(in *Input, res *FileResult) bool {
 	if err != nil {
 		return false // the read stage reports it
 	}
-	in.Data, in.read = data, &readBytes{key: cache.KeyOf([]byte(abs), data), stamp: stamp}
+	in.text, in.read = data, &readBytes{key: cache.KeyOfStrings(abs, data), stamp: stamp}
 	e, ok := r.Cache.Get(in.read.key)
 	if !ok || (r.Lock != nil && !r.lockAgrees(in, e)) {
 		return false
@@ -360,11 +362,11 @@ func (r *run) cached(in *Input, res *FileResult) bool {
 // lied (a clean entry is only kept under the lockfile it matched: the lockfile's
 // bytes are in the scope) and the file is checked in full.
 func (r *run) lockAgrees(in *Input, e cache.Entry) bool {
-	if len(in.Data) > heavyFile {
+	if len(in.text) > heavyFile {
 		r.heavy.Lock()
 		defer r.heavy.Unlock()
 	}
-	doc, err := source.Parse(in.Path, in.Data, source.FormatOf(in.Path, in.Data))
+	doc, err := source.ParseString(in.Path, in.text, source.FormatOf(in.Path, in.text))
 	if err != nil {
 		return false
 	}
@@ -439,9 +441,11 @@ func (r *run) file(in Input, keep bool) (f *File, res FileResult) {
 // check runs the stages on one file and returns its checksum ("" when it has none).
 func (r *run) check(f *File, in Input) (sum string) {
 	// Stage 1: read.
-	data := in.Data
-	if buf, ok := r.Overlay[absOrSelf(in.Path)]; ok && !in.Stdin {
-		data, in.Stdin = buf, true
+	data := in.text
+	if in.Stdin {
+		data = string(in.Data)
+	} else if buf, ok := r.Overlay[absOrSelf(in.Path)]; ok {
+		data, in.Stdin = string(buf), true
 	}
 	if !in.Stdin && in.read == nil {
 		var err error
@@ -476,7 +480,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 	}
 	// Stage 2: parse.
 	format := source.FormatOf(in.Path, data)
-	doc, err := source.Parse(in.Path, data, format)
+	doc, err := source.ParseString(in.Path, data, format)
 	if err != nil {
 		// Keep the text, unparsed, so the report can still show the offending line.
 		defer func() { f.Doc = &source.Document{Path: in.Path, Format: format, Text: data} }()

@@ -30,7 +30,7 @@ func yamlComments(d *Document, root *Node) []Comment {
 			return // an alias: its text is "*name"
 		case styleLiteral, styleFolded:
 			// The content starts on the line after the header.
-			if i := strings.IndexByte(d.src[from:min(to, len(d.src))], '\n'); i >= 0 {
+			if i := strings.IndexByte(d.Text[from:min(to, len(d.Text))], '\n'); i >= 0 {
 				from += i + 1
 			} else {
 				from = to
@@ -43,7 +43,7 @@ func yamlComments(d *Document, root *Node) []Comment {
 	slices.SortFunc(masked, func(a, b span) int { return a.from - b.from })
 
 	var out []Comment
-	src := d.src
+	src := d.Text
 	m := 0
 	lineHasContent := false
 	for i := bomLen(d.Text); i < len(src); i++ {

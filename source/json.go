@@ -1,8 +1,6 @@
 package source
 
 import (
-	"bytes"
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"strconv"
@@ -24,8 +22,7 @@ var tooDeep = fmt.Sprintf("nesting deeper than %d levels", maxDepth)
 // per value would cost more than the parse.
 type jsonParser struct {
 	doc  *Document
-	data []byte
-	src  string // data as a string: undecorated strings and numbers share it
+	data string // the document's text: undecorated strings and numbers share it
 	i    int
 
 	line      int
@@ -63,7 +60,7 @@ const maxChunk = 1 << 13
 const maxScratch = 4096
 
 func parseJSON(d *Document) (*Node, *Error) {
-	p := &jsonParser{doc: d, data: d.Text, src: d.src, line: 1}
+	p := &jsonParser{doc: d, data: d.Text, line: 1}
 	s := scratches.Get().(*jsonScratch)
 	p.items, p.members, p.buf = s.items[:0], s.members[:0], s.buf[:0]
 	defer func() {
@@ -81,8 +78,8 @@ func parseJSON(d *Document) (*Node, *Error) {
 	// Each member value follows a ':' and each array item a '[' or ','
 	// (as do most members), so a vectorised count of those bytes sizes the
 	// first chunk of nodes closely; a short estimate costs only more chunks.
-	colons := bytes.Count(p.data, []byte{':'})
-	p.chunk = 1 + max(bytes.Count(p.data, []byte{','}), colons) + bytes.Count(p.data, []byte{'['})
+	colons := strings.Count(p.data, ":")
+	p.chunk = 1 + max(strings.Count(p.data, ","), colons) + strings.Count(p.data, "[")
 	p.mchunk = colons
 	p.space()
 	if p.i == len(p.data) {
@@ -217,7 +214,7 @@ func (p *jsonParser) unexpected(suffix string) {
 	case 0:
 		p.fail(p.i, "unexpected NUL byte"+suffix)
 	default:
-		r, _ := utf8.DecodeRune(p.data[p.i:])
+		r, _ := utf8.DecodeRuneInString(p.data[p.i:])
 		p.fail(p.i, "unexpected character "+quoteRune(r)+suffix)
 	}
 }
@@ -263,7 +260,7 @@ func (p *jsonParser) value(depth int) *Node {
 			return nil
 		}
 		n := p.node(Number, start)
-		n.Text = p.src[a:p.i]
+		n.Text = p.data[a:p.i]
 		n.Span.End = p.pos()
 		if len(n.Text) >= longNumber {
 			p.doc.longNumbers = true
@@ -281,7 +278,7 @@ func (p *jsonParser) value(depth int) *Node {
 			p.i++
 		}
 		var n *Node
-		switch w := p.src[a:p.i]; w {
+		switch w := p.data[a:p.i]; w {
 		case "true", "false":
 			n = p.node(Bool, start)
 			n.Bool = w == "true"
@@ -497,7 +494,7 @@ func (p *jsonParser) number() bool {
 			i++
 		}
 	}
-	if msg := numberRange(string(d[p.i:i])); msg != "" {
+	if msg := numberRange(d[p.i:i]); msg != "" {
 		p.fail(p.i, msg)
 		return false
 	}
@@ -540,7 +537,7 @@ func (p *jsonParser) string() (string, bool) {
 		// Eight plain ASCII bytes at a time, then byte by byte from the first chunk
 		// that holds anything else: a statement is a long run of plain bytes.
 		for p.i+8 <= len(d) {
-			x := binary.LittleEndian.Uint64(d[p.i:])
+			x := le64(d, p.i)
 			if ((x-swarLo*0x20)|(x^swarLo*'"'-swarLo)|(x^swarLo*'\\'-swarLo)|x)&swarHi != 0 {
 				break
 			}
@@ -559,7 +556,7 @@ func (p *jsonParser) string() (string, bool) {
 			b := p.i
 			p.i++
 			if !escaped {
-				return p.src[a:b], true
+				return p.data[a:b], true
 			}
 			return p.unescape(a, b), true
 		case c == '\\':
@@ -576,6 +573,14 @@ func (p *jsonParser) string() (string, bool) {
 		}
 		p.i++
 	}
+}
+
+// le64 is the eight bytes of s from i as a little-endian word (the compiler makes it
+// one load).
+func le64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // strPlain holds the bytes a string literal holds as they are, with nothing to count:
@@ -630,17 +635,18 @@ func (p *jsonParser) escape() bool {
 		p.fail(i, fmt.Sprintf(`lone surrogate \u%s in string (not a Unicode character)`, d[i+2:i+6]))
 		return false
 	}
-	r, _ := utf8.DecodeRune(d[i+1:])
+	r, _ := utf8.DecodeRuneInString(d[i+1:])
 	p.fail(i, fmt.Sprintf("invalid escape \\%s in string", string(r)))
 	return false
 }
 
-func hex4(d []byte, i int) (rune, bool) {
+func hex4(d string, i int) (rune, bool) {
 	if i+4 > len(d) {
 		return 0, false
 	}
 	var r rune
-	for _, c := range d[i : i+4] {
+	for k := i; k < i+4; k++ {
+		c := d[k]
 		switch {
 		case c >= '0' && c <= '9':
 			c -= '0'
@@ -681,7 +687,7 @@ func (p *jsonParser) unescape(a, b int) string {
 // jsonEscape decodes the escape sequence at d[i] and returns the character
 // and the number of source bytes it takes. Invalid sequences decode as
 // U+FFFD so that callers walking unchecked text never fail.
-func jsonEscape(d []byte, i int) (rune, int) {
+func jsonEscape(d string, i int) (rune, int) {
 	if i+1 >= len(d) {
 		return utf8.RuneError, 1
 	}
@@ -713,6 +719,6 @@ func jsonEscape(d []byte, i int) (rune, int) {
 		}
 		return r, 6
 	}
-	r, _ := utf8.DecodeRune(d[i+1:])
+	r, _ := utf8.DecodeRuneInString(d[i+1:])
 	return r, 2
 }

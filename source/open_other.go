@@ -5,12 +5,14 @@ package source
 import (
 	"io"
 	"os"
+	"strings"
 )
 
 // readRegular opens path, checks again that it is a regular file (it may have been
 // replaced since it was looked at) and reads up to limit bytes. Files have no owner
 // here to check for private.
-func readRegular(path string, limit int64, _ bool) ([]byte, error) {
+// When text is not nil, the bytes are written to it instead of returned.
+func readRegular(path string, limit int64, _ bool, text *strings.Builder) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, readError(path, err)
@@ -25,6 +27,16 @@ func readRegular(path string, limit int64, _ bool) ([]byte, error) {
 	}
 	if st.Size() > limit {
 		return nil, tooLarge(path, st.Size(), limit)
+	}
+	if text != nil {
+		text.Grow(int(st.Size()))
+		if _, err := io.Copy(text, io.LimitReader(f, limit+1)); err != nil {
+			return nil, readError(path, err)
+		}
+		if int64(text.Len()) > limit {
+			return nil, tooLarge(path, -1, limit)
+		}
+		return nil, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {

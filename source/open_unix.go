@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -15,7 +17,9 @@ import (
 // It talks to the kernel directly: an *os.File would also offer each file to the
 // network poller (a failing epoll_ctl) and read once more to see the end, three
 // system calls of eight in a run whose results are cached.
-func readRegular(path string, limit int64, private bool) ([]byte, error) {
+// When text is not nil, the bytes are written to it (grown to the file's size first)
+// instead of returned.
+func readRegular(path string, limit int64, private bool, text *strings.Builder) ([]byte, error) {
 	flags := syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 	if private {
 		flags |= syscall.O_NOFOLLOW
@@ -48,6 +52,9 @@ func readRegular(path string, limit int64, private bool) ([]byte, error) {
 	if size > limit {
 		return nil, tooLarge(path, size, limit)
 	}
+	if text != nil {
+		return nil, readText(path, fd, size, limit, text)
+	}
 	data := make([]byte, 0, size+1)
 	for {
 		n, err := retry(func() (int, error) { return syscall.Read(fd, data[len(data):cap(data)]) })
@@ -69,6 +76,37 @@ func readRegular(path string, limit int64, private bool) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// readText is readRegular's loop for a string: the bytes go through a pooled buffer
+// into text, so that the string is the only allocation of the file's size.
+func readText(path string, fd int, size, limit int64, text *strings.Builder) error {
+	text.Grow(int(size))
+	buf := readBufs.Get().(*[readBuf]byte)
+	defer readBufs.Put(buf)
+	for {
+		// Up to one byte past the size fstat gave, as readRegular's loop reads.
+		want := buf[:]
+		if rest := size + 1 - int64(text.Len()); rest > 0 && rest < int64(len(want)) {
+			want = want[:rest]
+		}
+		n, err := retry(func() (int, error) { return syscall.Read(fd, want) })
+		if err != nil {
+			return readError(path, err)
+		}
+		text.Write(want[:n])
+		if n == 0 || int64(text.Len()) == size {
+			return nil
+		}
+		if int64(text.Len()) > limit {
+			return tooLarge(path, -1, limit)
+		}
+	}
+}
+
+// readBuf is the size of readText's buffer.
+const readBuf = 64 << 10
+
+var readBufs = sync.Pool{New: func() any { return new([readBuf]byte) }}
 
 // retry repeats a system call interrupted by a signal (the Go runtime's preemption
 // sends them).

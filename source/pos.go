@@ -1,8 +1,8 @@
 package source
 
 import (
-	"bytes"
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -22,13 +22,13 @@ type Span struct {
 // \n, \r\n or a lone \r; for YAML also at NEL, LS and PS, because yaml.v4
 // counts those as line breaks and its line numbers must agree with ours (the
 // YAML loader refuses them, but only once it has found one, by position).
-func lineStarts(b []byte, unicodeBreaks bool) []int {
+func lineStarts(b string, unicodeBreaks bool) []int {
 	first := bomLen(b)
 	starts := make([]int, 1, 16+len(b)/32)
 	starts[0] = first
-	if !unicodeBreaks && bytes.IndexByte(b, '\r') < 0 {
+	if !unicodeBreaks && strings.IndexByte(b, '\r') < 0 {
 		for i := first; ; {
-			j := bytes.IndexByte(b[i:], '\n')
+			j := strings.IndexByte(b[i:], '\n')
 			if j < 0 {
 				return starts
 			}
@@ -88,7 +88,7 @@ func (d *Document) PosAt(offset int) Pos {
 		// Inside the byte order mark, which has no column of its own.
 		return Pos{Offset: offset, Line: 1, Col: 1}
 	}
-	return Pos{Offset: offset, Line: l + 1, Col: 1 + utf8.RuneCount(d.Text[lines[l]:offset])}
+	return Pos{Offset: offset, Line: l + 1, Col: 1 + utf8.RuneCountInString(d.Text[lines[l]:offset])}
 }
 
 // lineBounds returns the byte range of 1-based line n without its line
@@ -113,7 +113,7 @@ func (d *Document) lineBounds(n int) (start, end int, ok bool) {
 	case end > start && t[end-1] == '\r':
 		end--
 	default:
-		_, size := utf8.DecodeLastRune(t[start:end])
+		_, size := utf8.DecodeLastRuneInString(t[start:end])
 		end -= size
 	}
 	return start, end, true
@@ -126,5 +126,5 @@ func (d *Document) Line(n int) string {
 	if !ok {
 		return ""
 	}
-	return string(d.Text[start:end])
+	return strings.Clone(d.Text[start:end]) // a line kept must not keep the file
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 )
 
 // MaxFileSize is the hard ceiling on every file dws reads: a larger file is not
@@ -50,7 +51,23 @@ func ReadFile(path string) ([]byte, error) {
 	if st.Size() > MaxFileSize {
 		return nil, tooLarge(path, st.Size(), MaxFileSize)
 	}
-	return readRegular(path, MaxFileSize, false)
+	return readRegular(path, MaxFileSize, false, nil)
+}
+
+// ReadFileString is ReadFile into a string, for ParseString: the file's bytes are
+// allocated once, as the string the parsed document keeps.
+func ReadFileString(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", readError(path, err)
+	}
+	if err := regular(path, st); err != nil {
+		return "", err
+	}
+	if st.Size() > MaxFileSize {
+		return "", tooLarge(path, st.Size(), MaxFileSize)
+	}
+	return ReadRegularString(path)
 }
 
 // ReadPrivate reads the regular file at path, up to limit bytes, only when it is the
@@ -76,14 +93,23 @@ func ReadPrivate(path string, limit int64) ([]byte, error) {
 	if st.Size() > limit {
 		return nil, tooLarge(path, st.Size(), limit)
 	}
-	return readRegular(path, limit, true)
+	return readRegular(path, limit, true, nil)
 }
 
 // ReadRegular reads a file that a directory listing has just named as a regular
 // file, as ReadFile does but without its stat: once open, the file is checked again
 // to be regular (the listing and ReadFile's stat are both a moment old), which
 // leaves four system calls a file instead of five.
-func ReadRegular(path string) ([]byte, error) { return readRegular(path, MaxFileSize, false) }
+func ReadRegular(path string) ([]byte, error) { return readRegular(path, MaxFileSize, false, nil) }
+
+// ReadRegularString is ReadRegular into a string, as ReadFileString reads.
+func ReadRegularString(path string) (string, error) {
+	var text strings.Builder
+	if _, err := readRegular(path, MaxFileSize, false, &text); err != nil {
+		return "", err
+	}
+	return text.String(), nil
+}
 
 func regular(path string, st fs.FileInfo) error {
 	if st.Mode().IsRegular() {

@@ -102,10 +102,10 @@ func (f Format) String() string {
 	return fmt.Sprintf("Format(%d)", uint8(f))
 }
 
-var bom = []byte{0xEF, 0xBB, 0xBF}
+const bom = "\xEF\xBB\xBF"
 
 // bomLen is the length of a leading UTF-8 byte order mark, 0 or 3.
-func bomLen(data []byte) int {
+func bomLen[T ~string | ~[]byte](data T) int {
 	if len(data) >= 3 && data[0] == bom[0] && data[1] == bom[1] && data[2] == bom[2] {
 		return 3
 	}
@@ -115,15 +115,15 @@ func bomLen(data []byte) int {
 // FormatOf decides the format of a file by its name and, when the name does
 // not tell, by its first significant byte: JSON texts worth linting are
 // objects or arrays, and anything else is read as YAML.
-func FormatOf(name string, data []byte) Format {
+func FormatOf[T ~string | ~[]byte](name string, data T) Format {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".json":
 		return JSON
 	case ".yaml", ".yml":
 		return YAML
 	}
-	for _, c := range data[bomLen(data):] {
-		switch c {
+	for i := bomLen(data); i < len(data); i++ {
+		switch data[i] {
 		case ' ', '\t', '\r', '\n':
 			continue
 		case '{', '[':
@@ -138,12 +138,11 @@ func FormatOf(name string, data []byte) Format {
 type Document struct {
 	Path     string
 	Format   Format
-	Text     []byte // the file's bytes as read
+	Text     string // the file's bytes as read; values share its memory
 	Root     *Node
 	Comments []Comment // YAML only, sorted by line
 
-	src   string // Text as a string, so values can share its memory
-	lines []int  // byte offset at which each line starts (YAML: made by Parse)
+	lines []int // byte offset at which each line starts (YAML: made by Parse)
 	// lazyLines is lines made on first need (JSON: a valid file reports nothing, and
 	// its nodes carry their lines already).
 	lazyLines atomic.Pointer[[]int]
@@ -189,17 +188,22 @@ func (e *Error) Error() string {
 // Parse reads data, the contents of the file at path, in the given format;
 // a zero format means FormatOf(path, data). Bad input yields an *Error.
 func Parse(path string, data []byte, format Format) (*Document, error) {
+	return ParseString(path, string(data), format)
+}
+
+// ParseString is Parse of a file's contents held as a string (ReadFileString's), which
+// the document keeps as its Text without a copy.
+func ParseString(path, text string, format Format) (*Document, error) {
 	if format != JSON && format != YAML {
-		format = FormatOf(path, data)
+		format = FormatOf(path, text)
 	}
-	d := &Document{Path: path, Format: format, Text: data}
+	d := &Document{Path: path, Format: format, Text: text}
 	if format == YAML {
-		d.lines = lineStarts(data, true) // the YAML loader reads them as it goes
+		d.lines = lineStarts(text, true) // the YAML loader reads them as it goes
 	}
-	if !utf8.Valid(data) {
-		return nil, d.errorAt(firstInvalidUTF8(data), "invalid UTF-8")
+	if !utf8.ValidString(text) {
+		return nil, d.errorAt(firstInvalidUTF8(text), "invalid UTF-8")
 	}
-	d.src = string(data)
 	var err *Error
 	if format == JSON {
 		d.Root, err = parseJSON(d)
@@ -216,9 +220,9 @@ func (d *Document) errorAt(offset int, msg string) *Error {
 	return &Error{Pos: d.PosAt(offset), Msg: msg}
 }
 
-func firstInvalidUTF8(data []byte) int {
+func firstInvalidUTF8(data string) int {
 	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
+		r, size := utf8.DecodeRuneInString(data[i:])
 		if r == utf8.RuneError && size == 1 {
 			return i
 		}

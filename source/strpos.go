@@ -33,7 +33,7 @@ func (d *Document) StringPos(n *Node, i int) Pos {
 	return d.PosAt(off)
 }
 
-func jsonStringOffset(d []byte, start, end, i int) int {
+func jsonStringOffset(d string, start, end, i int) int {
 	off, limit := start+1, end-1
 	for j := 0; j < i && off < limit; {
 		if d[off] == '\\' {
@@ -57,7 +57,7 @@ func jsonStringOffset(d []byte, start, end, i int) int {
 
 func (d *Document) yamlStringOffset(n *Node, i int) int {
 	start, end := n.Span.Start.Offset, n.Span.End.Offset
-	s := d.src
+	s := d.Text
 	switch n.style {
 	case styleCopy:
 		return start

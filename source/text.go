@@ -1,6 +1,9 @@
 package source
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Excerpt returns what a report needs of the document: for each line named in at, the
 // text around the columns listed for it (margin characters either side), and the
@@ -33,7 +36,7 @@ func (d *Document) Excerpt(at map[int][]int, margin int) *Document {
 				end = i
 				break
 			}
-			_, size := utf8.DecodeRune(text[i:])
+			_, size := utf8.DecodeRuneInString(text[i:])
 			i += size
 		}
 		if start < 0 {
@@ -41,7 +44,7 @@ func (d *Document) Excerpt(at map[int][]int, margin int) *Document {
 			from = first + runes
 		}
 		// A copy: a slice would keep the whole line (all of a minified file) alive.
-		ex.excerpt[n] = snippet{col: from, text: string(text[start:end])}
+		ex.excerpt[n] = snippet{col: from, text: strings.Clone(text[start:end])}
 	}
 	return ex
 }
@@ -64,30 +67,27 @@ func (d *Document) LineFrom(n int) (text string, col int) {
 
 // lineBytes is LineFrom without a copy of the line: a minified file is one line, and
 // an excerpt of it needs a few hundred of its bytes, not a copy of all of them.
-func (d *Document) lineBytes(n int) (text []byte, col int) {
+func (d *Document) lineBytes(n int) (text string, col int) {
 	if d.excerpt != nil {
 		s := d.excerpt[n]
-		return []byte(s.text), max(s.col, 1)
+		return s.text, max(s.col, 1)
 	}
 	start, end, ok := d.lineBounds(n)
 	if !ok {
-		return nil, 1
+		return "", 1
 	}
 	return d.Text[start:end], 1
 }
 
 // Head returns the document's first line, at most limit bytes of it, as a document of
 // its own: what a report shows of a file it did not parse.
-func Head(path string, data []byte, limit int) *Document {
+func Head(path, data string, limit int) *Document {
 	end := min(len(data), limit)
-	for i, c := range data[:end] {
-		if c == '\n' || c == '\r' {
-			end = i
-			break
-		}
+	if i := strings.IndexAny(data[:end], "\n\r"); i >= 0 {
+		end = i
 	}
-	for end > 0 && !utf8.Valid(data[:end]) {
+	for end > 0 && !utf8.ValidString(data[:end]) {
 		end-- // never cut a character in two
 	}
-	return &Document{Path: path, Format: FormatOf(path, data), excerpt: map[int]snippet{1: {col: 1, text: string(data[:end])}}}
+	return &Document{Path: path, Format: FormatOf(path, data), excerpt: map[int]snippet{1: {col: 1, text: strings.Clone(data[:end])}}}
 }

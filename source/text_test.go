@@ -11,7 +11,7 @@ import (
 func TestExcerpt(t *testing.T) {
 	line := strings.Repeat("é", 40) + "\xff" + strings.Repeat("x", 40) + "日本"
 	text := "{\n" + line + "\r\nshort\n"
-	d := &Document{Path: "f.json", Format: JSON, Text: []byte(text)}
+	d := &Document{Path: "f.json", Format: JSON, Text: text}
 	for _, c := range []struct {
 		cols      []int
 		margin    int

@@ -58,7 +58,7 @@ func parseYAML(d *Document) (root *Node, err *Error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &yamlBuilder{doc: d, src: d.src, sizes: map[*yaml.Node]int{}, indent: -1}
+	b := &yamlBuilder{doc: d, src: d.Text, sizes: map[*yaml.Node]int{}, indent: -1}
 	// yaml.v4 has been known to panic on hostile input; a linter must
 	// report that as a broken file, not crash.
 	defer func() {
@@ -174,7 +174,7 @@ func (b *yamlBuilder) afterEnd(off int) (int, bool) {
 // to YAML 1.2, so that a file holding one raw would be read otherwise than YAML 1.2
 // reads it (a list item split in two, a comment ending early).
 func checkYAMLChars(d *Document) *Error {
-	for i, r := range d.src {
+	for i, r := range d.Text {
 		if r >= 0x20 && r < 0x7F || r == '\t' || r == '\n' || r == '\r' {
 			continue
 		}

@@ -79,7 +79,7 @@ func (d *Document) rawSpan(sp Span) string {
 	if sp.Start.Offset < 0 || sp.End.Offset > len(d.Text) || sp.Start.Offset >= sp.End.Offset {
 		return ""
 	}
-	return strings.TrimSpace(string(d.Text[sp.Start.Offset:sp.End.Offset]))
+	return strings.TrimSpace(d.Text[sp.Start.Offset:sp.End.Offset])
 }
 
 // yaml11Reading says how YAML 1.1 reads a plain scalar that YAML 1.2 read as n, and

@@ -20,7 +20,7 @@ import (
 // document end marker (...), before the document's "---"; there, and only there, a
 // line starting with '%' is a directive (a plain scalar cannot start with '%').
 func yamlDirectives(d *Document) ([]byte, *Error) {
-	text := d.Text
+	text := []byte(d.Text) // the parser reads bytes: its own copy
 	start := bomLen(text)
 	first := start < len(text) && text[start] == '%'
 	if !first && !bytes.Contains(text, []byte("\n%")) && !bytes.Contains(text, []byte("\r%")) {

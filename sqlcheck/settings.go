@@ -185,7 +185,7 @@ func loadDDL(path, shown string) (*sqlallow.Schema, error) {
 	s, err := sqlallow.FromDDL(string(data))
 	var se *sqlallow.SyntaxError
 	if errors.As(err, &se) {
-		doc := &source.Document{Text: data}
+		doc := &source.Document{Text: string(data)}
 		pos := doc.PosAt(se.Offset)
 		return nil, fmt.Errorf("%s:%d:%d: %s", shown, pos.Line, pos.Col, se.Message)
 	}

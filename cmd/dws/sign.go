@@ -226,7 +226,7 @@ func placeSignature(doc *source.Document, sig string) ([][]byte, error) {
 	if root == nil || root.Kind != source.Object {
 		return nil, errors.New("the top level is not an object, so there is no place for a signature")
 	}
-	text := doc.Text
+	text := []byte(doc.Text)
 	quoted := `"` + sig + `"` // base64 needs no escaping in JSON or YAML
 	if m := root.Member(canonical.SignatureProperty); m != nil {
 		start, end := m.Value.Span.Start.Offset, m.Value.Span.End.Offset
