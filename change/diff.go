@@ -255,9 +255,9 @@ func Diff(old, new []*Unit, renames []Rename, opts sim.Options) *Report {
 		d := UnitDiff{ID: id, Old: o, New: n}
 		switch {
 		case o == nil:
-			d.add(Change{Kind: UnitAdded, Class: Feature, New: &Side{Value: n.Ref(), Line: n.Span.Start.Line, Col: n.Span.Start.Col}})
+			d.add(Change{Kind: UnitAdded, Class: Feature, New: &Side{Value: n.Ref(), Line: int(n.Span.Start.Line), Col: int(n.Span.Start.Col)}})
 		case n == nil:
-			d.add(Change{Kind: UnitRemoved, Class: Breaking, Old: &Side{Value: o.Ref(), Line: o.Span.Start.Line, Col: o.Span.Start.Col}})
+			d.add(Change{Kind: UnitRemoved, Class: Breaking, Old: &Side{Value: o.Ref(), Line: int(o.Span.Start.Line), Col: int(o.Span.Start.Col)}})
 		default:
 			compare(&d, o, n, rep.nodeRenames(id, o, nodeTo[id]), opts)
 		}
@@ -369,16 +369,16 @@ func (p *pairing) nodes(d *UnitDiff) {
 		id := p.newID(on.ID)
 		nn := p.newNode[id]
 		if nn == nil {
-			d.add(Change{Kind: NodeRemoved, Class: Breaking, Node: on.ID, Old: sideOf(on.Type, on.Span.Start.Line, on.Span.Start.Col)})
+			d.add(Change{Kind: NodeRemoved, Class: Breaking, Node: on.ID, Old: sideOf(on.Type, int(on.Span.Start.Line), int(on.Span.Start.Col))})
 			continue
 		}
 		if id != on.ID {
 			d.add(Change{Kind: NodeRenamed, Class: Cosmetic, Node: id,
-				Old: sideOf(on.ID, on.Span.Start.Line, on.Span.Start.Col), New: sideOf(id, nn.Span.Start.Line, nn.Span.Start.Col)})
+				Old: sideOf(on.ID, int(on.Span.Start.Line), int(on.Span.Start.Col)), New: sideOf(id, int(nn.Span.Start.Line), int(nn.Span.Start.Col))})
 		}
 		if on.Type != nn.Type {
 			d.add(Change{Kind: NodeTypeChanged, Class: Breaking, Node: id,
-				Old: sideOf(on.Type, on.Span.Start.Line, on.Span.Start.Col), New: sideOf(nn.Type, nn.Span.Start.Line, nn.Span.Start.Col)})
+				Old: sideOf(on.Type, int(on.Span.Start.Line), int(on.Span.Start.Col)), New: sideOf(nn.Type, int(nn.Span.Start.Line), int(nn.Span.Start.Col))})
 			p.touched[id] = "its type changed"
 		}
 		p.fields(d, id, on.Fields, nn.Fields)
@@ -389,7 +389,7 @@ func (p *pairing) nodes(d *UnitDiff) {
 			continue
 		}
 		if old := p.oldID(nn.ID); old == "" || p.oldNode[old] == nil {
-			d.add(Change{Kind: NodeAdded, Class: Feature, Node: nn.ID, New: sideOf(nn.Type, nn.Span.Start.Line, nn.Span.Start.Col)})
+			d.add(Change{Kind: NodeAdded, Class: Feature, Node: nn.ID, New: sideOf(nn.Type, int(nn.Span.Start.Line), int(nn.Span.Start.Col))})
 			p.touched[nn.ID] = "it is new"
 		}
 	}
@@ -420,7 +420,7 @@ func (p *pairing) fields(d *UnitDiff, node string, old, new []Field) {
 		nf := byPath[of.Path]
 		if nf == nil {
 			c := classOf(of.Class)
-			d.add(Change{Kind: FieldRemoved, Class: c, Node: node, Where: of.Path, Old: sideOf(of.Value, of.Span.Start.Line, of.Span.Start.Col)})
+			d.add(Change{Kind: FieldRemoved, Class: c, Node: node, Where: of.Path, Old: sideOf(of.Value, int(of.Span.Start.Line), int(of.Span.Start.Col))})
 			touch(c, of.Path+" was removed")
 			continue
 		}
@@ -441,7 +441,7 @@ func (p *pairing) fields(d *UnitDiff, node string, old, new []Field) {
 			}
 		}
 		d.add(Change{Kind: FieldChanged, Class: c, Node: node, Where: of.Path, Why: why,
-			Old: sideOf(of.Value, of.Span.Start.Line, of.Span.Start.Col), New: sideOf(nf.Value, nf.Span.Start.Line, nf.Span.Start.Col)})
+			Old: sideOf(of.Value, int(of.Span.Start.Line), int(of.Span.Start.Col)), New: sideOf(nf.Value, int(nf.Span.Start.Line), int(nf.Span.Start.Col))})
 		touch(c, of.Path+" changed")
 	}
 	for i := range new {
@@ -450,7 +450,7 @@ func (p *pairing) fields(d *UnitDiff, node string, old, new []Field) {
 			continue
 		}
 		c := classOf(nf.Class)
-		d.add(Change{Kind: FieldAdded, Class: c, Node: node, Where: nf.Path, New: sideOf(nf.Value, nf.Span.Start.Line, nf.Span.Start.Col)})
+		d.add(Change{Kind: FieldAdded, Class: c, Node: node, Where: nf.Path, New: sideOf(nf.Value, int(nf.Span.Start.Line), int(nf.Span.Start.Col))})
 		touch(c, nf.Path+" was added")
 	}
 }
@@ -515,7 +515,7 @@ func (p *pairing) edges(d *UnitDiff) {
 		if len(oe) == 1 && len(ne) == 1 {
 			if to := p.newID(oe[0].To); to != ne[0].To {
 				d.add(Change{Kind: EdgeRetargeted, Class: Breaking, Node: k.from, Where: where(k),
-					Old: sideOf(oe[0].To, oe[0].Span.Start.Line, oe[0].Span.Start.Col), New: sideOf(ne[0].To, ne[0].Span.Start.Line, ne[0].Span.Start.Col)})
+					Old: sideOf(oe[0].To, int(oe[0].Span.Start.Line), int(oe[0].Span.Start.Col)), New: sideOf(ne[0].To, int(ne[0].Span.Start.Line), int(ne[0].Span.Start.Col))})
 				p.touchEdge(k.from)
 			}
 			continue
@@ -524,7 +524,7 @@ func (p *pairing) edges(d *UnitDiff) {
 			to := p.newID(e.To)
 			if !slices.ContainsFunc(ne, func(x *Edge) bool { return x.To == to }) {
 				d.add(Change{Kind: EdgeRemoved, Class: Breaking, Node: k.from, Where: where(k) + " " + to,
-					Old: sideOf(e.To, e.Span.Start.Line, e.Span.Start.Col)})
+					Old: sideOf(e.To, int(e.Span.Start.Line), int(e.Span.Start.Col))})
 				p.touchEdge(k.from)
 			}
 		}
@@ -544,7 +544,7 @@ func (p *pairing) edges(d *UnitDiff) {
 					w += " " + e.To
 				}
 				d.add(Change{Kind: EdgeAdded, Class: Feature, Node: k.from, Where: w,
-					New: sideOf(e.To, e.Span.Start.Line, e.Span.Start.Col)})
+					New: sideOf(e.To, int(e.Span.Start.Line), int(e.Span.Start.Col))})
 				p.touchEdge(k.from)
 			}
 		}
@@ -574,7 +574,7 @@ func (p *pairing) reads(d *UnitDiff) {
 				continue
 			}
 			d.add(Change{Kind: ReadUnproduced, Class: Breaking, Node: nn.ID, Where: r,
-				New: sideOf(r, nn.Span.Start.Line, nn.Span.Start.Col)})
+				New: sideOf(r, int(nn.Span.Start.Line), int(nn.Span.Start.Col))})
 		}
 	}
 }

@@ -222,7 +222,7 @@ func (e *ConfigError) Error() string {
 func ConfigErrorAt(n *source.Node, format string, args ...any) *ConfigError {
 	e := &ConfigError{Msg: fmt.Sprintf(format, args...)}
 	if n != nil {
-		e.Line, e.Column = n.Span.Start.Line, n.Span.Start.Col
+		e.Line, e.Column = int(n.Span.Start.Line), int(n.Span.Start.Col)
 	}
 	return e
 }
@@ -373,7 +373,7 @@ func parseConfig(path string, data []byte, reg *Registry, deferLoads bool) (cfg 
 	if perr != nil {
 		var se *source.Error
 		if errors.As(perr, &se) {
-			return nil, &ConfigError{Line: se.Pos.Line, Column: se.Pos.Col, Msg: "not valid YAML: " + se.Msg}
+			return nil, &ConfigError{Line: int(se.Pos.Line), Column: int(se.Pos.Col), Msg: "not valid YAML: " + se.Msg}
 		}
 		return nil, &ConfigError{Msg: "not valid YAML: " + perr.Error()}
 	}
@@ -406,7 +406,7 @@ func parseConfig(path string, data []byte, reg *Registry, deferLoads bool) (cfg 
 		}
 		sec, ok := reg.sections[m.Key]
 		if !ok {
-			errs[i] = &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("unknown key %q", m.Key)}
+			errs[i] = &ConfigError{Line: int(m.KeySpan.Start.Line), Column: int(m.KeySpan.Start.Col), Msg: fmt.Sprintf("unknown key %q", m.Key)}
 			continue
 		}
 		section[i] = true
@@ -503,7 +503,7 @@ func parseDialects(c *configParse, _ string, v *source.Node) error {
 	}
 	for _, m := range v.Members {
 		if why := globProblem(m.Key); why != "" {
-			return &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("dialects: %q %s", m.Key, why)}
+			return &ConfigError{Line: int(m.KeySpan.Start.Line), Column: int(m.KeySpan.Start.Col), Msg: fmt.Sprintf("dialects: %q %s", m.Key, why)}
 		}
 		id := Scalar(m.Value)
 		if _, ok := c.reg.Dialect(id); !ok || m.Value.Kind != source.String {
@@ -536,7 +536,7 @@ func parseLimits(c *configParse, _ string, v *source.Node) error {
 			}
 			c.cfg.Limits.MaxSteps = int(x)
 		default:
-			return &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("limits: unknown key %q (want max_bytes, max_steps)", m.Key)}
+			return &ConfigError{Line: int(m.KeySpan.Start.Line), Column: int(m.KeySpan.Start.Col), Msg: fmt.Sprintf("limits: unknown key %q (want max_bytes, max_steps)", m.Key)}
 		}
 	}
 	return nil
@@ -548,7 +548,7 @@ func parseRules(c *configParse, _ string, v *source.Node) error {
 	}
 	for _, m := range v.Members {
 		if _, ok := c.reg.Lookup(m.Key); !ok {
-			return &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("rules: unknown rule id %q (%s)", m.Key, c.reg.Unknown(m.Key))}
+			return &ConfigError{Line: int(m.KeySpan.Start.Line), Column: int(m.KeySpan.Start.Col), Msg: fmt.Sprintf("rules: unknown rule id %q (%s)", m.Key, c.reg.Unknown(m.Key))}
 		}
 		sev, err := ParseSeverity(Scalar(m.Value))
 		if err != nil || m.Value.Kind != source.String {
@@ -570,7 +570,7 @@ func parseIgnores(c *configParse, _ string, v *source.Node) error {
 		if e.Kind != source.Object {
 			return ConfigErrorAt(e, "ignore: each entry is a mapping {path, rules, pointer, reason}")
 		}
-		ig := Ignore{Line: e.Span.Start.Line, Column: e.Span.Start.Col}
+		ig := Ignore{Line: int(e.Span.Start.Line), Column: int(e.Span.Start.Col)}
 		for _, m := range e.Members {
 			n := m.Value
 			switch m.Key {
@@ -609,7 +609,7 @@ func parseIgnores(c *configParse, _ string, v *source.Node) error {
 			case "reason":
 				ig.Reason = strings.TrimSpace(Scalar(n))
 			default:
-				return &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("ignore: unknown key %q (want path, rules, pointer, reason)", m.Key)}
+				return &ConfigError{Line: int(m.KeySpan.Start.Line), Column: int(m.KeySpan.Start.Col), Msg: fmt.Sprintf("ignore: unknown key %q (want path, rules, pointer, reason)", m.Key)}
 			}
 		}
 		if ig.Path == "" {

@@ -79,7 +79,7 @@ func (f *File) ReportAt(rule, pointer string, span source.Span, message string, 
 	}
 	f.diags = append(f.diags, Diagnostic{
 		Rule: rule, Severity: sev, Message: message, File: f.Path, Pointer: pointer,
-		Line: span.Start.Line, Column: span.Start.Col, EndLine: span.End.Line, EndColumn: span.End.Col,
+		Line: int(span.Start.Line), Column: int(span.Start.Col), EndLine: int(span.End.Line), EndColumn: int(span.End.Col),
 		Related: related,
 	})
 }
@@ -87,7 +87,7 @@ func (f *File) ReportAt(rule, pointer string, span source.Span, message string, 
 // Related builds a related location in this file.
 func (f *File) Related(pointer, message string) Related {
 	sp := f.spanOf(pointer, false)
-	return Related{File: f.Path, Pointer: pointer, Line: sp.Start.Line, Column: sp.Start.Col, Message: message}
+	return Related{File: f.Path, Pointer: pointer, Line: int(sp.Start.Line), Column: int(sp.Start.Col), Message: message}
 }
 
 // Span is the span of the value pointer names (or of its nearest existing ancestor).

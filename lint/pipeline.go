@@ -671,7 +671,7 @@ func reportDoc(f *File, inline []inlineIgnore) *source.Document {
 	}
 	// An inline ignore that matches nothing is reported at its comment.
 	for _, in := range inline {
-		at[in.at.Line] = append(at[in.at.Line], in.at.Col)
+		at[int(in.at.Line)] = append(at[int(in.at.Line)], int(in.at.Col))
 	}
 	return f.Doc.Excerpt(at, excerptMargin)
 }

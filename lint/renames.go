@@ -39,7 +39,7 @@ func parseRenames(c *configParse, _ string, v *source.Node) error {
 			case "to":
 				r.To = s
 			default:
-				return &ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col, Msg: fmt.Sprintf("renames: unknown key %q (want unit, from, to)", m.Key)}
+				return &ConfigError{Line: int(m.KeySpan.Start.Line), Column: int(m.KeySpan.Start.Col), Msg: fmt.Sprintf("renames: unknown key %q (want unit, from, to)", m.Key)}
 			}
 		}
 		if r.From == "" || r.To == "" {

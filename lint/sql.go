@@ -67,7 +67,7 @@ func parseSQLSection(n *source.Node, dir string) (any, error) {
 // sqlConfigError is a sql: section's error (a *sqlcheck.ConfigError) as a *ConfigError.
 func sqlConfigError(err error) error {
 	if ce := (*sqlcheck.ConfigError)(nil); errors.As(err, &ce) {
-		return &ConfigError{Line: ce.Pos.Line, Column: ce.Pos.Col, Msg: ce.Msg}
+		return &ConfigError{Line: int(ce.Pos.Line), Column: int(ce.Pos.Col), Msg: ce.Msg}
 	}
 	return err
 }

@@ -296,13 +296,13 @@ func (l *Linter) suppress(res *Result) {
 		cf := &File{Path: display(relCwd(l.Config.Path)), Config: l.Config, reg: l.Registry}
 		for i, ig := range l.Config.Ignore {
 			if ig.Reason == PlaceholderReason {
-				pos := source.Pos{Line: ig.Line, Col: ig.Column}
+				pos := source.Pos{Line: int32(ig.Line), Col: int32(ig.Column)}
 				cf.ReportAt("unused-suppression", "", source.Span{Start: pos, End: pos},
 					fmt.Sprintf("ignore entry for %q: "+placeholderMsg, ig.Path, PlaceholderReason))
 				continue
 			}
 			if ignores[i].matchedFile && !ignores[i].used {
-				pos := source.Pos{Line: ig.Line, Col: ig.Column}
+				pos := source.Pos{Line: int32(ig.Line), Col: int32(ig.Column)}
 				cf.ReportAt("unused-suppression", "", source.Span{Start: pos, End: pos},
 					fmt.Sprintf("ignore entry for %q matches no finding; remove it", ig.Path))
 			}

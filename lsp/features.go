@@ -403,7 +403,7 @@ func (a *analysis) insertRaw(doc *source.Document, obj *source.Node, key, value 
 	if obj == nil || obj.Kind != source.Object {
 		return protocol.TextEdit{}, false
 	}
-	start := obj.Span.Start.Offset
+	start := int(obj.Span.Start.Offset)
 	if start < len(a.raw) && a.raw[start] == '{' {
 		// A JSON object or a YAML flow mapping: the member goes right after the brace.
 		text := strconv.Quote(key) + ": " + value
@@ -512,7 +512,7 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 	}
 	simulate := []protocol.LSPAny{jsonValue(string(params.TextDocument.URI))}
 	if err != nil {
-		p := a.text.position(in.Doc.Root.Span.Start.Offset)
+		p := a.text.position(int(in.Doc.Root.Span.Start.Offset))
 		return []protocol.CodeLens{{Range: protocol.Range{Start: p, End: p}, Command: protocol.Command{
 			Title: "not simulated: " + printable.String(err.Error()), Command: "dws.simulate", Arguments: simulate}}}, nil
 	}
@@ -522,7 +522,7 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 		if !ok {
 			continue
 		}
-		p := a.text.position(sp.Start.Offset)
+		p := a.text.position(int(sp.Start.Offset))
 		c := d.Result.Counts
 		title := fmt.Sprintf("%s · %s succeed · %s fail", plural(c.Total(), "path"), c.Of(sim.Succeeded), c.Of(sim.Failed))
 		for _, st := range []sim.Status{sim.Escalated, sim.Aborted, sim.Cut} {

@@ -47,11 +47,13 @@ func at(in *lint.Inspection, off int) (hit, bool) {
 	return hit{}, false
 }
 
-func contains(sp source.Span, off int) bool { return off >= sp.Start.Offset && off <= sp.End.Offset }
+func contains(sp source.Span, off int) bool {
+	return off >= int(sp.Start.Offset) && off <= int(sp.End.Offset)
+}
 
 // inner is the span of a string's content, without its quotes.
 func inner(raw string, v *source.Node) (int, int) {
-	from, to := v.Span.Start.Offset, v.Span.End.Offset
+	from, to := int(v.Span.Start.Offset), int(v.Span.End.Offset)
 	if to-from >= 2 && to <= len(raw) && (raw[from] == '"' || raw[from] == '\'') && raw[to-1] == raw[from] {
 		return from + 1, to - 1
 	}
@@ -145,7 +147,7 @@ func (s *Server) DocumentSymbol(_ context.Context, params *protocol.DocumentSymb
 				continue
 			}
 			syms = append(syms, protocol.DocumentSymbol{Name: n.ID, Kind: protocol.SymbolKindFunction,
-				Range: a.text.span(whole.Start.Offset, whole.End.Offset), SelectionRange: sel})
+				Range: a.text.span(int(whole.Start.Offset), int(whole.End.Offset)), SelectionRange: sel})
 		}
 		parent := g.Pointer()
 		if k := strings.LastIndexByte(parent, '/'); k > 0 && len(in.Graphs) > 1 {
@@ -156,7 +158,7 @@ func (s *Server) DocumentSymbol(_ context.Context, params *protocol.DocumentSymb
 			}
 			whole, ok := in.Doc.PointerSpan(owner)
 			if ok {
-				r := a.text.span(whole.Start.Offset, whole.End.Offset)
+				r := a.text.span(int(whole.Start.Offset), int(whole.End.Offset))
 				sel := r
 				if nr, ok := a.nameRange(in, owner+"/id"); ok {
 					sel = nr

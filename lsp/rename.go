@@ -86,7 +86,7 @@ func (s *Server) Rename(_ context.Context, params *protocol.RenameParams) (*prot
 			if v == nil || v.Kind != source.String {
 				continue
 			}
-			sp := [2]int{v.Span.Start.Offset, v.Span.End.Offset}
+			sp := [2]int{int(v.Span.Start.Offset), int(v.Span.End.Offset)}
 			if !seen[sp] { // an alias names the same text twice
 				seen[sp] = true
 				edits = append(edits, byteEdit{sp[0], sp[1], a.scalar(in.Doc, v, name, quotePlain)})
@@ -312,8 +312,8 @@ func (a *analysis) references(in *lint.Inspection, g *graph.Graph, old, name str
 			if r.From < last || r.To > len(n.Text) || n.Text[r.From:r.To] != old {
 				continue
 			}
-			start := in.Doc.StringPos(n, r.From).Offset
-			end := in.Doc.StringPos(n, r.To).Offset
+			start := int(in.Doc.StringPos(n, r.From).Offset)
+			end := int(in.Doc.StringPos(n, r.To).Offset)
 			if end-start != len(old) || a.raw[start:end] != old {
 				continue // written with escapes: not renamed in place
 			}

@@ -471,7 +471,7 @@ func writeDiffJSON(w io.Writer, rep *change.Report, opts Options) error {
 				v.Needed, v.Made, v.Rule, v.Message = d.Verdict.Needed.String(), d.Verdict.Made.String(), d.Verdict.Rule, d.Verdict.Message
 				if v.Rule != "" {
 					v.Severity = severity(d.Verdict)
-					v.Line, v.Column = d.New.VersionSpan.Start.Line, d.New.VersionSpan.Start.Col
+					v.Line, v.Column = int(d.New.VersionSpan.Start.Line), int(d.New.VersionSpan.Start.Col)
 					out.Summary.Findings++
 				}
 			}

@@ -39,8 +39,8 @@ func DiffResult(rep *change.Report, sev func(rule string) lint.Severity) *lint.R
 		d := &rep.Units[i]
 		if v := d.Verdict; v != nil && v.Rule != "" && d.New != nil {
 			add(lint.Diagnostic{Rule: v.Rule, Severity: sev(v.Rule), Message: d.ID + ": " + v.Message, File: d.New.Path,
-				Line: d.New.VersionSpan.Start.Line, Column: d.New.VersionSpan.Start.Col,
-				EndLine: d.New.VersionSpan.End.Line, EndColumn: d.New.VersionSpan.End.Col, Related: []lint.Related{}})
+				Line: int(d.New.VersionSpan.Start.Line), Column: int(d.New.VersionSpan.Start.Col),
+				EndLine: int(d.New.VersionSpan.End.Line), EndColumn: int(d.New.VersionSpan.End.Col), Related: []lint.Related{}})
 		}
 		for _, c := range d.Changes {
 			if c.Class != change.Breaking || c.Acknowledged != "" {
@@ -50,7 +50,7 @@ func DiffResult(rep *change.Report, sev func(rule string) lint.Severity) *lint.R
 			if u == nil {
 				u, side = d.Old, c.Old
 			}
-			line, col := u.Span.Start.Line, u.Span.Start.Col
+			line, col := int(u.Span.Start.Line), int(u.Span.Start.Col)
 			if side != nil && side.Line > 0 {
 				line, col = side.Line, side.Col
 			}

@@ -166,7 +166,7 @@ func writeDiffGitHub(w *bufio.Writer, rep *change.Report) {
 			if c.Class != change.Breaking || c.Acknowledged != "" {
 				continue
 			}
-			line, col := d.New.Span.Start.Line, d.New.Span.Start.Col
+			line, col := int(d.New.Span.Start.Line), int(d.New.Span.Start.Col)
 			if c.New != nil && c.New.Line > 0 {
 				line, col = c.New.Line, c.New.Col
 			}

@@ -146,7 +146,7 @@ func Parse(path string, data []byte) (*Scenario, []lint.Diagnostic) {
 		d := lint.Diagnostic{Rule: "parse", Severity: lint.Error, Message: err.Error(), File: path, Line: 1, Column: 1}
 		var perr *source.Error
 		if errors.As(err, &perr) {
-			d.Message, d.Line, d.Column = perr.Msg, perr.Pos.Line, perr.Pos.Col
+			d.Message, d.Line, d.Column = perr.Msg, int(perr.Pos.Line), int(perr.Pos.Col)
 		}
 		return sc, []lint.Diagnostic{d}
 	}
@@ -160,7 +160,7 @@ func Parse(path string, data []byte) (*Scenario, []lint.Diagnostic) {
 		d := sc.diag("schema", f.Pointer, f.Message)
 		if f.Key {
 			if sp, ok := doc.KeySpan(f.Pointer); ok {
-				d.Line, d.Column, d.EndLine, d.EndColumn = sp.Start.Line, sp.Start.Col, sp.End.Line, sp.End.Col
+				d.Line, d.Column, d.EndLine, d.EndColumn = int(sp.Start.Line), int(sp.Start.Col), int(sp.End.Line), int(sp.End.Col)
 			}
 		}
 		ds = append(ds, d)
@@ -322,7 +322,7 @@ func (sc *Scenario) diag(rule, ptr, msg string) lint.Diagnostic {
 	d := lint.Diagnostic{Rule: rule, Severity: lint.Error, Message: msg, File: sc.Path, Pointer: ptr, Line: 1, Column: 1}
 	if sc.Doc != nil {
 		if sp, ok := sc.Doc.PointerSpan(ptr); ok {
-			d.Line, d.Column, d.EndLine, d.EndColumn = sp.Start.Line, sp.Start.Col, sp.End.Line, sp.End.Col
+			d.Line, d.Column, d.EndLine, d.EndColumn = int(sp.Start.Line), int(sp.Start.Col), int(sp.End.Line), int(sp.End.Col)
 		}
 	}
 	return d
@@ -333,7 +333,7 @@ func (sc *Scenario) keyDiag(rule, ptr, msg string) lint.Diagnostic {
 	d := sc.diag(rule, ptr, msg)
 	if sc.Doc != nil {
 		if sp, ok := sc.Doc.KeySpan(ptr); ok {
-			d.Line, d.Column, d.EndLine, d.EndColumn = sp.Start.Line, sp.Start.Col, sp.End.Line, sp.End.Col
+			d.Line, d.Column, d.EndLine, d.EndColumn = int(sp.Start.Line), int(sp.Start.Col), int(sp.End.Line), int(sp.End.Col)
 		}
 	}
 	return d

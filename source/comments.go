@@ -21,10 +21,10 @@ func yamlComments(d *Document, root *Node) []Comment {
 	var masked []span
 	walkScalars(root, func(m Member) {
 		if m.KeySpan.End.Offset > m.KeySpan.Start.Offset {
-			masked = append(masked, span{m.KeySpan.Start.Offset, m.KeySpan.End.Offset})
+			masked = append(masked, span{int(m.KeySpan.Start.Offset), int(m.KeySpan.End.Offset)})
 		}
 	}, func(n *Node) {
-		from, to := n.Span.Start.Offset, n.Span.End.Offset
+		from, to := int(n.Span.Start.Offset), int(n.Span.End.Offset)
 		switch n.style {
 		case styleCopy:
 			return // an alias: its text is "*name"
@@ -66,7 +66,7 @@ func yamlComments(d *Document, root *Node) []Comment {
 			}
 			start := d.PosAt(i)
 			out = append(out, Comment{
-				Line: start.Line,
+				Line: int(start.Line),
 				Span: Span{start, d.PosAt(end)},
 				Text: strings.TrimSpace(src[i+1 : end]),
 				own:  !lineHasContent,

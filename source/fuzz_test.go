@@ -18,13 +18,13 @@ func checkDocument(t *testing.T, d *Document) {
 	t.Helper()
 	budget := 100000
 	checkSpan := func(what string, s Span) {
-		if s.Start.Offset < 0 || s.Start.Offset > s.End.Offset || s.End.Offset > len(d.Text) {
+		if s.Start.Offset < 0 || s.Start.Offset > s.End.Offset || int(s.End.Offset) > len(d.Text) {
 			t.Fatalf("%s: span %v outside the file (%d bytes)", what, s, len(d.Text))
 		}
-		if p := d.PosAt(s.Start.Offset); p != s.Start {
+		if p := d.PosAt(int(s.Start.Offset)); p != s.Start {
 			t.Fatalf("%s: start %v, PosAt says %v", what, s.Start, p)
 		}
-		if p := d.PosAt(s.End.Offset); p != s.End {
+		if p := d.PosAt(int(s.End.Offset)); p != s.End {
 			t.Fatalf("%s: end %v, PosAt says %v", what, s.End, p)
 		}
 	}
@@ -37,7 +37,7 @@ func checkDocument(t *testing.T, d *Document) {
 		if n.Kind == String {
 			for _, i := range []int{0, len(n.Text) / 2, len(n.Text)} {
 				p := d.StringPos(n, i)
-				if p.Offset < n.Span.Start.Offset || p.Offset > n.Span.End.Offset || p != d.PosAt(p.Offset) {
+				if p.Offset < n.Span.Start.Offset || p.Offset > n.Span.End.Offset || p != d.PosAt(int(p.Offset)) {
 					t.Fatalf("%s: StringPos(%d) = %v outside %v", ptr, i, p, n.Span)
 				}
 			}
@@ -60,7 +60,7 @@ func checkError(t *testing.T, data []byte, err error) {
 	if !errors.As(err, &e) {
 		t.Fatalf("error %v is %T, not *Error", err, err)
 	}
-	if e.Pos.Offset < 0 || e.Pos.Offset > len(data) || e.Pos.Line < 1 || e.Pos.Col < 1 {
+	if e.Pos.Offset < 0 || int(e.Pos.Offset) > len(data) || e.Pos.Line < 1 || e.Pos.Col < 1 {
 		t.Fatalf("error position %v outside the file", e.Pos)
 	}
 	if e.Msg == "" || strings.Contains(e.Msg, "yaml:") {

@@ -98,7 +98,7 @@ func parseJSON(d *Document) (*Node, *Error) {
 }
 
 func (p *jsonParser) pos() Pos {
-	return Pos{Offset: p.i, Line: p.line, Col: p.i - p.lineStart - p.cont + 1}
+	return Pos{Offset: int32(p.i), Line: int32(p.line), Col: int32(p.i - p.lineStart - p.cont + 1)}
 }
 
 func (p *jsonParser) fail(offset int, msg string) {
@@ -335,14 +335,14 @@ func (p *jsonParser) object(start Pos, depth int) *Node {
 		}
 		if seen != nil {
 			if first, dup := seen[key]; dup {
-				p.fail(kstart.Offset, duplicateKey(key, first))
+				p.fail(int(kstart.Offset), duplicateKey(key, first))
 				return nil
 			}
 			seen[key] = kspan
 		} else {
 			for _, m := range own {
 				if m.Key == key {
-					p.fail(kstart.Offset, duplicateKey(key, m.KeySpan))
+					p.fail(int(kstart.Offset), duplicateKey(key, m.KeySpan))
 					return nil
 				}
 			}

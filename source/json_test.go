@@ -45,7 +45,7 @@ func TestJSONSpans(t *testing.T) {
 		start, end Pos
 		key        Span
 	}{
-		{"", Pos{0, 1, 1}, Pos{len(in), 5, 2}, Span{}},
+		{"", Pos{0, 1, 1}, Pos{int32(len(in)), 5, 2}, Span{}},
 		{"/näme", Pos{13, 2, 11}, Pos{21, 2, 18}, Span{Pos{4, 2, 3}, Pos{11, 2, 9}}},
 		{"/n", Pos{28, 2, 25}, Pos{34, 2, 31}, Span{Pos{23, 2, 20}, Pos{26, 2, 23}}},
 		{"/list", Pos{46, 3, 11}, Pos{62, 3, 27}, Span{Pos{38, 3, 3}, Pos{44, 3, 9}}},
@@ -62,7 +62,7 @@ func TestJSONSpans(t *testing.T) {
 		if n.Span != (Span{tt.start, tt.end}) {
 			t.Errorf("%q: span %v, want %v", tt.ptr, n.Span, Span{tt.start, tt.end})
 		}
-		if got := d.PosAt(tt.start.Offset); got != tt.start {
+		if got := d.PosAt(int(tt.start.Offset)); got != tt.start {
 			t.Errorf("%q: PosAt(%d) = %v, want %v", tt.ptr, tt.start.Offset, got, tt.start)
 		}
 		ks, ok := d.KeySpan(tt.ptr)
@@ -214,7 +214,7 @@ func TestStringPosJSON(t *testing.T) {
 		{-1, 8},
 	}
 	for _, tt := range tests {
-		if got := d.StringPos(n, tt.i); got.Col != tt.col || got.Line != 1 || got.Offset != tt.col-1 {
+		if got := d.StringPos(n, tt.i); int(got.Col) != tt.col || got.Line != 1 || int(got.Offset) != tt.col-1 {
 			t.Errorf("StringPos(%d) = %v, want col %d", tt.i, got, tt.col)
 		}
 	}

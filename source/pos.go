@@ -6,11 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-// Pos is a place in a file.
+// Pos is a place in a file. Its fields are 32 bits (a file dws reads is at most
+// MaxFileSize, and ParseString refuses one of 2 GiB): a value tree holds two Pos a
+// value, and four a member, and at 64 bits they were a third of its memory.
 type Pos struct {
-	Offset int // 0-based byte offset
-	Line   int // 1-based
-	Col    int // 1-based, in Unicode code points
+	Offset int32 // 0-based byte offset
+	Line   int32 // 1-based
+	Col    int32 // 1-based, in Unicode code points
 }
 
 // Span is a range of a file; End is exclusive.
@@ -86,9 +88,9 @@ func (d *Document) PosAt(offset int) Pos {
 	l := sort.Search(len(lines), func(i int) bool { return lines[i] > offset }) - 1
 	if l < 0 {
 		// Inside the byte order mark, which has no column of its own.
-		return Pos{Offset: offset, Line: 1, Col: 1}
+		return Pos{Offset: int32(offset), Line: 1, Col: 1}
 	}
-	return Pos{Offset: offset, Line: l + 1, Col: 1 + utf8.RuneCountInString(d.Text[lines[l]:offset])}
+	return Pos{Offset: int32(offset), Line: int32(l + 1), Col: int32(1 + utf8.RuneCountInString(d.Text[lines[l]:offset]))}
 }
 
 // lineBounds returns the byte range of 1-based line n without its line

@@ -77,6 +77,7 @@ package source
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -196,6 +197,9 @@ func Parse(path string, data []byte, format Format) (*Document, error) {
 func ParseString(path, text string, format Format) (*Document, error) {
 	if format != JSON && format != YAML {
 		format = FormatOf(path, text)
+	}
+	if len(text) > math.MaxInt32 {
+		return nil, &Error{Pos: Pos{Line: 1, Col: 1}, Msg: "the file is 2 GiB or more: not parsed"}
 	}
 	d := &Document{Path: path, Format: format, Text: text}
 	if format == YAML {

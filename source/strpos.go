@@ -15,7 +15,7 @@ func (d *Document) StringPos(n *Node, i int) Pos {
 	if n == nil {
 		return Pos{}
 	}
-	start, end := n.Span.Start.Offset, n.Span.End.Offset
+	start, end := int(n.Span.Start.Offset), int(n.Span.End.Offset)
 	if n.Kind != String || start < 0 || end > len(d.Text) || start > end {
 		return n.Span.Start
 	}
@@ -56,7 +56,7 @@ func jsonStringOffset(d string, start, end, i int) int {
 }
 
 func (d *Document) yamlStringOffset(n *Node, i int) int {
-	start, end := n.Span.Start.Offset, n.Span.End.Offset
+	start, end := int(n.Span.Start.Offset), int(n.Span.End.Offset)
 	s := d.Text
 	switch n.style {
 	case styleCopy:
@@ -66,7 +66,7 @@ func (d *Document) yamlStringOffset(n *Node, i int) int {
 	case styleLiteral:
 		return d.literalOffset(n, i)
 	case styleFolded:
-		first, _, ok := d.lineBounds(n.Span.Start.Line + 1)
+		first, _, ok := d.lineBounds(int(n.Span.Start.Line) + 1)
 		if !ok {
 			return start
 		}
@@ -87,9 +87,9 @@ func (d *Document) literalOffset(n *Node, i int) int {
 	} else {
 		ve += i
 	}
-	ls, le, ok := d.lineBounds(n.Span.Start.Line + 1 + k)
+	ls, le, ok := d.lineBounds(int(n.Span.Start.Line) + 1 + k)
 	if !ok {
-		return n.Span.End.Offset
+		return int(n.Span.End.Offset)
 	}
 	indent := max((le-ls)-(ve-vs), 0)
 	return min(ls+indent+(i-vs), le)

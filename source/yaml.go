@@ -78,7 +78,7 @@ func parseYAML(d *Document) (root *Node, err *Error) {
 		// yaml.v4 reads a block scalar at the top, whose text may start in column 1,
 		// on through a document marker: "|\nx\n...\n" would be "x\n...\n", and a
 		// second document part of the first. YAML 1.2 ends the document there.
-		if m, ok := b.markerAfter(b.doc.PosAt(b.startOf(top)).Line); ok {
+		if m, ok := b.markerAfter(int(b.doc.PosAt(b.startOf(top)).Line)); ok {
 			if docMarker(text[m:], "---") {
 				return nil, d.errorAt(m, moreThanOne)
 			}
@@ -158,7 +158,7 @@ func (b *yamlBuilder) markerAfter(line int) (int, bool) {
 // another document, if anything but comments and more end markers follows.
 func (b *yamlBuilder) afterEnd(off int) (int, bool) {
 	for n := b.doc.PosAt(off).Line + 1; ; n++ {
-		s, e, ok := b.doc.lineBounds(n)
+		s, e, ok := b.doc.lineBounds(int(n))
 		if !ok {
 			return 0, false
 		}
@@ -254,7 +254,7 @@ func (b *yamlBuilder) span(start, end int) Span {
 
 func (b *yamlBuilder) fail(offset int, msg string) {
 	if b.copySpan != nil {
-		offset = b.copySpan.Start.Offset
+		offset = int(b.copySpan.Start.Offset)
 	}
 	panic(yamlFailure{b.doc.errorAt(offset, msg)})
 }
@@ -548,7 +548,7 @@ func (b *yamlBuilder) blockEnd(start int, value string, literal bool) int {
 	if trimmed == "" {
 		return header
 	}
-	line := b.doc.PosAt(start).Line
+	line := int(b.doc.PosAt(start).Line)
 	if literal {
 		// A literal scalar has one line of value per line of text.
 		if _, end, ok := b.doc.lineBounds(line + 1 + strings.Count(trimmed, "\n")); ok {
@@ -577,7 +577,7 @@ func (b *yamlBuilder) sequence(y *yaml.Node, depth int) *Node {
 	outer := b.enter(y)
 	for i, c := range y.Content {
 		items[i] = b.build(c, depth)
-		end = max(end, items[i].Span.End.Offset)
+		end = max(end, int(items[i].Span.End.Offset))
 	}
 	b.leave(outer)
 	if y.Style&yaml.FlowStyle != 0 {
@@ -627,22 +627,22 @@ func (b *yamlBuilder) mapping(y *yaml.Node, depth int) *Node {
 			v := b.build(vy, depth)
 			merges = append(merges, len(members))
 			merged = append(merged, v)
-			end = max(end, v.Span.End.Offset)
+			end = max(end, int(v.Span.End.Offset))
 			continue
 		}
 		key := b.build(ky, depth)
 		if key.Kind != String {
-			b.fail(key.Span.Start.Offset, keyNotString(key, ky))
+			b.fail(int(key.Span.Start.Offset), keyNotString(key, ky))
 		}
 		if seen != nil {
 			if first, dup := seen[key.Text]; dup {
-				b.fail(key.Span.Start.Offset, duplicateKey(key.Text, first))
+				b.fail(int(key.Span.Start.Offset), duplicateKey(key.Text, first))
 			}
 			seen[key.Text] = key.Span
 		} else {
 			for _, m := range members {
 				if m.Key == key.Text {
-					b.fail(key.Span.Start.Offset, duplicateKey(key.Text, m.KeySpan))
+					b.fail(int(key.Span.Start.Offset), duplicateKey(key.Text, m.KeySpan))
 				}
 			}
 		}
@@ -650,14 +650,14 @@ func (b *yamlBuilder) mapping(y *yaml.Node, depth int) *Node {
 		if b.copySpan == nil && vy.Kind == yaml.ScalarNode && vy.Value == "" && v.Kind == Null && vy.Anchor == "" && vy.Style == 0 {
 			// "key:" with nothing after it: yaml.v4 places the null
 			// wherever the next token is; the colon is a better place.
-			off := b.skipSpace(key.Span.End.Offset, false)
+			off := b.skipSpace(int(key.Span.End.Offset), false)
 			if off < len(b.src) && b.src[off] == ':' {
 				off++
 			}
 			v.Span = b.span(off, off)
 		}
 		members = append(members, Member{Key: key.Text, KeySpan: key.Span, Value: v})
-		end = max(end, v.Span.End.Offset, key.Span.End.Offset)
+		end = max(end, int(v.Span.End.Offset), int(key.Span.End.Offset))
 	}
 	b.leave(outer)
 	if merges != nil {
@@ -691,7 +691,7 @@ func (b *yamlBuilder) merge(own []Member, at []int, merged []*Node) []Member {
 		}
 		for _, src := range sources {
 			if src.Kind != Object {
-				b.fail(v.Span.Start.Offset, "a merge key (<<) needs a mapping or a list of mappings")
+				b.fail(int(v.Span.Start.Offset), "a merge key (<<) needs a mapping or a list of mappings")
 			}
 			for _, m := range src.Members {
 				if !have[m.Key] {

@@ -76,7 +76,7 @@ func (d *Document) raw(n *Node) string {
 }
 
 func (d *Document) rawSpan(sp Span) string {
-	if sp.Start.Offset < 0 || sp.End.Offset > len(d.Text) || sp.Start.Offset >= sp.End.Offset {
+	if sp.Start.Offset < 0 || int(sp.End.Offset) > len(d.Text) || sp.Start.Offset >= sp.End.Offset {
 		return ""
 	}
 	return strings.TrimSpace(d.Text[sp.Start.Offset:sp.End.Offset])

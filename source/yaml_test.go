@@ -29,7 +29,7 @@ func TestYAMLSpans(t *testing.T) {
 		start, end Pos
 		key        Span
 	}{
-		{"", Pos{0, 1, 1}, Pos{len(in) - 1, 9, 11}, Span{}},
+		{"", Pos{0, 1, 1}, Pos{int32(len(in) - 1), 9, 11}, Span{}},
 		{"/name", Pos{6, 1, 7}, Pos{11, 1, 11}, Span{Pos{0, 1, 1}, Pos{4, 1, 5}}},
 		{"/steps", Pos{21, 3, 3}, Pos{70, 5, 21}, Span{Pos{12, 2, 1}, Pos{17, 2, 6}}},
 		{"/steps/0/id", Pos{27, 3, 9}, Pos{32, 3, 13}, Span{Pos{23, 3, 5}, Pos{25, 3, 7}}},
@@ -37,7 +37,7 @@ func TestYAMLSpans(t *testing.T) {
 		{"/steps/1", Pos{54, 5, 5}, Pos{70, 5, 21}, Span{}},
 		{"/steps/1/n", Pos{65, 5, 16}, Pos{69, 5, 20}, Span{Pos{62, 5, 13}, Pos{63, 5, 14}}},
 		{"/empty", Pos{77, 6, 7}, Pos{77, 6, 7}, Span{Pos{71, 6, 1}, Pos{76, 6, 6}}},
-		{"/lit", Pos{83, 7, 6}, Pos{len(in) - 1, 9, 11}, Span{Pos{78, 7, 1}, Pos{81, 7, 4}}},
+		{"/lit", Pos{83, 7, 6}, Pos{int32(len(in) - 1), 9, 11}, Span{Pos{78, 7, 1}, Pos{81, 7, 4}}},
 	}
 	for _, tt := range tests {
 		n := d.Lookup(tt.ptr)
@@ -196,7 +196,7 @@ func TestStringPosYAML(t *testing.T) {
 		n := d.Lookup(tt.ptr)
 		for _, a := range tt.at {
 			got := d.StringPos(n, a.i)
-			if got.Line != a.line || got.Col != a.col || got != d.PosAt(got.Offset) {
+			if int(got.Line) != a.line || int(got.Col) != a.col || got != d.PosAt(int(got.Offset)) {
 				t.Errorf("%s: StringPos(%d) = %v, want %d:%d", tt.ptr, a.i, got, a.line, a.col)
 			}
 		}

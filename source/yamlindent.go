@@ -26,7 +26,7 @@ func (b *yamlBuilder) blockIndent(y *yaml.Node) int {
 	if y.Anchor != "" || y.Style&yaml.TaggedStyle != 0 || y.Tag == "!" {
 		off = b.startOf(y)
 	}
-	return b.doc.PosAt(off).Col - 1
+	return int(b.doc.PosAt(off).Col - 1)
 }
 
 // checkFlowLines refuses a line of a flow node (spread from start to end) that is not
@@ -39,7 +39,7 @@ func (b *yamlBuilder) blockIndent(y *yaml.Node) int {
 func (b *yamlBuilder) checkFlowLines(start, end, n int, kind flowKind) {
 	first, last := b.doc.PosAt(start).Line, b.doc.PosAt(end).Line
 	for line := first + 1; line <= last; line++ {
-		s, e, ok := b.doc.lineBounds(line)
+		s, e, ok := b.doc.lineBounds(int(line))
 		if !ok {
 			return
 		}
@@ -99,7 +99,7 @@ func (b *yamlBuilder) checkBlockLeading(header, n int) {
 	line := b.doc.PosAt(header).Line
 	widest := 0
 	for l := line + 1; ; l++ {
-		ls, le, ok := b.doc.lineBounds(l)
+		ls, le, ok := b.doc.lineBounds(int(l))
 		if !ok {
 			return
 		}

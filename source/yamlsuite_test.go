@@ -169,7 +169,7 @@ func TestYAMLTestSuite(t *testing.T) {
 				t.Errorf("%s: invalid YAML accepted: %q", c.id, c.yaml)
 			case !ok:
 				t.Errorf("%s: refused at %d:%d (%s); add the line of its fault to yamlSuiteErrorLines: %q", c.id, pe.Pos.Line, pe.Pos.Col, pe.Msg, c.yaml)
-			case pe.Pos.Line != want || pe.Pos.Col < 1 || pe.Pos.Offset > len(data):
+			case int(pe.Pos.Line) != want || pe.Pos.Col < 1 || int(pe.Pos.Offset) > len(data):
 				t.Errorf("%s: error at %d:%d (%s), want it on line %d: %q", c.id, pe.Pos.Line, pe.Pos.Col, pe.Msg, want, c.yaml)
 			default:
 				refused++

@@ -234,13 +234,13 @@ func placeSignature(doc *source.Document, sig string) ([][]byte, error) {
 		if doc.Format == source.YAML && start > 0 && text[start-1] == ':' {
 			quoted = " " + quoted
 		}
-		return [][]byte{splice(text, start, end, quoted)}, nil
+		return [][]byte{splice(text, int(start), int(end), quoted)}, nil
 	}
 	nl := "\n"
 	if bytes.Contains(text, []byte("\r\n")) {
 		nl = "\r\n"
 	}
-	open, closing := root.Span.Start.Offset, root.Span.End.Offset-1
+	open, closing := int(root.Span.Start.Offset), int(root.Span.End.Offset)-1
 	flow := text[open] == '{'
 	if flow && (closing <= open || text[closing] != '}') {
 		return nil, errors.New("cannot find the end of the top-level object")
@@ -256,18 +256,18 @@ func placeSignature(doc *source.Document, sig string) ([][]byte, error) {
 			return [][]byte{splice(text, open+1, open+1, sep+quoted)}, nil
 		}
 		last := root.Members[len(root.Members)-1]
-		at := last.Value.Span.End.Offset
-		if indent, ownLine := lineIndent(text, last.KeySpan.Start.Offset, open); ownLine {
+		at := int(last.Value.Span.End.Offset)
+		if indent, ownLine := lineIndent(text, int(last.KeySpan.Start.Offset), open); ownLine {
 			return [][]byte{splice(text, at, at, ","+nl+indent+sep+quoted)}, nil
 		}
 		return [][]byte{splice(text, at, at, ", "+sep+quoted)}, nil
 	}
 	// A block mapping: a new line after the line the last value ends on.
-	indent, _ := lineIndent(text, root.Members[0].KeySpan.Start.Offset, -1)
+	indent, _ := lineIndent(text, int(root.Members[0].KeySpan.Start.Offset), -1)
 	line := indent + canonical.SignatureProperty + ": " + quoted
-	first := root.Members[0].KeySpan.Start.Offset - len(indent)
+	first := int(root.Members[0].KeySpan.Start.Offset) - len(indent)
 	firstLine := splice(text, first, first, line+nl)
-	at := root.Span.End.Offset
+	at := int(root.Span.End.Offset)
 	if at > 0 && text[at-1] == '\n' {
 		return [][]byte{splice(text, at, at, line+nl), firstLine}, nil
 	}

@@ -122,7 +122,7 @@ func parseSection(n *source.Node, dir string) (*Settings, error) {
 				s.Context = append(s.Context, c.Text)
 			}
 		default:
-			return s, &lint.ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col,
+			return s, &lint.ConfigError{Line: int(m.KeySpan.Start.Line), Column: int(m.KeySpan.Start.Col),
 				Msg: fmt.Sprintf("cortex: unknown key %q (want prompt_templates, context)", m.Key)}
 		}
 	}
@@ -142,7 +142,7 @@ func LoadRegistry(path string) (*Registry, error) {
 	bad := func(ptr, format string, args ...any) error {
 		line := 1
 		if sp, ok := doc.PointerSpan(ptr); ok {
-			line = sp.Start.Line
+			line = int(sp.Start.Line)
 		}
 		return fmt.Errorf("%s:%d: %s", path, line, fmt.Sprintf(format, args...))
 	}

@@ -85,7 +85,7 @@ func parseSettings(n *source.Node, _ string) (any, error) {
 				return nil, lint.ConfigErrorAt(m.Value, "direclaw.release: %q is not a release (want seed, current or both)", lint.Scalar(m.Value))
 			}
 		default:
-			return nil, &lint.ConfigError{Line: m.KeySpan.Start.Line, Column: m.KeySpan.Start.Col,
+			return nil, &lint.ConfigError{Line: int(m.KeySpan.Start.Line), Column: int(m.KeySpan.Start.Col),
 				Msg: fmt.Sprintf("direclaw: unknown key %q (want release)", m.Key)}
 		}
 	}
