@@ -226,7 +226,7 @@ func Diff(old, new []*Unit, renames []Rename, opts sim.Options) *Report {
 				if u.ID() != k || first.ID() != k {
 					msg = fmt.Sprintf("%s: renames: makes %s of both %s (%s) and %s (here); this one is not compared", side, k, first.ID(), first.Path, u.ID())
 				}
-				rep.Problems = append(rep.Problems, Problem{Path: u.Path, Line: u.Span.Start.Line, Col: u.Span.Start.Col, Rule: "duplicate-id", Message: msg})
+				rep.Problems = append(rep.Problems, Problem{Path: u.Path, Line: int(u.Span.Start.Line), Col: int(u.Span.Start.Col), Rule: "duplicate-id", Message: msg})
 				continue
 			}
 			m[k] = u
@@ -284,7 +284,7 @@ func (rep *Report) nodeRenames(id string, o *Unit, to map[string]string) map[str
 		dst := to[from]
 		if n := has[dst]; n != nil && has[from] != nil {
 			if _, away := to[dst]; !away {
-				rep.Problems = append(rep.Problems, Problem{Path: o.Path, Line: n.Span.Start.Line, Col: n.Span.Start.Col, Rule: "duplicate-id",
+				rep.Problems = append(rep.Problems, Problem{Path: o.Path, Line: int(n.Span.Start.Line), Col: int(n.Span.Start.Col), Rule: "duplicate-id",
 					Message: fmt.Sprintf("renames: %s → %s in %s collides with OLD's own node %s (rename that one too, or drop the entry); not applied", from, dst, id, dst)})
 				continue
 			}

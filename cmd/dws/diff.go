@@ -441,7 +441,7 @@ func inspectUnits(l *lint.Linter, path string, data []byte, named bool) (*lint.I
 		p := change.Problem{Path: path, Rule: "parse", Message: "the file does not parse"}
 		var se *source.Error
 		if _, err := source.Parse(path, data, source.FormatOf(path, data)); errors.As(err, &se) {
-			p.Line, p.Col, p.Message = se.Pos.Line, se.Pos.Col, se.Msg
+			p.Line, p.Col, p.Message = int(se.Pos.Line), int(se.Pos.Col), se.Msg
 		}
 		return in, nil, []change.Problem{p}
 	}
