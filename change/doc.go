@@ -76,7 +76,7 @@
 //     a one-unit file) and every node's own hash (so a DireClaw agent's new model
 //     mutates the workflows whose steps use it); a unit that is part of a file adds the
 //     hash of all its own values under the key #unit (a DireClaw workflow's version is
-//     mutated by a new workflow_orchestration too). Two entries are the same version when
+//     mutated by new orchestrator-wide settings too). Two entries are the same version when
 //     both agree; the path is kept for people only. validate reports version-mutated and
 //     version-unpublished only when the lockfile has a published section at all.
 //   - Fingerprints: the first 16 hex digits of SHA-256 over the unit id (without

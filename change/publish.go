@@ -28,7 +28,7 @@ func Entry(doc *source.Document, u *Unit, path string) (canonical.Published, err
 	}
 	if u.Pointer != "" {
 		// A unit that is part of a file can depend on values outside its part (a DireClaw
-		// workflow on the orchestrator's workflow_orchestration): they are recorded too.
+		// workflow on its orchestrator's settings): they are recorded too.
 		p.Nodes[UnitKey] = fieldsHash(u)
 	}
 	return p, nil

@@ -59,7 +59,7 @@ func (u *Unit) Ref() string {
 // Node is one step, phase or task.
 type Node struct {
 	ID string
-	// Type is what the node does (a Cortex step's type, "phase", "agent_review"); a
+	// Type is what the node does, in the dialect's words (a step's or a phase's kind); a
 	// changed type is breaking.
 	Type string
 	Span source.Span // where its id is written
