@@ -106,7 +106,7 @@ type Input struct {
 	// but it is no definition and gets no dialect.
 	Context bool
 	// regular marks a file a directory listing named as a regular file: it is read
-	// without a stat first (source.ReadRegular).
+	// without a stat first (source.ReadRegularString).
 	regular bool
 	// abs is the absolute path, once known (absPath).
 	abs string

@@ -96,13 +96,10 @@ func ReadPrivate(path string, limit int64) ([]byte, error) {
 	return readRegular(path, limit, true, nil)
 }
 
-// ReadRegular reads a file that a directory listing has just named as a regular
-// file, as ReadFile does but without its stat: once open, the file is checked again
-// to be regular (the listing and ReadFile's stat are both a moment old), which
-// leaves four system calls a file instead of five.
-func ReadRegular(path string) ([]byte, error) { return readRegular(path, MaxFileSize, false, nil) }
-
-// ReadRegularString is ReadRegular into a string, as ReadFileString reads.
+// ReadRegularString reads a file that a directory listing has just named as a regular
+// file into a string, as ReadFileString does but without its stat: once open, the file
+// is checked again to be regular (the listing and ReadFileString's stat are both a
+// moment old), which leaves four system calls a file instead of five.
 func ReadRegularString(path string) (string, error) {
 	var text strings.Builder
 	if _, err := readRegular(path, MaxFileSize, false, &text); err != nil {
