@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"context"
-	"errors"
 	"math/big"
 )
 
@@ -25,15 +23,8 @@ func Common(a, b *Result, same func(Edge) Edge, opts Options) (Counts, error) {
 	if a == nil || b == nil || a.sp == nil || b.sp == nil {
 		return c, nil
 	}
-	if opts.MaxTime > 0 {
-		parent := opts.Ctx
-		if parent == nil {
-			parent = context.Background()
-		}
-		var cancel context.CancelFunc
-		opts.Ctx, cancel = context.WithTimeoutCause(parent, opts.MaxTime, errors.New(opts.MaxTime.String()))
-		defer cancel()
-	}
+	opts, cancel := opts.timed()
+	defer cancel()
 	l := newLimits(opts)
 	sa, sb := a.sp, b.sp
 	// The edges of a, as the edges of b they stand for (-1: none of b's).

@@ -95,15 +95,8 @@ type Outcome struct {
 // definition has, so that those no run reaches are reported too. A bound that stops it
 // is a *BoundError.
 func Explore[S comparable](m Machine[S], opts Options, maxPaths int, edges []Edge) (*Result, error) {
-	if opts.MaxTime > 0 {
-		parent := opts.Ctx
-		if parent == nil {
-			parent = context.Background()
-		}
-		var cancel context.CancelFunc
-		opts.Ctx, cancel = context.WithTimeoutCause(parent, opts.MaxTime, errors.New(opts.MaxTime.String()))
-		defer cancel()
-	}
+	opts, cancel := opts.timed()
+	defer cancel()
 	l := newLimits(opts)
 	sp, err := explore(m, opts, l)
 	if err != nil {
@@ -344,4 +337,19 @@ func (r *Result) oneToOne() bool {
 		}
 	}
 	return !slices.ContainsFunc(uses, func(n int) bool { return n > 1 })
+}
+
+// timed is opts with MaxTime turned into a deadline on its context (the cause names
+// the bound), and the function that releases it.
+func (opts Options) timed() (Options, context.CancelFunc) {
+	if opts.MaxTime <= 0 {
+		return opts, func() {}
+	}
+	parent := opts.Ctx
+	if parent == nil {
+		parent = context.Background()
+	}
+	var cancel context.CancelFunc
+	opts.Ctx, cancel = context.WithTimeoutCause(parent, opts.MaxTime, errors.New(opts.MaxTime.String()))
+	return opts, cancel
 }
