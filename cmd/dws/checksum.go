@@ -92,15 +92,9 @@ func checksum(c *cli.Context) error {
 		if len(args) == 0 {
 			args = []string{relativeDir(s.cfg.Dir)}
 		}
-		files, problems, err := expandPaths(s, args, check)
+		files, err := expandOrSay(c, s, args, check)
 		if err != nil {
 			return err
-		}
-		for _, p := range problems {
-			fmt.Fprintf(c.App.ErrWriter, "dws: %s: %s\n", printable.String(p.File), printable.String(p.Message))
-		}
-		if len(problems) > 0 {
-			return exitCode(exitFindings)
 		}
 		return checkPublished(c, s, check, files)
 	}
@@ -190,15 +184,9 @@ func checkLock(c *cli.Context, s *setup, lockPath string, args []string) error {
 			items = append(items, item{path: p, expected: lock.Files[k]})
 		}
 	} else {
-		files, problems, err := expandPaths(s, args, lockPath)
+		files, err := expandOrSay(c, s, args, lockPath)
 		if err != nil {
 			return err
-		}
-		for _, p := range problems {
-			fmt.Fprintf(c.App.ErrWriter, "dws: %s: %s\n", printable.String(p.File), printable.String(p.Message))
-		}
-		if len(problems) > 0 {
-			return exitCode(exitFindings)
 		}
 		for _, f := range files {
 			key, err := canonical.RelPath(lockPath, f)
@@ -369,4 +357,20 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// expandOrSay is expandPaths for a checksum command that cannot go on without every
+// path: a path that cannot be expanded is said on stderr, and the command exits 1.
+func expandOrSay(c *cli.Context, s *setup, args []string, lockPath string) ([]string, error) {
+	files, problems, err := expandPaths(s, args, lockPath)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range problems {
+		fmt.Fprintf(c.App.ErrWriter, "dws: %s: %s\n", printable.String(p.File), printable.String(p.Message))
+	}
+	if len(problems) > 0 {
+		return nil, exitCode(exitFindings)
+	}
+	return files, nil
 }

@@ -87,13 +87,9 @@ func diff(c *cli.Context) error {
 	if ref == "" && len(args) != 2 {
 		return usagef("diff: want OLD and NEW, or --against GIT_REF [PATH…]")
 	}
-	s, err := loadSetup(c.String("config"))
+	s, l, err := loadLinter(c.String("config"))
 	if err != nil {
 		return err
-	}
-	l, err := lint.New(s.reg, s.cfg)
-	if err != nil {
-		return usageError{err}
 	}
 	var ack map[string]string
 	if f := c.String("ack"); f != "" {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/dwsdev/dws/internal/printable"
-	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/report"
 	"github.com/dwsdev/dws/source"
 	"github.com/urfave/cli/v2"
@@ -47,13 +46,9 @@ func drawGraph(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := loadSetup(c.String("config"))
+	_, l, err := loadLinter(c.String("config"))
 	if err != nil {
 		return err
-	}
-	l, err := lint.New(s.reg, s.cfg)
-	if err != nil {
-		return usageError{err}
 	}
 	data, err := source.ReadFile(path)
 	if err != nil {

@@ -99,13 +99,9 @@ func simulate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := loadSetup(c.String("config"))
+	s, l, err := loadLinter(c.String("config"))
 	if err != nil {
 		return err
-	}
-	l, err := lint.New(s.reg, s.cfg)
-	if err != nil {
-		return usageError{err}
 	}
 	l.Jobs = c.Int("jobs")
 	start, err := startContext(c.String("context"))

@@ -83,13 +83,9 @@ func runTests(c *cli.Context) error {
 		}
 		only = re
 	}
-	s, err := loadSetup(c.String("config"))
+	s, l, err := loadLinter(c.String("config"))
 	if err != nil {
 		return err
-	}
-	l, err := lint.New(s.reg, s.cfg)
-	if err != nil {
-		return usageError{err}
 	}
 	l.Jobs = c.Int("jobs")
 	paths := c.Args().Slice()

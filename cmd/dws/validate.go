@@ -68,6 +68,20 @@ type setup struct {
 
 func loadSetup(configFlag string) (*setup, error) { return loadSetupOf(configFlag, lint.LoadConfig) }
 
+// loadLinter is loadSetup and the linter of its registry and config: what graph,
+// simulate, test and diff start with. A config the linter refuses is a usage error.
+func loadLinter(configFlag string) (*setup, *lint.Linter, error) {
+	s, err := loadSetup(configFlag)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := lint.New(s.reg, s.cfg)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	return s, l, nil
+}
+
 // loadSetupOf is loadSetup with the config read by load (lint.LoadConfig, or
 // lint.LoadConfigDeferring for a run that may need none of the sections' files).
 func loadSetupOf(configFlag string, load func(string, *lint.Registry) (*lint.Config, error)) (*setup, error) {
