@@ -89,30 +89,5 @@ workflow_orchestration:
 
 // refExample is a DireClaw orchestrator whose one step names the given agent.
 func refExample(agent string) string {
-	return `id: demo
-selector_agent: router
-default_workflow: answer
-selection_max_retries: 2
-agents:
-  router: { provider: anthropic, model: sonnet, can_orchestrate_workflows: true }
-  worker: { provider: openai, model: gpt-5 }
-workflows:
-  - id: answer
-    version: 1
-    description: Answer a question
-    tags: [default]
-    inputs: [user_message]
-    steps:
-      - id: reply
-        type: agent_task
-        agent: ` + agent + `
-        prompt: "Answer: {{inputs.user_message}}"
-        outputs: [summary]
-        output_files:
-          summary: reply/summary__{{workflow.run_id}}.txt
-workflow_orchestration:
-  max_total_iterations: 12
-  default_step_timeout_seconds: 900
-  max_step_timeout_seconds: 1800
-`
+	return example(strings.Replace(replyStep, "agent: worker", "agent: "+agent, 1))
 }
