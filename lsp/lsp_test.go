@@ -1,19 +1,15 @@
 package lsp
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
-	"net/textproto"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +17,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/dwsdev/dws/dialect"
+	"github.com/dwsdev/dws/internal/lsptest"
 	"github.com/dwsdev/dws/lint"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -67,7 +64,7 @@ func startWith(t *testing.T, setup func(*Server)) *session {
 		close(done)
 	}()
 	rec := &recorder{pub: make(chan *protocol.PublishDiagnosticsParams, 1000)}
-	_, _, server := protocol.NewClient(ctx, rec, ownedFrames{jsonrpc2.NewStream(b), textproto.NewReader(bufio.NewReader(b))})
+	_, _, server := protocol.NewClient(ctx, rec, lsptest.Stream(b))
 	t.Cleanup(func() {
 		cancel()
 		_ = a.Close()
@@ -79,33 +76,6 @@ func startWith(t *testing.T, setup func(*Server)) *session {
 		t.Fatal(err)
 	}
 	return se
-}
-
-// ownedFrames is the test client's end of the pipe: it writes as go.lsp.dev's header
-// stream does, and reads each message into bytes of its own. go.lsp.dev's own stream
-// reads every frame into one reused buffer, and the protocol package decodes a result
-// with strings that point into it: a code action's title could read as part of the
-// publishDiagnostics framed after it ("ishDiagnostics\",\"params\":…").
-type ownedFrames struct {
-	jsonrpc2.Stream // Write and Close; its Read is never called
-	in              *textproto.Reader
-}
-
-func (f ownedFrames) Read(context.Context) (jsonrpc2.Message, int64, error) {
-	header, err := f.in.ReadMIMEHeader()
-	if err != nil {
-		return nil, 0, err
-	}
-	n, err := strconv.Atoi(header.Get("Content-Length"))
-	if err != nil || n < 0 {
-		return nil, 0, fmt.Errorf("a frame without a Content-Length: %v", header)
-	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(f.in.R, body); err != nil {
-		return nil, 0, err
-	}
-	m, err := jsonrpc2.DecodeMessage(body)
-	return m, int64(n), err
 }
 
 // write puts files into a fresh directory (with a .dws.yaml unless given) and returns it.

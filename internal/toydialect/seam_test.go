@@ -1,25 +1,21 @@
 package toydialect_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"net"
-	"net/textproto"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dwsdev/dws/internal/lsptest"
 	"github.com/dwsdev/dws/lint"
 	"github.com/dwsdev/dws/lsp"
 	"github.com/dwsdev/dws/report"
 	"github.com/dwsdev/dws/source"
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -168,30 +164,6 @@ func (e *editor) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagno
 	return nil
 }
 
-// frames reads each message into bytes of its own (go.lsp.dev's stream reuses one
-// buffer that decoded strings point into).
-type frames struct {
-	jsonrpc2.Stream
-	in *textproto.Reader
-}
-
-func (f frames) Read(context.Context) (jsonrpc2.Message, int64, error) {
-	header, err := f.in.ReadMIMEHeader()
-	if err != nil {
-		return nil, 0, err
-	}
-	n, err := strconv.Atoi(header.Get("Content-Length"))
-	if err != nil || n < 0 {
-		return nil, 0, fmt.Errorf("a frame without a Content-Length: %v", header)
-	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(f.in.R, body); err != nil {
-		return nil, 0, err
-	}
-	m, err := jsonrpc2.DecodeMessage(body)
-	return m, int64(n), err
-}
-
 // serve starts dws lsp with only the toy registered and opens flow.json in it.
 func serve(t *testing.T) (context.Context, protocol.Server, uri.URI) {
 	t.Helper()
@@ -205,7 +177,7 @@ func serve(t *testing.T) (context.Context, protocol.Server, uri.URI) {
 		close(done)
 	}()
 	ed := &editor{pub: make(chan *protocol.PublishDiagnosticsParams, 100)}
-	_, _, server := protocol.NewClient(ctx, ed, frames{jsonrpc2.NewStream(b), textproto.NewReader(bufio.NewReader(b))})
+	_, _, server := protocol.NewClient(ctx, ed, lsptest.Stream(b))
 	t.Cleanup(func() {
 		cancel()
 		_ = a.Close()
