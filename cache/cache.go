@@ -18,6 +18,12 @@
 // cannot leave the stamp as it was. A fresh checkout (CI) has new times throughout:
 // there, every file is read and hashed.
 //
+// A directory's listing is kept the same way, under the directory's stamp (adding,
+// removing or renaming an entry moves its times): a warm walk reads the names from
+// the index instead of the directory, and each listed file leads straight to its
+// stamp, with no search (see listing.go). Listings live in the index only, so a run
+// that keeps one merges the index rather than appending to the journal.
+//
 // A lookup costs what it looks up, whatever the size of the index. The index is a
 // file of fixed-width records sorted by key (a stamp's key is the SHA-256 of the
 // file's absolute path), mapped into memory and searched, never decoded whole:
@@ -204,6 +210,7 @@ type Cache struct {
 	journal journal             // the journal's entries and stamps (by path key)
 	added   map[Key]record      // what this run adds, for Close to write
 	astamps map[Key]stampRecord // by path key
+	alists  map[Key]listRecord  // listings, by the directory's path key
 	names   map[string]string   // dialect names, each kept once
 	off     bool                // the directory is refused: nothing is read or written
 	refused error               // the first reason something was not used, for Refused
@@ -220,6 +227,7 @@ func Open(dir string, scope Key) *Cache {
 		opened:  time.Now(),
 		added:   map[Key]record{},
 		astamps: map[Key]stampRecord{},
+		alists:  map[Key]listRecord{},
 		names:   map[string]string{},
 	}
 	c.now = c.opened.Unix()
@@ -397,12 +405,12 @@ func (c *Cache) Close() error {
 	defer c.mu.Unlock()
 	// Damage a lookup found in the index (a record's checksum, a fault) is for this
 	// writer to replace, whatever the index looks like when opened again.
-	damaged := c.index != nil && c.index.bad
+	damaged := c.index != nil && c.index.bad.Load()
 	defer func() {
 		c.index.close()
 		c.index = nil
 	}()
-	if c.off || (len(c.added) == 0 && len(c.astamps) == 0) {
+	if c.off || (len(c.added) == 0 && len(c.astamps) == 0 && len(c.alists) == 0) {
 		return nil
 	}
 	// Only the user may read what the index says of their files, or write what a run
@@ -428,7 +436,8 @@ func (c *Cache) Close() error {
 	jpath := c.path + journalSuffix
 	j, jerr := readJournal(jpath)
 	batch := encodeBatch(c.added, c.astamps)
-	appendable := !damaged && ierr == nil && index.sound() &&
+	// Listings live in the index only, where they lead to the stamps.
+	appendable := len(c.alists) == 0 && !damaged && ierr == nil && index.sound() &&
 		(jerr == nil && j.whole || errors.Is(jerr, fs.ErrNotExist)) &&
 		j.size+len(batch) <= maxJournalBytes
 	if appendable {
@@ -445,7 +454,7 @@ func (c *Cache) Close() error {
 	for k, r := range c.astamps {
 		stamps[k] = r
 	}
-	if err := writeIndex(c.path, index, entries, stamps); err != nil {
+	if err := writeIndex(c.path, index, entries, stamps, c.alists); err != nil {
 		return err
 	}
 	// What the journal held is in the new index; a reader that still sees the
@@ -453,6 +462,6 @@ func (c *Cache) Close() error {
 	if err := removeFile(jpath); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	c.added, c.astamps = map[Key]record{}, map[Key]stampRecord{}
+	c.added, c.astamps, c.alists = map[Key]record{}, map[Key]stampRecord{}, map[Key]listRecord{}
 	return trim(c.dir, c.path)
 }

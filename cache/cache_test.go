@@ -266,36 +266,40 @@ func TestDamagedIndex(t *testing.T) {
 	}
 }
 
-// An index of dws's previous format (3, which decoded the whole file) reads as
-// empty, as no error, and the first run that writes replaces it.
+// An index of dws's previous formats (3, which decoded the whole file; 4, without
+// listings) reads as empty, as no error, and the first run that writes replaces it.
 func TestPreviousFormatReadsAsEmpty(t *testing.T) {
-	old, err := os.ReadFile("testdata/format3.idx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	scope := KeyOf([]byte("s")) // the scope testdata/format3.idx was written for
-	c := Open(dir, scope)
-	if err := os.WriteFile(c.path, old, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	c = Open(dir, scope)
-	if _, ok := c.Get(key(1)); ok {
-		t.Error("an entry was read from a format-3 index")
-	}
-	if err := c.Refused(); err != nil {
-		t.Errorf("an index of the previous format is no refusal: %v", err)
-	}
-	c.Put(key(3), entryOf(3))
-	if err := c.Close(); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(c.path)
-	if !bytes.HasPrefix(data, []byte(magic)) {
-		t.Fatalf("the index was not replaced: %q", data[:min(len(data), 16)])
-	}
-	if e, ok := Open(dir, scope).Get(key(3)); !ok || e != entryOf(3) {
-		t.Fatalf("the new entry: %v %v", e, ok)
+	for _, name := range []string{"format3.idx", "format4.idx"} {
+		t.Run(name, func(t *testing.T) {
+			old, err := os.ReadFile(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			scope := KeyOf([]byte("s")) // the scope the files were written for
+			c := Open(dir, scope)
+			if err := os.WriteFile(c.path, old, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c = Open(dir, scope)
+			if _, ok := c.Get(key(1)); ok {
+				t.Error("an entry was read from an index of an older format")
+			}
+			if err := c.Refused(); err != nil {
+				t.Errorf("an index of an older format is no refusal: %v", err)
+			}
+			c.Put(key(3), entryOf(3))
+			if err := c.Close(); err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(c.path)
+			if !bytes.HasPrefix(data, []byte(magic)) {
+				t.Fatalf("the index was not replaced: %q", data[:min(len(data), 16)])
+			}
+			if e, ok := Open(dir, scope).Get(key(3)); !ok || e != entryOf(3) {
+				t.Fatalf("the new entry: %v %v", e, ok)
+			}
+		})
 	}
 }
 

@@ -9,29 +9,39 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"sync/atomic"
 )
 
-// An index is a header, the entries, the stamps and the heap of the entries'
-// strings, all little-endian:
+// An index is a header, the entries, the stamps, the listings and the heap of the
+// entries' strings and the listings' names, all little-endian:
 //
-//	magic "dws-cache 4\n", 4 bytes zero, entry count, stamp count, heap length (8
-//	bytes each), the CRC-32C of the header without this field, 4 bytes zero; 256
-//	4-byte fan-out counts of the entries (how many have a key whose first byte is
-//	at most i), the same for the stamps
+//	magic "dws-cache 5\n", 4 bytes zero, entry count, stamp count, listing count,
+//	heap length (8 bytes each), the CRC-32C of the header without this field, 4
+//	bytes zero; 256 4-byte fan-out counts of the entries (how many have a key whose
+//	first byte is at most i), the same for the stamps
 //	entry: key (32), last use (8), heap offset (4), dialect length (2), checksum
 //	length (2), CRC-32C of the 48 bytes before it and of its strings (4)
 //	stamp: path key (32), entry number (4), last use (8), device, inode, size,
 //	modification and status-change time (8 each), CRC-32C of the 84 bytes before it
+//	listing: path key of the directory (32), last use (8), the directory's device,
+//	inode, size, modification and status-change time (8 each), heap offset,
+//	length and name count (4 each), CRC-32C of the 92 bytes before it and of its
+//	bytes in the heap (4); those bytes are the directory's absolute path and its
+//	length (2), then per name its length (2), its type (1) and 1 + the number of
+//	its file's stamp in the index, or 0 (4), then the names
 //
-// Entries are sorted by key, stamps by path key, each key at most once; a stamp
-// names its entry by its number in the index, so that a stamped file's lookup is one
-// search. The file ends with the heap.
+// Entries are sorted by key, stamps and listings by path key, each key at most once;
+// a stamp names its entry by its number in the index, so that a stamped file's
+// lookup is one search, and a listing names its files' stamps, so that a listed
+// file's lookup is none. The file ends with the heap.
 const (
-	magic      = "dws-cache 4\n"
-	fanout     = 256 * 4
-	headerSize = 48 + 2*fanout
-	entrySize  = 52
-	stampSize  = 88
+	magic       = "dws-cache 5\n"
+	fanout      = 256 * 4
+	headerFixed = 56
+	headerSize  = headerFixed + 2*fanout
+	entrySize   = 52
+	stampSize   = 88
+	listingSize = 96
 )
 
 // castagnoli is the CRC-32C table, made on first use: a run without a cache (a cold
@@ -43,12 +53,17 @@ type table struct {
 	data             []byte
 	unmap            func()
 	entries, stamps  []byte
+	listings         []byte
 	efan, sfan       []byte
 	heap             []byte
 	nEntries, nStamp int
+	nListing         int
 	// bad marks an index found damaged after it was opened (a record's checksum, or
-	// a fault reading the mapping): from then on it reads as empty.
-	bad bool
+	// a fault reading the mapping): from then on it reads as empty. The rest of a
+	// table never changes once opened: lookups read it without a lock.
+	bad atomic.Bool
+	// dialects are the dialect names read so far, for lookups without a lock.
+	dialects atomic.Pointer[[]string]
 }
 
 // openTable maps the index at path. A missing or refused file is an error (as
@@ -74,17 +89,17 @@ func (t *table) parse() bool {
 		return false
 	}
 	le := binary.LittleEndian
-	ne, ns, nh := le.Uint64(d[16:]), le.Uint64(d[24:]), le.Uint64(d[32:])
-	if le.Uint32(d[40:]) != headerSum(d) {
+	ne, ns, nl, nh := le.Uint64(d[16:]), le.Uint64(d[24:]), le.Uint64(d[32:]), le.Uint64(d[40:])
+	if le.Uint32(d[48:]) != headerSum(d) {
 		return false
 	}
 	limit := uint64(maxIndexBytes)
-	if ne > limit/entrySize || ns > limit/stampSize || nh > limit ||
-		uint64(headerSize)+ne*entrySize+ns*stampSize+nh != uint64(len(d)) {
+	if ne > limit/entrySize || ns > limit/stampSize || nl > limit/listingSize || nh > limit ||
+		uint64(headerSize)+ne*entrySize+ns*stampSize+nl*listingSize+nh != uint64(len(d)) {
 		return false
 	}
-	t.nEntries, t.nStamp = int(ne), int(ns)
-	t.efan, t.sfan = d[48:48+fanout], d[48+fanout:headerSize]
+	t.nEntries, t.nStamp, t.nListing = int(ne), int(ns), int(nl)
+	t.efan, t.sfan = d[headerFixed:headerFixed+fanout], d[headerFixed+fanout:headerSize]
 	if !fanoutHolds(t.efan, t.nEntries) || !fanoutHolds(t.sfan, t.nStamp) {
 		return false
 	}
@@ -93,14 +108,16 @@ func (t *table) parse() bool {
 	off += len(t.entries)
 	t.stamps = d[off : off+t.nStamp*stampSize]
 	off += len(t.stamps)
+	t.listings = d[off : off+t.nListing*listingSize]
+	off += len(t.listings)
 	t.heap = d[off:]
 	return true
 }
 
 // headerSum is the checksum of an index's header, without its own field.
 func headerSum(d []byte) uint32 {
-	sum := crc32.Update(0, castagnoli(), d[:40])
-	return crc32.Update(sum, castagnoli(), d[44:headerSize])
+	sum := crc32.Update(0, castagnoli(), d[:48])
+	return crc32.Update(sum, castagnoli(), d[52:headerSize])
 }
 
 func fanoutHolds(fan []byte, n int) bool {
@@ -125,7 +142,8 @@ func (t *table) safely(f func() bool) (ok bool) {
 			if _, fault := v.(interface{ Addr() uintptr }); !fault {
 				panic(v)
 			}
-			t.bad, ok = true, false
+			t.bad.Store(true)
+			ok = false
 		}
 	}()
 	return f()
@@ -135,12 +153,12 @@ func (t *table) close() {
 	if t != nil && t.unmap != nil {
 		t.unmap()
 		t.unmap, t.data = nil, nil
-		t.bad = true
+		t.bad.Store(true)
 	}
 }
 
 // sound says whether t is an index to append a journal to.
-func (t *table) sound() bool { return t != nil && !t.bad }
+func (t *table) sound() bool { return t != nil && !t.bad.Load() }
 
 func (t *table) entryCount() int {
 	if t == nil {
@@ -195,22 +213,30 @@ func (t *table) get(k Key, names map[string]string) (r record, ok bool) {
 
 // entryAt reads the i-th entry, checking it; a damaged one makes t bad.
 func (t *table) entryAt(i int, names map[string]string) (Key, record, bool) {
+	k, r, dial, ok := t.entryRaw(i)
+	if ok {
+		r.Dialect = intern(names, dial)
+	}
+	return k, r, ok
+}
+
+// entryRaw is entryAt, leaving the dialect as the mapping's bytes.
+func (t *table) entryRaw(i int) (Key, record, []byte, bool) {
 	rec := t.entries[i*entrySize : (i+1)*entrySize]
 	le := binary.LittleEndian
 	off, dl, cl := uint64(le.Uint32(rec[40:])), uint64(le.Uint16(rec[44:])), uint64(le.Uint16(rec[46:]))
 	if off+dl+cl > uint64(len(t.heap)) {
-		t.bad = true
-		return Key{}, record{}, false
+		t.bad.Store(true)
+		return Key{}, record{}, nil, false
 	}
 	strs := t.heap[off : off+dl+cl]
 	if crc32.Update(crc32.Update(0, castagnoli(), rec[:48]), castagnoli(), strs) != le.Uint32(rec[48:]) {
-		t.bad = true
-		return Key{}, record{}, false
+		t.bad.Store(true)
+		return Key{}, record{}, nil, false
 	}
 	var k Key
 	copy(k[:], rec)
-	return k, record{Entry: Entry{Dialect: intern(names, strs[:dl]), Checksum: string(strs[dl:])},
-		used: int64(le.Uint64(rec[32:]))}, true
+	return k, record{Entry: Entry{Checksum: string(strs[dl:])}, used: int64(le.Uint64(rec[32:]))}, strs[:dl], true
 }
 
 // intern returns b as a string, one string per name.
@@ -247,12 +273,12 @@ func (t *table) stampAt(i int) (stampRecord, int, bool) {
 	rec := t.stamps[i*stampSize : (i+1)*stampSize]
 	le := binary.LittleEndian
 	if crc32.Checksum(rec[:84], castagnoli()) != le.Uint32(rec[84:]) {
-		t.bad = true
+		t.bad.Store(true)
 		return stampRecord{}, 0, false
 	}
 	e := int(le.Uint32(rec[32:]))
 	if e >= t.nEntries {
-		t.bad = true
+		t.bad.Store(true)
 		return stampRecord{}, 0, false
 	}
 	sr := stampRecord{used: int64(le.Uint64(rec[36:])), Stamp: Stamp{
@@ -314,9 +340,10 @@ func (t *table) all(names map[string]string) (es []mergedEntry, ss []mergedStamp
 // entries and stamps, which win: the maxEntries most recently used entries, and as
 // many of the stamps whose entries are kept, keys breaking ties. Written to a
 // temporary file and renamed.
-func writeIndex(path string, old *table, entries map[Key]record, stamps map[Key]stampRecord) error {
+func writeIndex(path string, old *table, entries map[Key]record, stamps map[Key]stampRecord, lists map[Key]listRecord) error {
 	names := map[string]string{}
 	oes, oss := old.all(names)
+	ols := old.allListings()
 
 	es := make([]mergedEntry, 0, len(entries))
 	for k, r := range entries {
@@ -345,7 +372,19 @@ func writeIndex(path string, old *table, entries map[Key]record, stamps map[Key]
 		}
 	}
 	kept = recent(kept, func(s mergedStamp) int64 { return s.used }, cmpStamp)
-	return writeFile(path, func(w *bufio.Writer) error { return encodeIndex(w, es, kept) })
+	ls := keptListings(ols, lists)
+	// Each listed name leads to its file's stamp in this index, when it has one.
+	for _, l := range ls {
+		for i, e := range l.ents {
+			pk := pathKey(childPath(l.dir, e.Name))
+			n, ok := slices.BinarySearchFunc(kept, pk, func(s mergedStamp, k Key) int { return bytes.Compare(s.pk[:], k[:]) })
+			l.ents[i].Hint = 0
+			if ok {
+				l.ents[i].Hint = Hint(n + 1)
+			}
+		}
+	}
+	return writeFile(path, func(w *bufio.Writer) error { return encodeIndex(w, es, kept, ls) })
 }
 
 // mergeSorted merges two lists sorted by cmp, each key at most once in each;
@@ -407,20 +446,27 @@ func recent[T any](list []T, used func(T) int64, cmp func(a, b T) int) []T {
 }
 
 // encodeIndex writes an index of es and ss, each sorted.
-func encodeIndex(w *bufio.Writer, es []mergedEntry, ss []mergedStamp) error {
+func encodeIndex(w *bufio.Writer, es []mergedEntry, ss []mergedStamp, ls []mergedListing) error {
 	le := binary.LittleEndian
-	var heap uint64
+	var strs uint64
 	for _, e := range es {
-		heap += uint64(len(e.dial) + len(e.sum))
+		strs += uint64(len(e.dial) + len(e.sum))
+	}
+	blobs := make([][]byte, len(ls))
+	heap := strs
+	for i, l := range ls {
+		blobs[i] = appendListing(nil, l.listRecord, func(j int) Hint { return l.ents[j].Hint })
+		heap += uint64(len(blobs[i]))
 	}
 	hdr := make([]byte, headerSize)
 	copy(hdr, magic)
 	le.PutUint64(hdr[16:], uint64(len(es)))
 	le.PutUint64(hdr[24:], uint64(len(ss)))
-	le.PutUint64(hdr[32:], heap)
-	countFan(hdr[48:48+fanout], len(es), func(i int) byte { return es[i].key[0] })
-	countFan(hdr[48+fanout:], len(ss), func(i int) byte { return ss[i].pk[0] })
-	le.PutUint32(hdr[40:], headerSum(hdr))
+	le.PutUint64(hdr[32:], uint64(len(ls)))
+	le.PutUint64(hdr[40:], heap)
+	countFan(hdr[headerFixed:headerFixed+fanout], len(es), func(i int) byte { return es[i].key[0] })
+	countFan(hdr[headerFixed+fanout:], len(ss), func(i int) byte { return ss[i].pk[0] })
+	le.PutUint32(hdr[48:], headerSum(hdr))
 	if _, err := w.Write(hdr); err != nil {
 		return err
 	}
@@ -453,11 +499,35 @@ func encodeIndex(w *bufio.Writer, es []mergedEntry, ss []mergedStamp) error {
 			return err
 		}
 	}
+	var lrec [listingSize]byte
+	loff := uint32(strs)
+	for i, l := range ls {
+		copy(lrec[:32], l.pk[:])
+		le.PutUint64(lrec[32:], uint64(l.used))
+		le.PutUint64(lrec[40:], l.st.Dev)
+		le.PutUint64(lrec[48:], l.st.Ino)
+		le.PutUint64(lrec[56:], uint64(l.st.Size))
+		le.PutUint64(lrec[64:], uint64(l.st.Mtime))
+		le.PutUint64(lrec[72:], uint64(l.st.Ctime))
+		le.PutUint32(lrec[80:], loff)
+		le.PutUint32(lrec[84:], uint32(len(blobs[i])))
+		le.PutUint32(lrec[88:], uint32(len(l.ents)))
+		le.PutUint32(lrec[92:], crc32.Update(crc32.Update(0, castagnoli(), lrec[:92]), castagnoli(), blobs[i]))
+		if _, err := w.Write(lrec[:]); err != nil {
+			return err
+		}
+		loff += uint32(len(blobs[i]))
+	}
 	for _, e := range es {
 		if _, err := w.WriteString(e.dial); err != nil {
 			return err
 		}
 		if _, err := w.WriteString(e.sum); err != nil {
+			return err
+		}
+	}
+	for _, b := range blobs {
+		if _, err := w.Write(b); err != nil {
 			return err
 		}
 	}

@@ -234,3 +234,92 @@ func TestCacheNeverStandsInForTheLock(t *testing.T) {
 		t.Errorf("an entry agreeing with the bytes and the lockfile was not taken: %v", got.Diagnostics())
 	}
 }
+
+// A walk reads a directory's listing from the cache only while the directory is as it
+// was: a file added, removed or renamed since, in the directory or one below it, is
+// walked as it is now, even when the directory's modification time is put back.
+func TestCacheListingsSeeChanges(t *testing.T) {
+	if _, ok := cache.DirStampOf("."); !ok {
+		t.Skip("no stamps on this system: every directory is read")
+	}
+	defer func(w time.Duration) { cache.RacyWindow = w }(cache.RacyWindow)
+	cache.RacyWindow = 50 * time.Millisecond
+	dir, cacheDir := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\n")
+	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	flows := filepath.Join(dir, "flows")
+	if err := os.MkdirAll(filepath.Join(flows, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.json", "b.json", "sub/c.json"} {
+		write(t, filepath.Join(flows, name), cleanFlow)
+	}
+	walked := func() []string {
+		t.Helper()
+		time.Sleep(100 * time.Millisecond) // past the racy window: the listings are kept
+		l := cachedLinter(t, dir, cacheDir)
+		inputs, _, err := l.Expand([]string{flows})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := l.Run(inputs)
+		if err := l.Cache.Close(); err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, f := range res.Files {
+			if len(f.Diagnostics) > 0 {
+				t.Fatalf("%s: %v", f.Path, f.Diagnostics)
+			}
+			paths = append(paths, f.Path[strings.LastIndex(f.Path, "flows/"):])
+		}
+		return paths
+	}
+	check := func(how string, want ...string) {
+		t.Helper()
+		if got := walked(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%s: walked %v, want %v", how, got, want)
+		}
+	}
+	check("first", "flows/a.json", "flows/b.json", "flows/sub/c.json")
+	abs, _ := filepath.Abs(flows)
+	st, _ := cache.DirStampOf(flows)
+	if _, ok := cachedLinter(t, dir, cacheDir).Cache.Listing(abs, st); !ok {
+		t.Fatal("the walk kept no listing of flows")
+	}
+	check("from the listings", "flows/a.json", "flows/b.json", "flows/sub/c.json")
+
+	write(t, filepath.Join(flows, "d.json"), cleanFlow)
+	check("a file added", "flows/a.json", "flows/b.json", "flows/d.json", "flows/sub/c.json")
+	if err := os.Remove(filepath.Join(flows, "b.json")); err != nil {
+		t.Fatal(err)
+	}
+	check("a file removed", "flows/a.json", "flows/d.json", "flows/sub/c.json")
+	if err := os.Rename(filepath.Join(flows, "a.json"), filepath.Join(flows, "e.json")); err != nil {
+		t.Fatal(err)
+	}
+	check("a file renamed", "flows/d.json", "flows/e.json", "flows/sub/c.json")
+	write(t, filepath.Join(flows, "sub", "f.json"), cleanFlow)
+	check("a file added below", "flows/d.json", "flows/e.json", "flows/sub/c.json", "flows/sub/f.json")
+
+	info, err := os.Stat(flows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(flows, "g.json"), cleanFlow)
+	if err := os.Chtimes(flows, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	check("a file added, the time put back", "flows/d.json", "flows/e.json", "flows/g.json", "flows/sub/c.json", "flows/sub/f.json")
+	if err := os.Remove(filepath.Join(flows, "sub", "c.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(flows, "sub", "f.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(flows, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(flows, "sub"), cleanFlow) // a directory become a file
+	check("a directory become a file", "flows/d.json", "flows/e.json", "flows/g.json")
+}

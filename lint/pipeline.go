@@ -108,6 +108,8 @@ type Input struct {
 	// regular marks a file a directory listing named as a regular file: it is read
 	// without a stat first (source.ReadRegularString).
 	regular bool
+	// hint leads to the file's stamp in the cache, when a kept listing named it.
+	hint cache.Hint
 	// abs is the absolute path, once known (absPath).
 	abs string
 	// text is the file's bytes when read already by the cache lookup (read is then set).
@@ -123,6 +125,14 @@ type Input struct {
 type readBytes struct {
 	key   cache.Key
 	stamp cache.Stamp
+}
+
+// dirOf is filepath.Dir of the clean path p (an absPath), without its Clean.
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); filepath.Separator == '/' && i >= 0 {
+		return p[:max(i, 1)]
+	}
+	return filepath.Dir(p)
 }
 
 // absPath returns in's absolute path, working it out once.
@@ -219,7 +229,7 @@ func (l *Linter) Run(inputs []Input, problems ...Diagnostic) *Result {
 		if in.Stdin {
 			continue
 		}
-		if dir := filepath.Dir(inputs[i].absPath()); dir != lastDir || i == 0 {
+		if dir := dirOf(inputs[i].absPath()); dir != lastDir || i == 0 {
 			lastDir, lastHome = dir, r.homeOf(dir)
 		}
 		if lastHome.b == nil {
@@ -334,7 +344,7 @@ func (r *run) cached(in *Input, res *FileResult) bool {
 	var stamp cache.Stamp
 	if st, ok := cache.StampOf(in.Path); ok {
 		if r.Lock == nil {
-			if e, ok := r.Cache.Stamped(abs, st); ok {
+			if e, ok := r.Cache.StampedHint(abs, in.hint, st); ok {
 				*res = FileResult{Path: in.Path, Dialect: e.Dialect, Checksum: e.Checksum}
 				return true
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dwsdev/dws/cache"
 	"github.com/dwsdev/dws/source"
 )
 
@@ -40,7 +41,7 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 	var empty []string
 	outside := false
 	found := 0
-	add := func(p, abs string, regular bool) {
+	add := func(p, abs string, regular bool, hint cache.Hint) {
 		found++
 		key := abs
 		if key == "" {
@@ -55,7 +56,11 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 			}
 			seen[key] = true
 		}
-		inputs = append(inputs, Input{Path: display(p), regular: regular, abs: key})
+		// A walk's paths are clean already (walk), and slash-separated here.
+		if abs == "" || filepath.Separator != '/' {
+			p = display(p)
+		}
+		inputs = append(inputs, Input{Path: p, regular: regular, abs: key, hint: hint})
 	}
 	// A directory's listing says how many inputs may follow: room is made once.
 	grow := func(n int) { inputs = slices.Grow(inputs, n) }
@@ -65,12 +70,12 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 		}
 		st, err := os.Stat(p)
 		if err != nil || !st.IsDir() {
-			add(p, "", false) // the read stage reports what is wrong with it
+			add(p, "", false, 0) // the read stage reports what is wrong with it
 			continue
 		}
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil {
-			add(p, "", false)
+			add(p, "", false, 0)
 			continue
 		}
 		before := found
@@ -80,7 +85,7 @@ func (l *Linter) Expand(paths []string) (inputs []Input, problems []Diagnostic, 
 			if check, _, err := r.files(h); err == nil {
 				dedupe()
 				for _, c := range check {
-					add(c, "", false)
+					add(c, "", false, 0)
 				}
 			}
 		}
@@ -114,19 +119,20 @@ func (e *NoFilesError) Error() string {
 	return msg + ")"
 }
 
-func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, regular bool), grow func(n int)) []Diagnostic {
+func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, regular bool, hint cache.Hint), grow func(n int)) []Diagnostic {
 	var problems []Diagnostic
-	entries, err := os.ReadDir(dir)
+	absDir := absOrSelf(dir)
+	entries, err := l.list(dir, absDir)
 	if err != nil {
 		return []Diagnostic{l.readProblem(dir, readProblem(dir, err))}
 	}
-	// os.ReadDir returns the entries sorted by name, the order inputs are taken in.
+	// A listing is sorted by name, the order inputs are taken in.
 	grow(len(entries))
+	sel := l.selector()
 	// Each entry's absolute path is the directory's and its name: made once per
 	// directory, not once per file and question (four each, every one a Clean). When
 	// the directory's paths are clean, an entry's are too: a name holds no separator
 	// and is never "." or "..", so joining them needs no Clean either.
-	absDir := absOrSelf(dir)
 	join := func(d, name string) string { return filepath.Join(d, name) }
 	// tail, when set, is the length of an entry's path given its name: the path is then
 	// the tail of the absolute one (the directory's is the tail of its absolute path, as
@@ -152,7 +158,7 @@ func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, re
 		}
 	}
 	for _, e := range entries {
-		name := e.Name()
+		name := e.Name
 		abs := join(absDir, name)
 		var p string
 		if tail != nil {
@@ -160,12 +166,12 @@ func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, re
 		} else {
 			p = join(dir, name)
 		}
-		isDir, regular := e.IsDir(), e.Type().IsRegular()
-		if e.Type()&os.ModeSymlink != 0 {
+		isDir, regular := e.Type.IsDir(), e.Type.IsRegular()
+		if e.Type&os.ModeSymlink != 0 {
 			st, err := os.Stat(p)
 			if err != nil {
-				if l.included(p) {
-					add(p, abs, false) // a broken link to a file we would check: the read stage says so
+				if sel.included(p, abs) {
+					add(p, abs, false, 0) // a broken link to a file we would check: the read stage says so
 				}
 				continue
 			}
@@ -189,12 +195,41 @@ func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, re
 			problems = append(problems, l.walk(p, append(slices.Clip(ancestors), real), add, grow)...)
 			continue
 		}
-		if !l.selects(p, abs) {
+		if !sel.selects(p, abs) {
 			continue
 		}
-		add(p, abs, regular)
+		add(p, abs, regular, e.Hint)
 	}
 	return problems
+}
+
+// list returns the entries of the directory at dir (whose absolute path is abs)
+// sorted by name: the cache's listing when the directory's stamp is the one kept
+// with it, and otherwise what the directory holds, kept for the next run.
+func (l *Linter) list(dir, abs string) ([]cache.Dirent, error) {
+	var st cache.Stamp
+	stamped := false
+	if l.Cache != nil {
+		// The stamp is taken before the directory is read: a change made while it is
+		// read moves the times past the ones kept with the listing.
+		if st, stamped = cache.DirStampOf(dir); stamped {
+			if ents, ok := l.Cache.Listing(abs, st); ok {
+				return ents, nil
+			}
+		}
+	}
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	ents := make([]cache.Dirent, len(des))
+	for i, d := range des {
+		ents[i] = cache.Dirent{Name: d.Name(), Type: d.Type()}
+	}
+	if stamped {
+		l.Cache.PutListing(abs, st, ents)
+	}
+	return ents, nil
 }
 
 // Selects reports whether a directory walk takes the file at p: a file the include
@@ -203,24 +238,34 @@ func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, re
 // writes (.dws.yaml, the lockfile, the baseline), nor a scenario unless l.Scenarios.
 // validate --only-included applies it to the files it is given, for hooks that pass
 // every changed file.
-func (l *Linter) Selects(p string) bool { return l.selects(p, absOrSelf(p)) }
+func (l *Linter) Selects(p string) bool { return l.selector().selects(p, absOrSelf(p)) }
 
-// selects is Selects of the file at p, whose absolute path is abs.
-func (l *Linter) selects(p, abs string) bool {
-	name := filepath.Base(p)
-	return name != ConfigName && !strings.HasPrefix(name, ".") &&
-		abs != l.Config.Lock && abs != l.Config.Baseline && (l.Scenarios || !IsScenario(p)) && l.includedAbs(p, abs)
+// selector is what a walk asks of every file it meets: l's globs, made ready once.
+type selector struct {
+	l                *Linter
+	include, exclude []glob
 }
 
-func (l *Linter) included(p string) bool { return l.includedAbs(p, absOrSelf(p)) }
+func (l *Linter) selector() selector {
+	return selector{l: l, include: compileGlobs(l.Config.Include), exclude: compileGlobs(l.Config.Exclude)}
+}
 
-func (l *Linter) includedAbs(p, abs string) bool {
-	rel := l.Config.relAbs(abs)
+// selects is Selects of the file at p, whose absolute path is abs.
+func (s selector) selects(p, abs string) bool {
+	name := p[strings.LastIndexByte(p, filepath.Separator)+1:]
+	return name != "" && name != ConfigName && name[0] != '.' && abs != s.l.Config.Lock &&
+		abs != s.l.Config.Baseline && (s.l.Scenarios || !IsScenario(name)) && s.included(p, abs)
+}
+
+// included says whether the file at p, whose absolute path is abs, is one the
+// globs take.
+func (s selector) included(p, abs string) bool {
+	rel := s.l.Config.relAbs(abs)
 	if rel == ".." || strings.HasPrefix(rel, "../") {
 		// The config's globs describe its own tree; elsewhere take what dws reads.
 		return matchAny(defaultInclude, filepath.Base(p))
 	}
-	return matchAny(l.Config.Include, rel) && !matchAny(l.Config.Exclude, rel)
+	return matchAnyGlob(s.include, rel) && !matchAnyGlob(s.exclude, rel)
 }
 
 var defaultInclude = []string{"*.json", "*.yaml", "*.yml"}
