@@ -82,6 +82,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dwsdev/dws/internal/flock"
@@ -211,9 +212,12 @@ type Cache struct {
 	added   map[Key]record      // what this run adds, for Close to write
 	astamps map[Key]stampRecord // by path key
 	alists  map[Key]listRecord  // listings, by the directory's path key
-	names   map[string]string   // dialect names, each kept once
-	off     bool                // the directory is refused: nothing is read or written
-	refused error               // the first reason something was not used, for Refused
+	// nAdded and nAstamps are len(added) and len(astamps), for lookups that ask
+	// whether the index is full without the lock.
+	nAdded, nAstamps atomic.Int64
+	names            map[string]string // dialect names, each kept once
+	off              bool              // the directory is refused: nothing is read or written
+	refused          error             // the first reason something was not used, for Refused
 }
 
 // Open opens the scope of dir that scope identifies: it maps the index and reads
@@ -336,16 +340,43 @@ func (c *Cache) stamped(pk Key, sr stampRecord, r record) Entry {
 	c.use(sr.key, r)
 	if c.stale(sr.used, true) {
 		sr.used = c.now
-		c.astamps[pk] = sr
+		c.putStamp(pk, sr)
 	}
 	return r.Entry
+}
+
+// putEntry and putStamp add to what the run adds. Called with c.mu held.
+func (c *Cache) putEntry(k Key, r record) {
+	if _, ok := c.added[k]; !ok {
+		c.nAdded.Add(1)
+	}
+	c.added[k] = r
+}
+
+func (c *Cache) putStamp(pk Key, sr stampRecord) {
+	if _, ok := c.astamps[pk]; !ok {
+		c.nAstamps.Add(1)
+	}
+	c.astamps[pk] = sr
+}
+
+// mayRecord is stale without the lock: whether a use recorded at used may be worth
+// recording again now. The counts only grow, so a false is as good as the lock's.
+func (c *Cache) mayRecord(used int64, stamps bool) bool {
+	if c.now-used < useGrain {
+		return false
+	}
+	if stamps {
+		return int64(c.index.stampCount()+len(c.journal.stamps))+c.nAstamps.Load() >= int64(maxEntries)
+	}
+	return int64(c.index.entryCount()+len(c.journal.entries))+c.nAdded.Load() >= int64(maxEntries)
 }
 
 // use records that the run used the entry r under k, when it is worth recording.
 func (c *Cache) use(k Key, r record) {
 	if c.stale(r.used, false) {
 		r.used = c.now
-		c.added[k] = r
+		c.putEntry(k, r)
 	}
 }
 
@@ -368,7 +399,7 @@ func (c *Cache) PutStamp(abs string, st Stamp, k Key) {
 	if sr, _, ok := c.index.stamp(pk, c.names); ok && sr.Stamp == st && sr.key == k {
 		return
 	}
-	c.astamps[pk] = stampRecord{Stamp: st, key: k, used: c.now}
+	c.putStamp(pk, stampRecord{Stamp: st, key: k, used: c.now})
 }
 
 // Get returns the entry under k.
@@ -392,7 +423,7 @@ func (c *Cache) Put(k Key, e Entry) {
 	if old, ok := c.entry(k); ok && old.Entry == e {
 		return
 	}
-	c.added[k] = record{Entry: e, used: c.now}
+	c.putEntry(k, record{Entry: e, used: c.now})
 }
 
 // Close writes what the run added, if anything: appended to the journal, or merged
@@ -443,6 +474,8 @@ func (c *Cache) Close() error {
 	if appendable {
 		if err := appendJournal(jpath, j.size, batch); err == nil {
 			c.added, c.astamps = map[Key]record{}, map[Key]stampRecord{}
+			c.nAdded.Store(0)
+			c.nAstamps.Store(0)
 			return trim(c.dir, c.path)
 		}
 		// A journal that cannot be appended to is merged away below.
@@ -463,5 +496,7 @@ func (c *Cache) Close() error {
 		return err
 	}
 	c.added, c.astamps, c.alists = map[Key]record{}, map[Key]stampRecord{}, map[Key]listRecord{}
+	c.nAdded.Store(0)
+	c.nAstamps.Store(0)
 	return trim(c.dir, c.path)
 }

@@ -229,6 +229,7 @@ func TestDamagedIndex(t *testing.T) {
 		"an entry's use":     flip(entries + 3*entrySize + 33),
 		"an entry's offset":  flip(entries + 3*entrySize + 40),
 		"an entry's strings": flip(heap + 3*strs + 20),
+		"the entries' order": flip(heap - 4*10 + 4*3),
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()

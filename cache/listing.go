@@ -88,22 +88,27 @@ func (c *Cache) PutListing(abs string, st Stamp, ents []Dirent) {
 
 // StampedHint is Stamped of the file at abs, first through h, its listing's hint.
 // The hint's stamp and entry are read without the lock (an index never changes
-// once mapped), which is only taken to record the use: the lookups of a walk's
-// files run on every core at once.
+// once mapped), which is only taken when the use may be worth recording (see the
+// package comment): the lookups of a walk's files run on every core at once, and
+// a lock they all took was most of their cost.
 func (c *Cache) StampedHint(abs string, h Hint, st Stamp) (Entry, bool) {
-	if h != 0 {
-		if sr, r, ok := c.index.stampNumbered(int(h) - 1); ok && sr.Stamp == st {
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			c.use(sr.key, r)
-			if c.stale(sr.used, true) {
-				sr.used = c.now
-				c.astamps[pathKey(abs)] = sr
-			}
-			return r.Entry, true
+	if h == 0 {
+		return c.Stamped(abs, st)
+	}
+	sr, r, ok := c.index.stampNumbered(int(h) - 1)
+	if !ok || sr.Stamp != st {
+		return c.Stamped(abs, st)
+	}
+	if c.mayRecord(r.used, false) || c.mayRecord(sr.used, true) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.use(sr.key, r)
+		if c.stale(sr.used, true) {
+			sr.used = c.now
+			c.putStamp(pathKey(abs), sr)
 		}
 	}
-	return c.Stamped(abs, st)
+	return r.Entry, true
 }
 
 // plainName says whether name can be a name in a directory: no separator, not "."

@@ -106,6 +106,22 @@ func TestListing(t *testing.T) {
 
 	c := Open(dir, scope)
 	defer c.Close()
+	// The listed files' stamps, and their entries, are laid out in the listing's
+	// order: a walk reads them front to back.
+	got, _ := c.Listing("/repo/d", dirStamp)
+	next := Hint(1)
+	for _, e := range got {
+		if e.Type != 0 {
+			continue
+		}
+		if e.Hint != next {
+			t.Fatalf("%s: hint %d, want %d (the stamps in the listing's order)", e.Name, e.Hint, next)
+		}
+		if _, n, ok := c.index.stampAt(int(e.Hint) - 1); !ok || n != int(e.Hint)-1 {
+			t.Fatalf("%s: its stamp's entry is number %d, want %d", e.Name, n, e.Hint-1)
+		}
+		next++
+	}
 	for _, other := range []Stamp{
 		{Dev: 1, Ino: 7, Size: 4096, Mtime: old, Ctime: old + 1},
 		{Dev: 1, Ino: 7, Size: 4096, Mtime: old + 1, Ctime: old},
@@ -228,7 +244,7 @@ func TestDamagedListing(t *testing.T) {
 	if !tbl.parse() || tbl.nListing != 1 {
 		t.Fatal("the index does not parse")
 	}
-	listingAt := len(data) - len(tbl.heap) - listingSize
+	listingAt := headerSize + tbl.nEntries*entrySize + tbl.nStamp*stampSize
 	for name, at := range map[string]int{
 		"its stamp":   listingAt + 50,
 		"its offset":  listingAt + 81,
@@ -258,3 +274,54 @@ func TestDamagedListing(t *testing.T) {
 }
 
 func leUint32(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }
+
+// A file answered through its hint records its use as a lookup does (when the index is
+// full and the use is a day old), so that eviction keeps what warm walks use.
+func TestHintRecordsUse(t *testing.T) {
+	defer func(n, j int) { maxEntries, maxJournalBytes = n, j }(maxEntries, maxJournalBytes)
+	maxEntries = 3
+	maxJournalBytes = 0 // every run merges: the bounds hold in the index
+	dir := t.TempDir()
+	scope := KeyOf([]byte("s"))
+	old := time.Now().Add(-time.Hour).UnixNano()
+	dirStamp := Stamp{Dev: 1, Ino: 7, Size: 4096, Mtime: old, Ctime: old}
+	c := Open(dir, scope)
+	var sts []Stamp
+	var ents []Dirent
+	for i := range 3 {
+		name := fmt.Sprintf("f%03d.json", i)
+		sts = append(sts, Stamp{Dev: 1, Ino: uint64(100 + i), Size: 10, Mtime: old, Ctime: old})
+		c.Put(key(i), entryOf(i))
+		c.PutStamp("/repo/d/"+name, sts[i], key(i))
+		ents = append(ents, Dirent{Name: name})
+	}
+	c.PutListing("/repo/d", dirStamp, ents)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for day, added := range []int{9, 8} {
+		c := Open(dir, scope)
+		c.now += int64(day+1) * useGrain
+		ents, ok := c.Listing("/repo/d", dirStamp)
+		if !ok {
+			t.Fatalf("day %d: the listing was evicted", day)
+		}
+		for _, e := range ents {
+			if e.Name == "f000.json" {
+				if _, ok := c.StampedHint("/repo/d/f000.json", e.Hint, sts[0]); !ok {
+					t.Fatalf("day %d: f000.json not answered", day)
+				}
+			}
+		}
+		c.Put(key(added), entryOf(added))
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := contents(Open(dir, scope))
+	for _, i := range []int{0, 8, 9} {
+		if _, ok := got[key(i)]; !ok {
+			t.Errorf("entry %d, used on the last days, was evicted", i)
+		}
+	}
+}

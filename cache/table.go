@@ -12,10 +12,11 @@ import (
 	"sync/atomic"
 )
 
-// An index is a header, the entries, the stamps, the listings and the heap of the
-// entries' strings and the listings' names, all little-endian:
+// An index is a header, the entries, the stamps, the listings, the orders of the
+// entries and of the stamps, and the heap of the entries' strings and the listings'
+// names, all little-endian:
 //
-//	magic "dws-cache 5\n", 4 bytes zero, entry count, stamp count, listing count,
+//	magic "dws-cache 6\n", 4 bytes zero, entry count, stamp count, listing count,
 //	heap length (8 bytes each), the CRC-32C of the header without this field, 4
 //	bytes zero; 256 4-byte fan-out counts of the entries (how many have a key whose
 //	first byte is at most i), the same for the stamps
@@ -29,13 +30,19 @@ import (
 //	bytes in the heap (4); those bytes are the directory's absolute path and its
 //	length (2), then per name its length (2), its type (1) and 1 + the number of
 //	its file's stamp in the index, or 0 (4), then the names
+//	order: the numbers of the entries (or stamps) in the order of their keys (4
+//	bytes each)
 //
-// Entries are sorted by key, stamps and listings by path key, each key at most once;
-// a stamp names its entry by its number in the index, so that a stamped file's
-// lookup is one search, and a listing names its files' stamps, so that a listed
-// file's lookup is none. The file ends with the heap.
+// Records are laid out in the order a walk meets them: the stamps of each listing's
+// files in its order (listings by path key), then the other stamps by path key; the
+// entries of the stamps in that order, then the other entries by key; their strings
+// in the same order. A warm walk reads them front to back. They are searched through
+// the orders (each key at most once), whose fan-outs are in the header. Listings are
+// sorted by path key. A stamp names its entry by its number, so that a stamped
+// file's lookup is one search, and a listing names its files' stamps, so that a
+// listed file's lookup is none. The file ends with the heap.
 const (
-	magic       = "dws-cache 5\n"
+	magic       = "dws-cache 6\n"
 	fanout      = 256 * 4
 	headerFixed = 56
 	headerSize  = headerFixed + 2*fanout
@@ -54,6 +61,7 @@ type table struct {
 	unmap            func()
 	entries, stamps  []byte
 	listings         []byte
+	eorder, sorder   []byte
 	efan, sfan       []byte
 	heap             []byte
 	nEntries, nStamp int
@@ -95,7 +103,7 @@ func (t *table) parse() bool {
 	}
 	limit := uint64(maxIndexBytes)
 	if ne > limit/entrySize || ns > limit/stampSize || nl > limit/listingSize || nh > limit ||
-		uint64(headerSize)+ne*entrySize+ns*stampSize+nl*listingSize+nh != uint64(len(d)) {
+		uint64(headerSize)+ne*(entrySize+4)+ns*(stampSize+4)+nl*listingSize+nh != uint64(len(d)) {
 		return false
 	}
 	t.nEntries, t.nStamp, t.nListing = int(ne), int(ns), int(nl)
@@ -110,6 +118,10 @@ func (t *table) parse() bool {
 	off += len(t.stamps)
 	t.listings = d[off : off+t.nListing*listingSize]
 	off += len(t.listings)
+	t.eorder = d[off : off+4*t.nEntries]
+	off += len(t.eorder)
+	t.sorder = d[off : off+4*t.nStamp]
+	off += len(t.sorder)
 	t.heap = d[off:]
 	return true
 }
@@ -174,19 +186,28 @@ func (t *table) stampCount() int {
 	return t.nStamp
 }
 
-// search finds k among the records of size size in recs, whose fan-out is fan
-// (checked to end at their count).
-func search(recs, fan []byte, size int, k Key) (int, bool) {
+// search finds k among the records of size size in recs through their order
+// (record numbers sorted by key), whose fan-out is fan (checked to end at their
+// count): the number of its record. An order that leads past the records is damage,
+// and makes t bad.
+func (t *table) search(recs, order, fan []byte, size int, k Key) (int, bool) {
+	le := binary.LittleEndian
 	lo := 0
 	if k[0] > 0 {
-		lo = int(binary.LittleEndian.Uint32(fan[(int(k[0])-1)*4:]))
+		lo = int(le.Uint32(fan[(int(k[0])-1)*4:]))
 	}
-	hi := int(binary.LittleEndian.Uint32(fan[int(k[0])*4:]))
+	hi := int(le.Uint32(fan[int(k[0])*4:]))
+	n := uint32(len(recs) / size)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		switch bytes.Compare(recs[m*size:m*size+32], k[:]) {
+		i := le.Uint32(order[m*4:])
+		if i >= n {
+			t.bad.Store(true)
+			return 0, false
+		}
+		switch bytes.Compare(recs[int(i)*size:int(i)*size+32], k[:]) {
 		case 0:
-			return m, true
+			return int(i), true
 		case -1:
 			lo = m + 1
 		default:
@@ -202,7 +223,7 @@ func (t *table) get(k Key, names map[string]string) (r record, ok bool) {
 		return record{}, false
 	}
 	t.safely(func() bool {
-		i, found := search(t.entries, t.efan, entrySize, k)
+		i, found := t.search(t.entries, t.eorder, t.efan, entrySize, k)
 		if found {
 			_, r, ok = t.entryAt(i, names)
 		}
@@ -255,7 +276,7 @@ func (t *table) stamp(pk Key, names map[string]string) (sr stampRecord, r record
 		return stampRecord{}, record{}, false
 	}
 	t.safely(func() bool {
-		i, found := search(t.stamps, t.sfan, stampSize, pk)
+		i, found := t.search(t.stamps, t.sorder, t.sfan, stampSize, pk)
 		if !found {
 			return false
 		}
@@ -304,26 +325,36 @@ type mergedStamp struct {
 }
 
 // all reads every entry and stamp of t, each checked, in key order; none when any is
-// damaged or out of order: the index then counts for nothing.
+// damaged or out of order (an order that is no permutation of its records cannot be
+// strictly increasing): the index then counts for nothing.
 func (t *table) all(names map[string]string) (es []mergedEntry, ss []mergedStamp) {
 	if !t.sound() {
 		return nil, nil
 	}
+	le := binary.LittleEndian
 	ok := t.safely(func() bool {
 		es = make([]mergedEntry, 0, t.nEntries)
-		for i := range t.nEntries {
+		for m := range t.nEntries {
+			i := int(le.Uint32(t.eorder[m*4:]))
+			if i >= t.nEntries {
+				return false
+			}
 			k, r, ok := t.entryAt(i, names)
-			if !ok || (i > 0 && bytes.Compare(es[i-1].key[:], k[:]) >= 0) {
+			if !ok || (m > 0 && bytes.Compare(es[m-1].key[:], k[:]) >= 0) {
 				return false
 			}
 			es = append(es, mergedEntry{k, r.used, r.Dialect, r.Checksum})
 		}
 		ss = make([]mergedStamp, 0, t.nStamp)
-		for i := range t.nStamp {
+		for m := range t.nStamp {
+			i := int(le.Uint32(t.sorder[m*4:]))
+			if i >= t.nStamp {
+				return false
+			}
 			sr, _, ok := t.stampAt(i)
 			var pk Key
 			copy(pk[:], t.stamps[i*stampSize:])
-			if !ok || (i > 0 && bytes.Compare(ss[i-1].pk[:], pk[:]) >= 0) {
+			if !ok || (m > 0 && bytes.Compare(ss[m-1].pk[:], pk[:]) >= 0) {
 				return false
 			}
 			ss = append(ss, mergedStamp{pk: pk, stampRecord: sr})
@@ -373,18 +404,62 @@ func writeIndex(path string, old *table, entries map[Key]record, stamps map[Key]
 	}
 	kept = recent(kept, func(s mergedStamp) int64 { return s.used }, cmpStamp)
 	ls := keptListings(ols, lists)
-	// Each listed name leads to its file's stamp in this index, when it has one.
+	lay := layOut(es, kept, ls)
+	return writeFile(path, func(w *bufio.Writer) error { return encodeIndex(w, es, kept, ls, lay) })
+}
+
+// layout is where the records of a new index go: the number of each entry and stamp
+// (by its place in key order), and the places in key order in layout order.
+type layout struct {
+	epos, spos     []uint32
+	eorder, sorder []int // places in key order, in layout order
+}
+
+// layOut lays es and ss (sorted by key) out in the order a walk meets them, and
+// gives each listed name the hint of its file's stamp, when it has one.
+func layOut(es []mergedEntry, ss []mergedStamp, ls []mergedListing) layout {
+	var lay layout
+	placed := make([]bool, len(ss))
 	for _, l := range ls {
 		for i, e := range l.ents {
-			pk := pathKey(childPath(l.dir, e.Name))
-			n, ok := slices.BinarySearchFunc(kept, pk, func(s mergedStamp, k Key) int { return bytes.Compare(s.pk[:], k[:]) })
 			l.ents[i].Hint = 0
-			if ok {
-				l.ents[i].Hint = Hint(n + 1)
+			if e.Type != 0 {
+				continue // not a regular file: walked, never looked up
+			}
+			pk := pathKey(childPath(l.dir, e.Name))
+			n, ok := slices.BinarySearchFunc(ss, pk, func(s mergedStamp, k Key) int { return bytes.Compare(s.pk[:], k[:]) })
+			if ok && !placed[n] {
+				placed[n] = true
+				lay.sorder = append(lay.sorder, n)
+				l.ents[i].Hint = Hint(len(lay.sorder))
 			}
 		}
 	}
-	return writeFile(path, func(w *bufio.Writer) error { return encodeIndex(w, es, kept, ls) })
+	for n := range ss {
+		if !placed[n] {
+			lay.sorder = append(lay.sorder, n)
+		}
+	}
+	eplaced := make([]bool, len(es))
+	for _, n := range lay.sorder {
+		if e := ss[n].number; !eplaced[e] {
+			eplaced[e] = true
+			lay.eorder = append(lay.eorder, int(e))
+		}
+	}
+	for n := range es {
+		if !eplaced[n] {
+			lay.eorder = append(lay.eorder, n)
+		}
+	}
+	lay.epos, lay.spos = make([]uint32, len(es)), make([]uint32, len(ss))
+	for at, n := range lay.eorder {
+		lay.epos[n] = uint32(at)
+	}
+	for at, n := range lay.sorder {
+		lay.spos[n] = uint32(at)
+	}
+	return lay
 }
 
 // mergeSorted merges two lists sorted by cmp, each key at most once in each;
@@ -446,7 +521,7 @@ func recent[T any](list []T, used func(T) int64, cmp func(a, b T) int) []T {
 }
 
 // encodeIndex writes an index of es and ss, each sorted.
-func encodeIndex(w *bufio.Writer, es []mergedEntry, ss []mergedStamp, ls []mergedListing) error {
+func encodeIndex(w *bufio.Writer, es []mergedEntry, ss []mergedStamp, ls []mergedListing, lay layout) error {
 	le := binary.LittleEndian
 	var strs uint64
 	for _, e := range es {
@@ -472,7 +547,8 @@ func encodeIndex(w *bufio.Writer, es []mergedEntry, ss []mergedStamp, ls []merge
 	}
 	var rec [stampSize]byte
 	off := uint32(0)
-	for _, e := range es {
+	for _, n := range lay.eorder {
+		e := es[n]
 		copy(rec[:32], e.key[:])
 		le.PutUint64(rec[32:], uint64(e.used))
 		le.PutUint32(rec[40:], off)
@@ -485,9 +561,10 @@ func encodeIndex(w *bufio.Writer, es []mergedEntry, ss []mergedStamp, ls []merge
 		}
 		off += uint32(len(e.dial) + len(e.sum))
 	}
-	for _, s := range ss {
+	for _, n := range lay.sorder {
+		s := ss[n]
 		copy(rec[:32], s.pk[:])
-		le.PutUint32(rec[32:], s.number)
+		le.PutUint32(rec[32:], lay.epos[s.number])
 		le.PutUint64(rec[36:], uint64(s.used))
 		le.PutUint64(rec[44:], s.Dev)
 		le.PutUint64(rec[52:], s.Ino)
@@ -518,7 +595,15 @@ func encodeIndex(w *bufio.Writer, es []mergedEntry, ss []mergedStamp, ls []merge
 		}
 		loff += uint32(len(blobs[i]))
 	}
-	for _, e := range es {
+	for _, order := range [][]uint32{lay.epos, lay.spos} {
+		for _, at := range order {
+			if _, err := w.Write(le.AppendUint32(rec[:0], at)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, n := range lay.eorder {
+		e := es[n]
 		if _, err := w.WriteString(e.dial); err != nil {
 			return err
 		}
