@@ -2,8 +2,10 @@ package lint_test
 
 import (
 	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -322,4 +324,145 @@ func TestCacheListingsSeeChanges(t *testing.T) {
 	}
 	write(t, filepath.Join(flows, "sub"), cleanFlow) // a directory become a file
 	check("a directory become a file", "flows/d.json", "flows/e.json", "flows/g.json")
+}
+
+// A walk with the cache's listings and stamps finds what a walk without any cache
+// finds, whatever happens to the tree between runs: files and directories added,
+// removed, renamed and rewritten (in place, at the same size, with the times put
+// back), checked against a fresh walk of the same tree after every step.
+func TestCachedWalkMatchesUncached(t *testing.T) {
+	if _, ok := cache.DirStampOf("."); !ok {
+		t.Skip("no stamps on this system: every directory is read")
+	}
+	defer func(w time.Duration) { cache.RacyWindow = w }(cache.RacyWindow)
+	cache.RacyWindow = 20 * time.Millisecond
+	for seed := range 3 {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) { cachedWalkMatches(t, int64(seed)) })
+	}
+}
+
+func cachedWalkMatches(t *testing.T, seed int64) {
+	rng := rand.New(rand.NewSource(seed))
+	dir, cacheDir := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\n")
+	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	root := filepath.Join(dir, "flows")
+	dirs := []string{root}
+	var files []string
+	flow := func() string {
+		// Clean, or (same size) naming a column the DDL lacks.
+		if rng.Intn(3) == 0 {
+			return strings.Replace(cleanFlow, "SELECT status", "SELECT statux", 1)
+		}
+		return strings.Replace(cleanFlow, "clean-flow", fmt.Sprintf("flow-%04d", rng.Intn(10000)), 1)
+	}
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 {
+		p := filepath.Join(root, fmt.Sprintf("f%d.json", i))
+		write(t, p, flow())
+		files = append(files, p)
+	}
+	pick := func(list []string) int { return rng.Intn(len(list)) }
+	step := func() string {
+		switch op := rng.Intn(8); {
+		case op == 0 || len(files) == 0:
+			p := filepath.Join(dirs[pick(dirs)], fmt.Sprintf("n%d.json", rng.Intn(1000)))
+			write(t, p, flow())
+			files = append(files, p)
+			return "add " + p
+		case op == 1:
+			i := pick(files)
+			os.Remove(files[i])
+			files = slices.Delete(files, i, i+1)
+			return "remove"
+		case op == 2:
+			i := pick(files)
+			to := filepath.Join(dirs[pick(dirs)], fmt.Sprintf("r%d.json", rng.Intn(1000)))
+			if os.Rename(files[i], to) == nil {
+				files[i] = to
+			}
+			return "rename to " + to
+		case op == 3:
+			d := filepath.Join(dirs[pick(dirs)], fmt.Sprintf("d%d", rng.Intn(100)))
+			if os.Mkdir(d, 0o700) == nil {
+				dirs = append(dirs, d)
+			}
+			return "mkdir " + d
+		case op == 4 && len(dirs) > 1:
+			i := 1 + rng.Intn(len(dirs)-1)
+			gone := dirs[i]
+			if err := os.RemoveAll(gone); err != nil {
+				t.Fatal(err)
+			}
+			dirs = slices.DeleteFunc(dirs, func(d string) bool { return d == gone || strings.HasPrefix(d, gone+"/") })
+			files = slices.DeleteFunc(files, func(f string) bool { return strings.HasPrefix(f, gone+"/") })
+			return "rmdir " + gone
+		case op == 5:
+			// In place, the same size, the file's and its directory's times put back.
+			p := files[pick(files)]
+			fi, err1 := os.Stat(p)
+			di, err2 := os.Stat(filepath.Dir(p))
+			if err1 != nil || err2 != nil {
+				return "none"
+			}
+			write(t, p, flow())
+			os.Chtimes(p, fi.ModTime(), fi.ModTime())
+			os.Chtimes(filepath.Dir(p), di.ModTime(), di.ModTime())
+			return "rewrite " + p
+		case op == 6:
+			// A file added and its directory's modification time put back.
+			d := dirs[pick(dirs)]
+			di, err := os.Stat(d)
+			if err != nil {
+				return "none"
+			}
+			p := filepath.Join(d, fmt.Sprintf("h%d.json", rng.Intn(1000)))
+			write(t, p, flow())
+			files = append(files, p)
+			os.Chtimes(d, di.ModTime(), di.ModTime())
+			return "add with the time put back " + p
+		}
+		return "none"
+	}
+	describe := func(res *lint.Result) string {
+		var b strings.Builder
+		for _, f := range res.Files {
+			fmt.Fprintf(&b, "%s %s %s %d\n", f.Path, f.Dialect, f.Checksum, len(f.Diagnostics))
+		}
+		return b.String()
+	}
+	walk := func(cached bool) string {
+		t.Helper()
+		cfg, err := lint.LoadConfig(filepath.Join(dir, ".dws.yaml"), dialect.Registry())
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := lint.New(dialect.Registry(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cached {
+			l.Cache = cache.Open(cacheDir, l.CacheScope("test build"))
+			defer func() {
+				if err := l.Cache.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}()
+		}
+		inputs, problems, err := l.Expand([]string{root})
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return describe(l.Run(inputs, problems...))
+	}
+	for i := range 40 {
+		op := step()
+		time.Sleep(25 * time.Millisecond) // past the racy window: this walk keeps its listings
+		want, got := walk(false), walk(true)
+		if got != want {
+			t.Fatalf("step %d (%s): the cached walk found\n%s\nthe uncached one\n%s", i, op, got, want)
+		}
+	}
 }
