@@ -20,9 +20,8 @@
 //
 // A directory's listing is kept the same way, under the directory's stamp (adding,
 // removing or renaming an entry moves its times): a warm walk reads the names from
-// the index instead of the directory, and each listed file leads straight to its
-// stamp, with no search (see listing.go). Listings live in the index only, so a run
-// that keeps one merges the index rather than appending to the journal.
+// the index (or the journal) instead of the directory, and each file an index's
+// listing names leads straight to its stamp, with no search (see listing.go).
 //
 // A lookup costs what it looks up, whatever the size of the index. The index is a
 // file of fixed-width records sorted by key (a stamp's key is the SHA-256 of the
@@ -466,14 +465,13 @@ func (c *Cache) Close() error {
 	defer index.close()
 	jpath := c.path + journalSuffix
 	j, jerr := readJournal(jpath)
-	batch := encodeBatch(c.added, c.astamps)
-	// Listings live in the index only, where they lead to the stamps.
-	appendable := len(c.alists) == 0 && !damaged && ierr == nil && index.sound() &&
+	batch := encodeBatch(c.added, c.astamps, c.alists)
+	appendable := !damaged && ierr == nil && index.sound() &&
 		(jerr == nil && j.whole || errors.Is(jerr, fs.ErrNotExist)) &&
 		j.size+len(batch) <= maxJournalBytes
 	if appendable {
 		if err := appendJournal(jpath, j.size, batch); err == nil {
-			c.added, c.astamps = map[Key]record{}, map[Key]stampRecord{}
+			c.added, c.astamps, c.alists = map[Key]record{}, map[Key]stampRecord{}, map[Key]listRecord{}
 			c.nAdded.Store(0)
 			c.nAstamps.Store(0)
 			return trim(c.dir, c.path)
@@ -481,13 +479,17 @@ func (c *Cache) Close() error {
 		// A journal that cannot be appended to is merged away below.
 	}
 	entries, stamps := j.all(c.names)
+	lists := j.allListings()
 	for k, r := range c.added {
 		entries[k] = r
 	}
 	for k, r := range c.astamps {
 		stamps[k] = r
 	}
-	if err := writeIndex(c.path, index, entries, stamps, c.alists); err != nil {
+	for k, l := range c.alists {
+		lists[k] = l
+	}
+	if err := writeIndex(c.path, index, entries, stamps, lists); err != nil {
 		return err
 	}
 	// What the journal held is in the new index; a reader that still sees the

@@ -308,7 +308,7 @@ func TestPreviousFormatReadsAsEmpty(t *testing.T) {
 // or one a killed writer left torn. The next writer merges what was whole into a new
 // index instead of appending after the torn batch.
 func TestTornJournal(t *testing.T) {
-	torn := encodeBatch(map[Key]record{key(5): {Entry: entryOf(5)}}, nil)
+	torn := encodeBatch(map[Key]record{key(5): {Entry: entryOf(5)}}, nil, nil)
 	for name, tail := range map[string][]byte{
 		"cut short":         torn[:len(torn)-3],
 		"a header only":     torn[:5],

@@ -14,27 +14,33 @@ import (
 // A journal is its magic, then batches, one a run that appended: the payload's
 // length and CRC-32C (4 bytes each), then the payload, little-endian:
 //
-//	entry count, stamp count (4 bytes each)
+//	entry count, stamp count, listing count (4 bytes each)
 //	entry: key (32), last use (8), dialect length, checksum length (2 each), the
 //	dialect, the checksum
 //	stamp: path key (32), entry key (32), last use, device, inode, size,
 //	modification and status-change time (8 each)
+//	listing: path key of the directory (32), last use, device, inode, size,
+//	modification and status-change time (8 each), length and name count of its
+//	bytes (4 each), then its bytes as in an index, every hint 0 (the stamps it
+//	would lead to are numbered when the journal is merged into an index)
 const (
-	journalMagic    = "dws-cache 4 journal\n"
-	batchHeader     = 8
-	journalStamp    = 32 + 32 + 6*8
-	journalEntryMin = 32 + 8 + 2 + 2
+	journalMagic      = "dws-cache 6 journal\n"
+	batchHeader       = 8
+	journalStamp      = 32 + 32 + 6*8
+	journalEntryMin   = 32 + 8 + 2 + 2
+	journalListingMin = 32 + 6*8 + 4 + 4
 )
 
 // journal is what a journal holds: its bytes, and where each key's newest record
 // is in them, decoded when looked up (a journal near its bound holds a thousand
 // runs' additions, and a one-file run looks up one or two).
 type journal struct {
-	data    []byte
-	entries map[Key]int // the offset of the entry under a key
-	stamps  map[Key]int // the offset of the stamp under a path key
-	size    int         // bytes up to the end of the last whole batch: where to append
-	whole   bool        // the file is its magic and whole batches, nothing else
+	data     []byte
+	entries  map[Key]int // the offset of the entry under a key
+	stamps   map[Key]int // the offset of the stamp under a path key
+	listings map[Key]int // the offset of the listing under a directory's path key
+	size     int         // bytes up to the end of the last whole batch: where to append
+	whole    bool        // the file is its magic and whole batches, nothing else
 }
 
 // readJournal reads the journal at path: only the user's own regular file, bounded
@@ -60,7 +66,7 @@ func (j *journal) parse(data []byte) {
 	// First the batches that are whole, and how many records they hold.
 	type batch struct{ at, n int }
 	var batches []batch
-	ne, ns := 0, 0
+	ne, ns, nl := 0, 0, 0
 	at := len(journalMagic)
 	for len(data)-at >= batchHeader {
 		n := int(le.Uint32(data[at:]))
@@ -68,20 +74,21 @@ func (j *journal) parse(data []byte) {
 			break
 		}
 		payload := data[at+batchHeader : at+batchHeader+n]
-		e, s, ok := batchHolds(payload)
+		e, s, l, ok := batchHolds(payload)
 		if !ok || crc32.Checksum(payload, castagnoli()) != le.Uint32(data[at+4:]) {
 			break
 		}
 		batches = append(batches, batch{at + batchHeader, n})
-		ne, ns = ne+e, ns+s
+		ne, ns, nl = ne+e, ns+s, nl+l
 		at += batchHeader + n
 	}
 	j.size, j.whole = at, at == len(data)
 	j.entries, j.stamps = make(map[Key]int, ne), make(map[Key]int, ns)
+	j.listings = make(map[Key]int, nl)
 	for _, b := range batches {
 		p := data[b.at : b.at+b.n]
-		ne, ns := int(le.Uint32(p)), int(le.Uint32(p[4:]))
-		off := b.at + 8
+		ne, ns, nl := int(le.Uint32(p)), int(le.Uint32(p[4:])), int(le.Uint32(p[8:]))
+		off := b.at + 12
 		for range ne {
 			j.entries[Key(data[off:off+32])] = off
 			off += journalEntryMin + int(le.Uint16(data[off+40:])) + int(le.Uint16(data[off+42:]))
@@ -90,32 +97,84 @@ func (j *journal) parse(data []byte) {
 			j.stamps[Key(data[off:off+32])] = off
 			off += journalStamp
 		}
+		for range nl {
+			j.listings[Key(data[off:off+32])] = off
+			off += journalListingMin + int(le.Uint32(data[off+80:]))
+		}
 	}
 }
 
-// batchHolds says whether the payload p holds together: its counts of entries and
-// stamps and the records they count, to its last byte.
-func batchHolds(p []byte) (entries, stamps int, ok bool) {
+// batchHolds says whether the payload p holds together: its counts of entries,
+// stamps and listings and the records they count, to its last byte, each listing's
+// bytes as a listing's are.
+func batchHolds(p []byte) (entries, stamps, listings int, ok bool) {
 	le := binary.LittleEndian
-	if len(p) < 8 {
-		return 0, 0, false
+	if len(p) < 12 {
+		return 0, 0, 0, false
 	}
-	ne, ns := int(le.Uint32(p)), int(le.Uint32(p[4:]))
-	p = p[8:]
-	if ne > len(p)/journalEntryMin || ns > len(p)/journalStamp {
-		return 0, 0, false
+	ne, ns, nl := int(le.Uint32(p)), int(le.Uint32(p[4:])), int(le.Uint32(p[8:]))
+	p = p[12:]
+	if ne > len(p)/journalEntryMin || ns > len(p)/journalStamp || nl > len(p)/journalListingMin {
+		return 0, 0, 0, false
 	}
 	for range ne {
 		if len(p) < journalEntryMin {
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 		n := journalEntryMin + int(le.Uint16(p[40:])) + int(le.Uint16(p[42:]))
 		if n > len(p) {
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 		p = p[n:]
 	}
-	return ne, ns, len(p) == ns*journalStamp
+	if len(p) < ns*journalStamp {
+		return 0, 0, 0, false
+	}
+	p = p[ns*journalStamp:]
+	for range nl {
+		if len(p) < journalListingMin {
+			return 0, 0, 0, false
+		}
+		n := int(le.Uint32(p[80:]))
+		if n > len(p)-journalListingMin {
+			return 0, 0, 0, false
+		}
+		if _, ok := decodeListing(p[journalListingMin:journalListingMin+n], int(le.Uint32(p[84:]))); !ok {
+			return 0, 0, 0, false
+		}
+		p = p[journalListingMin+n:]
+	}
+	return ne, ns, nl, len(p) == 0
+}
+
+// listing returns the listing under the directory's path key pk.
+func (j *journal) listing(pk Key) (listRecord, bool) {
+	off, ok := j.listings[pk]
+	if !ok {
+		return listRecord{}, false
+	}
+	return j.listingAt(off), true
+}
+
+// listingAt decodes the listing at off, which batchHolds found sound.
+func (j *journal) listingAt(off int) listRecord {
+	le := binary.LittleEndian
+	p := j.data[off:]
+	n, count := int(le.Uint32(p[80:])), int(le.Uint32(p[84:]))
+	l, _ := decodeListing(p[journalListingMin:journalListingMin+n], count)
+	l.used = int64(le.Uint64(p[32:]))
+	l.st = Stamp{Dev: le.Uint64(p[40:]), Ino: le.Uint64(p[48:]), Size: int64(le.Uint64(p[56:])),
+		Mtime: int64(le.Uint64(p[64:])), Ctime: int64(le.Uint64(p[72:]))}
+	return l
+}
+
+// allListings returns every listing of j, decoded.
+func (j *journal) allListings() map[Key]listRecord {
+	ls := make(map[Key]listRecord, len(j.listings))
+	for pk, off := range j.listings {
+		ls[pk] = j.listingAt(off)
+	}
+	return ls
 }
 
 // entry returns the entry under k.
@@ -168,12 +227,13 @@ func (j *journal) all(names map[string]string) (map[Key]record, map[Key]stampRec
 	return entries, stamps
 }
 
-// encodeBatch encodes entries and stamps as one batch, keys in order.
-func encodeBatch(entries map[Key]record, stamps map[Key]stampRecord) []byte {
+// encodeBatch encodes entries, stamps and listings as one batch, keys in order.
+func encodeBatch(entries map[Key]record, stamps map[Key]stampRecord, listings map[Key]listRecord) []byte {
 	le := binary.LittleEndian
-	b := make([]byte, batchHeader+8, batchHeader+8+len(entries)*(journalEntryMin+80)+len(stamps)*journalStamp)
+	b := make([]byte, batchHeader+12, batchHeader+12+len(entries)*(journalEntryMin+80)+len(stamps)*journalStamp)
 	le.PutUint32(b[batchHeader:], uint32(len(entries)))
 	le.PutUint32(b[batchHeader+4:], uint32(len(stamps)))
+	le.PutUint32(b[batchHeader+8:], uint32(len(listings)))
 	cmp := func(a, b Key) int { return bytes.Compare(a[:], b[:]) }
 	for _, k := range sortedKeys(entries, cmp) {
 		r := entries[k]
@@ -191,6 +251,16 @@ func encodeBatch(entries map[Key]record, stamps map[Key]stampRecord) []byte {
 		for _, v := range []uint64{uint64(sr.used), sr.Dev, sr.Ino, uint64(sr.Size), uint64(sr.Mtime), uint64(sr.Ctime)} {
 			b = le.AppendUint64(b, v)
 		}
+	}
+	for _, pk := range sortedKeys(listings, cmp) {
+		l := listings[pk]
+		b = append(b, pk[:]...)
+		for _, v := range []uint64{uint64(l.used), l.st.Dev, l.st.Ino, uint64(l.st.Size), uint64(l.st.Mtime), uint64(l.st.Ctime)} {
+			b = le.AppendUint64(b, v)
+		}
+		b = le.AppendUint32(b, uint32(listingBytes(l)))
+		b = le.AppendUint32(b, uint32(len(l.ents)))
+		b = appendListing(b, l, func(int) Hint { return 0 })
 	}
 	le.PutUint32(b, uint32(len(b)-batchHeader))
 	le.PutUint32(b[4:], crc32.Checksum(b[batchHeader:], castagnoli()))

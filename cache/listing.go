@@ -19,7 +19,9 @@ import (
 //
 // A listing in the index also leads from each name to its file's stamp (a Hint),
 // found when the index was written: a warm run that reads the listing stats each
-// file and compares, with no directory read, no sort and no search.
+// file and compares, with no directory read, no sort and no search. A run appends
+// the listings it keeps to the journal with what else it adds (no hints there: its
+// files are searched for) until the journal is merged into a new index.
 
 // Dirent is a name in a directory's listing.
 type Dirent struct {
@@ -52,6 +54,9 @@ func (c *Cache) Listing(abs string, st Stamp) ([]Dirent, bool) {
 	if l, ok := c.alists[pk]; ok && l.st == st && l.dir == abs {
 		return l.ents, true
 	}
+	if l, ok := c.journal.listing(pk); ok && l.st == st && l.dir == abs {
+		return l.ents, true
+	}
 	if l, ok := c.index.listing(pk); ok && l.st == st && l.dir == abs {
 		return l.ents, true
 	}
@@ -61,7 +66,7 @@ func (c *Cache) Listing(abs string, st Stamp) ([]Dirent, bool) {
 // PutListing keeps ents, sorted by name, as the listing of the directory at the
 // absolute path abs whose stamp st was taken before they were read, unless its
 // times are too recent to tell a later change apart (RacyWindow). Their hints are
-// not kept: the index's writer finds them.
+// not kept: an index's writer finds them.
 func (c *Cache) PutListing(abs string, st Stamp, ents []Dirent) {
 	limit := c.opened.Add(-RacyWindow).UnixNano()
 	if st.Ctime >= limit || st.Mtime >= limit || st == (Stamp{}) || len(abs) > 0xffff ||

@@ -195,8 +195,9 @@ func TestListingSurvivesMerges(t *testing.T) {
 
 // Listings are bounded: past MaxEntries names in all, the least recently kept go.
 func TestListingsBounded(t *testing.T) {
-	defer func(n int) { maxEntries = n }(maxEntries)
+	defer func(n, j int) { maxEntries, maxJournalBytes = n, j }(maxEntries, maxJournalBytes)
 	maxEntries = 10
+	maxJournalBytes = 0 // every run merges: the bounds hold in the index
 	dir := t.TempDir()
 	scope := KeyOf([]byte("s"))
 	old := time.Now().Add(-time.Hour).UnixNano()
@@ -323,5 +324,56 @@ func TestHintRecordsUse(t *testing.T) {
 		if _, ok := got[key(i)]; !ok {
 			t.Errorf("entry %d, used on the last days, was evicted", i)
 		}
+	}
+}
+
+// A run that keeps a listing and little else appends it to the journal: the next run
+// reads it from there (its names found no stamp yet: no hints, and its files are
+// searched for), and the merge that follows gives it its hints.
+func TestListingInTheJournal(t *testing.T) {
+	defer func(j int) { maxJournalBytes = j }(maxJournalBytes)
+	dir := t.TempDir()
+	scope := KeyOf([]byte("s"))
+	old := time.Now().Add(-time.Hour).UnixNano()
+	fill(t, dir, scope, 3) // an index, so that the next run may append
+	c := Open(dir, scope)
+	st := Stamp{Dev: 1, Ino: 100, Size: 10, Mtime: old, Ctime: old}
+	c.PutStamp("/repo/d/f000.json", st, key(0))
+	ents := []Dirent{{Name: "f000.json"}, {Name: "sub", Type: fs.ModeDir}}
+	dirStamp := Stamp{Dev: 1, Ino: 7, Size: 4096, Mtime: old, Ctime: old}
+	c.PutListing("/repo/d", dirStamp, ents)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(c.path + journalSuffix); err != nil {
+		t.Fatalf("the listing was not appended to the journal: %v", err)
+	}
+	c = Open(dir, scope)
+	got, ok := c.Listing("/repo/d", dirStamp)
+	if !ok || len(got) != 2 || got[0] != ents[0] || got[1] != ents[1] {
+		t.Fatalf("the journal's listing: %v %v", got, ok)
+	}
+	if e, ok := c.StampedHint("/repo/d/f000.json", got[0].Hint, st); !ok || e != entryOf(0) {
+		t.Fatalf("f000.json, searched for: %v %v", e, ok)
+	}
+	c.Close()
+
+	maxJournalBytes = 0
+	c = Open(dir, scope)
+	c.Put(key(9), entryOf(9))
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c = Open(dir, scope)
+	defer c.Close()
+	if _, err := os.Stat(c.path + journalSuffix); !os.IsNotExist(err) {
+		t.Fatalf("the journal was not merged: %v", err)
+	}
+	got, ok = c.Listing("/repo/d", dirStamp)
+	if !ok || got[0].Hint == 0 {
+		t.Fatalf("the merged listing: %v %v", got, ok)
+	}
+	if e, ok := c.StampedHint("/repo/d/f000.json", got[0].Hint, st); !ok || e != entryOf(0) {
+		t.Fatalf("f000.json through its hint: %v %v", e, ok)
 	}
 }
