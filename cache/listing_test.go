@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -27,22 +28,12 @@ func listed(t *testing.T, dir string, scope Key, n int, dirStamp Stamp) ([]Diren
 		ents = append(ents, Dirent{Name: name})
 		sts = append(sts, st)
 	}
-	slices.SortFunc(ents, func(a, b Dirent) int { return cmpString(a.Name, b.Name) })
+	slices.SortFunc(ents, func(a, b Dirent) int { return strings.Compare(a.Name, b.Name) })
 	c.PutListing("/repo/d", dirStamp, ents)
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return ents, sts
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // checkListed says what a run of scope in dir finds: the listing of /repo/d under
@@ -176,7 +167,7 @@ func TestListingSurvivesMerges(t *testing.T) {
 		c.PutStamp(fmt.Sprintf("/repo/other/%d.json", i), Stamp{Dev: 2, Ino: uint64(i), Mtime: old, Ctime: old}, key(i))
 	}
 	want = append(want, Dirent{Name: "f020.json"})
-	slices.SortFunc(want, func(a, b Dirent) int { return cmpString(a.Name, b.Name) })
+	slices.SortFunc(want, func(a, b Dirent) int { return strings.Compare(a.Name, b.Name) })
 	c.PutListing("/repo/d", dirStamp, want)
 	if err := c.Close(); err != nil {
 		t.Fatal(err)

@@ -20,6 +20,14 @@ const cleanFlow = `{"schemaVersion": "1.0", "name": "clean-flow", "version": "v1
 
 func cachedLinter(t *testing.T, dir, cacheDir string) *lint.Linter {
 	t.Helper()
+	l := configuredLinter(t, dir)
+	l.Cache = cache.Open(cacheDir, l.CacheScope("test build"))
+	return l
+}
+
+// configuredLinter is a linter of dir's .dws.yaml, without a cache.
+func configuredLinter(t *testing.T, dir string) *lint.Linter {
+	t.Helper()
 	cfg, err := lint.LoadConfig(filepath.Join(dir, ".dws.yaml"), dialect.Registry())
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +36,6 @@ func cachedLinter(t *testing.T, dir, cacheDir string) *lint.Linter {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.Cache = cache.Open(cacheDir, l.CacheScope("test build"))
 	return l
 }
 
@@ -435,14 +442,7 @@ func cachedWalkMatches(t *testing.T, seed int64) {
 	}
 	walk := func(cached bool) string {
 		t.Helper()
-		cfg, err := lint.LoadConfig(filepath.Join(dir, ".dws.yaml"), dialect.Registry())
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := lint.New(dialect.Registry(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := configuredLinter(t, dir)
 		if cached {
 			l.Cache = cache.Open(cacheDir, l.CacheScope("test build"))
 			defer func() {
