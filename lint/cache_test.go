@@ -466,3 +466,59 @@ func cachedWalkMatches(t *testing.T, seed int64) {
 		}
 	}
 }
+
+// A listing is kept under the stamp of the directory it was read from. A directory
+// put in the place of another between the walk's stat and its read (a mount over
+// the path; here a rename, which a test may make) lends its names to nothing: had
+// they been kept under the stamp the stat gave, a later run that meets that stamp
+// again (the mount gone) would walk names the directory never held, and miss its
+// own files with their findings.
+func TestCacheListingIsOfTheDirectoryRead(t *testing.T) {
+	if _, ok := cache.DirStampOf("."); !ok {
+		t.Skip("no stamps on this system: every directory is read")
+	}
+	defer func(w time.Duration) { cache.RacyWindow = w }(cache.RacyWindow)
+	cache.RacyWindow = 50 * time.Millisecond
+	defer lint.SetBeforeRead(nil)
+	dir, cacheDir := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\n")
+	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	sub, other := filepath.Join(dir, "flows", "sub"), filepath.Join(dir, "other")
+	for _, d := range []string{sub, other} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, filepath.Join(sub, "own.json"), strings.Replace(cleanFlow, "SELECT status", "SELECT statux", 1))
+	write(t, filepath.Join(other, "lent.json"), cleanFlow)
+	time.Sleep(100 * time.Millisecond) // past the racy window: the listings are kept
+	before, ok := cache.DirStampOf(sub)
+	if !ok {
+		t.Fatal("no stamp of flows/sub")
+	}
+	lint.SetBeforeRead(func(d string) {
+		if filepath.Base(d) != "sub" {
+			return
+		}
+		lint.SetBeforeRead(nil)
+		if err := os.Rename(sub, filepath.Join(dir, "sub.old")); err != nil {
+			t.Error(err)
+		}
+		if err := os.Rename(other, sub); err != nil {
+			t.Error(err)
+		}
+	})
+	l := cachedLinter(t, dir, cacheDir)
+	inputs, problems, err := l.Expand([]string{filepath.Join(dir, "flows")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Run(inputs, problems...)
+	if err := l.Cache.Close(); err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(sub)
+	if ents, ok := cachedLinter(t, dir, cacheDir).Cache.Listing(abs, before); ok {
+		t.Fatalf("flows/sub's stamp before the swap keeps the listing %v: another directory's", ents)
+	}
+}

@@ -203,6 +203,9 @@ func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, re
 	return problems
 }
 
+// beforeRead, set by tests, runs between a directory's stat and its read.
+var beforeRead func(dir string)
+
 // list returns the entries of the directory at dir (whose absolute path is abs)
 // sorted by name: the cache's listing when the directory's stamp is the one kept
 // with it, and otherwise what the directory holds, kept for the next run.
@@ -218,10 +221,26 @@ func (l *Linter) list(dir, abs string) ([]cache.Dirent, error) {
 			}
 		}
 	}
-	des, err := os.ReadDir(dir)
+	if beforeRead != nil {
+		beforeRead(dir)
+	}
+	f, err := os.Open(dir)
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close() //nolint:errcheck // read-only: a close error loses nothing
+	if stamped {
+		// The listing is kept under the stamp of the directory it is read from, taken
+		// from the open directory before its read: one mounted over dir's path (or
+		// unmounted from it) since the stat above must not lend its names to the
+		// stamp of another.
+		st, stamped = cache.DirStampOfFile(f)
+	}
+	des, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(des, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	ents := make([]cache.Dirent, len(des))
 	for i, d := range des {
 		ents[i] = cache.Dirent{Name: d.Name(), Type: d.Type()}
