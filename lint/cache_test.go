@@ -522,3 +522,46 @@ func TestCacheListingIsOfTheDirectoryRead(t *testing.T) {
 		t.Fatalf("flows/sub's stamp before the swap keeps the listing %v: another directory's", ents)
 	}
 }
+
+// A file's stamp is kept with the verdict of the bytes read only when they are the
+// file the stamp was taken of: one renamed (or mounted) over the path between the
+// stat and the read must not lend its verdict to the stamp of the file it replaced,
+// which a later unmount or rename could bring back.
+func TestCacheStampIsOfTheFileRead(t *testing.T) {
+	if _, ok := cache.StampOf("cache_test.go"); !ok {
+		t.Skip("no stamps on this system: every file is read")
+	}
+	defer func(w time.Duration) { cache.RacyWindow = w }(cache.RacyWindow)
+	cache.RacyWindow = 50 * time.Millisecond
+	defer lint.SetBeforeRead(nil)
+	dir, cacheDir := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\n")
+	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	flow, lent := filepath.Join(dir, "flow.json"), filepath.Join(dir, "lent.json.txt")
+	write(t, flow, strings.Replace(cleanFlow, "SELECT status", "SELECT statux", 1))
+	write(t, lent, cleanFlow)
+	time.Sleep(100 * time.Millisecond) // past the racy window: stamps are kept
+	before, _ := cache.StampOf(flow)
+	lint.SetBeforeRead(func(p string) {
+		if filepath.Base(p) != "flow.json" {
+			return
+		}
+		lint.SetBeforeRead(nil)
+		if err := os.Rename(flow, flow+".old"); err != nil {
+			t.Error(err)
+		}
+		if err := os.Rename(lent, flow); err != nil {
+			t.Error(err)
+		}
+	})
+	l := cachedLinter(t, dir, cacheDir)
+	if n := len(l.Run([]lint.Input{{Path: flow}}).Diagnostics()); n != 0 {
+		t.Fatalf("the file read, clean, has %d findings", n)
+	}
+	if err := l.Cache.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := cachedLinter(t, dir, cacheDir).Cache.Stamped(flow, before); ok {
+		t.Fatalf("the stamp of the file with a finding, taken before the swap, answers %v: the verdict of the file read", e)
+	}
+}

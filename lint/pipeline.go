@@ -143,8 +143,9 @@ func (in *Input) absPath() string {
 	return in.abs
 }
 
-// readInput reads in's file into the string its parsed document will keep.
-func readInput(in *Input) (string, error) {
+// readInput reads in's file into the string its parsed document will keep, with
+// what the file was once open.
+func readInput(in *Input) (string, source.Opened, error) {
 	if in.regular {
 		return source.ReadRegularString(in.Path)
 	}
@@ -351,9 +352,18 @@ func (r *run) cached(in *Input, res *FileResult) bool {
 		}
 		stamp, in.regular = st, true
 	}
-	data, err := readInput(in)
+	if beforeRead != nil {
+		beforeRead(in.Path)
+	}
+	data, opened, err := readInput(in)
 	if err != nil {
 		return false // the read stage reports it
+	}
+	// The stamp is kept for these bytes only when they are the file the stamp was
+	// taken of: one mounted over the path, renamed to it or written between the stat
+	// and the open must not lend its bytes' verdict to the other's stamp.
+	if stamp != cache.Stamp(opened) {
+		stamp = cache.Stamp{}
 	}
 	in.text, in.read = data, &readBytes{key: cache.KeyOfStrings(abs, data), stamp: stamp}
 	e, ok := r.Cache.Get(in.read.key)
@@ -459,7 +469,7 @@ func (r *run) check(f *File, in Input) (sum string) {
 	}
 	if !in.Stdin && in.read == nil {
 		var err error
-		if data, err = readInput(&in); err != nil {
+		if data, _, err = readInput(&in); err != nil {
 			rule := "read"
 			var re *source.ReadError
 			if errors.As(err, &re) && re.TooLarge {

@@ -203,8 +203,9 @@ func (l *Linter) walk(dir string, ancestors []string, add func(p, abs string, re
 	return problems
 }
 
-// beforeRead, set by tests, runs between a directory's stat and its read.
-var beforeRead func(dir string)
+// beforeRead, set by tests, runs between a directory's or a file's stat and its
+// read (list, run.cached).
+var beforeRead func(path string)
 
 // list returns the entries of the directory at dir (whose absolute path is abs)
 // sorted by name: the cache's listing when the directory's stamp is the one kept

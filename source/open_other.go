@@ -11,8 +11,9 @@ import (
 // readRegular opens path, checks again that it is a regular file (it may have been
 // replaced since it was looked at) and reads up to limit bytes. Files have no owner
 // here to check for private.
-// When text is not nil, the bytes are written to it instead of returned.
-func readRegular(path string, limit int64, _ bool, text *strings.Builder) ([]byte, error) {
+// When text is not nil, the bytes are written to it instead of returned. What the open
+// file was is not told here (opened stays as it is): no stamps are kept.
+func readRegular(path string, limit int64, _ bool, text *strings.Builder, _ *Opened) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, readError(path, err)

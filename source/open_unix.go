@@ -18,8 +18,8 @@ import (
 // network poller (a failing epoll_ctl) and read once more to see the end, three
 // system calls of eight in a run whose results are cached.
 // When text is not nil, the bytes are written to it (grown to the file's size first)
-// instead of returned.
-func readRegular(path string, limit int64, private bool, text *strings.Builder) ([]byte, error) {
+// instead of returned; when opened is not nil, it is set to what the open file was.
+func readRegular(path string, limit int64, private bool, text *strings.Builder, opened *Opened) ([]byte, error) {
 	flags := syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 	if private {
 		flags |= syscall.O_NOFOLLOW
@@ -47,6 +47,11 @@ func readRegular(path string, limit int64, private bool, text *strings.Builder) 
 		if why := privateStat(&st); why != "" {
 			return nil, notPrivate(path, why)
 		}
+	}
+	if opened != nil {
+		//nolint:unconvert // the field types differ between architectures
+		*opened = Opened{Dev: uint64(st.Dev), Ino: uint64(st.Ino), Size: int64(st.Size),
+			Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano()}
 	}
 	size := st.Size
 	if size > limit {

@@ -51,23 +51,33 @@ func ReadFile(path string) ([]byte, error) {
 	if st.Size() > MaxFileSize {
 		return nil, tooLarge(path, st.Size(), MaxFileSize)
 	}
-	return readRegular(path, MaxFileSize, false, nil)
+	return readRegular(path, MaxFileSize, false, nil, nil)
 }
 
 // ReadFileString is ReadFile into a string, for ParseString: the file's bytes are
-// allocated once, as the string the parsed document keeps.
-func ReadFileString(path string) (string, error) {
+// allocated once, as the string the parsed document keeps. Opened is what the file
+// read was (Unix; zero elsewhere).
+func ReadFileString(path string) (string, Opened, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return "", readError(path, err)
+		return "", Opened{}, readError(path, err)
 	}
 	if err := regular(path, st); err != nil {
-		return "", err
+		return "", Opened{}, err
 	}
 	if st.Size() > MaxFileSize {
-		return "", tooLarge(path, st.Size(), MaxFileSize)
+		return "", Opened{}, tooLarge(path, st.Size(), MaxFileSize)
 	}
 	return ReadRegularString(path)
+}
+
+// Opened is what the system said of a file once it was open to be read, before its
+// bytes were: its device, inode, size, and modification and status-change times in
+// nanoseconds. It describes the bytes read, whatever was at the file's path a moment
+// before (something may have been mounted over it, or renamed to it, since).
+type Opened struct {
+	Dev, Ino           uint64
+	Size, Mtime, Ctime int64
 }
 
 // ReadPrivate reads the regular file at path, up to limit bytes, only when it is the
@@ -93,19 +103,20 @@ func ReadPrivate(path string, limit int64) ([]byte, error) {
 	if st.Size() > limit {
 		return nil, tooLarge(path, st.Size(), limit)
 	}
-	return readRegular(path, limit, true, nil)
+	return readRegular(path, limit, true, nil, nil)
 }
 
 // ReadRegularString reads a file that a directory listing has just named as a regular
 // file into a string, as ReadFileString does but without its stat: once open, the file
 // is checked again to be regular (the listing and ReadFileString's stat are both a
 // moment old), which leaves four system calls a file instead of five.
-func ReadRegularString(path string) (string, error) {
+func ReadRegularString(path string) (string, Opened, error) {
 	var text strings.Builder
-	if _, err := readRegular(path, MaxFileSize, false, &text); err != nil {
-		return "", err
+	var opened Opened
+	if _, err := readRegular(path, MaxFileSize, false, &text, &opened); err != nil {
+		return "", Opened{}, err
 	}
-	return text.String(), nil
+	return text.String(), opened, nil
 }
 
 func regular(path string, st fs.FileInfo) error {

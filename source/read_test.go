@@ -21,26 +21,26 @@ func TestReadFileString(t *testing.T) {
 		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ReadFileString(p)
+		got, _, err := ReadFileString(p)
 		if err != nil || got != text {
 			t.Errorf("%s: ReadFileString read %d bytes of %d, %v", name, len(got), len(text), err)
 		}
-		if got, err := ReadRegularString(p); err != nil || got != text {
+		if got, _, err := ReadRegularString(p); err != nil || got != text {
 			t.Errorf("%s: ReadRegularString read %d bytes of %d, %v", name, len(got), len(text), err)
 		}
 	}
 	var re *ReadError
-	if _, err := ReadFileString(dir); !errors.As(err, &re) || !errors.Is(err, ErrNotRegular) {
+	if _, _, err := ReadFileString(dir); !errors.As(err, &re) || !errors.Is(err, ErrNotRegular) {
 		t.Errorf("a directory: %v", err)
 	}
-	if _, err := ReadFileString(filepath.Join(dir, "missing")); !errors.As(err, &re) || re.Problem != "cannot read: no such file" {
+	if _, _, err := ReadFileString(filepath.Join(dir, "missing")); !errors.As(err, &re) || re.Problem != "cannot read: no such file" {
 		t.Errorf("a missing file: %v", err)
 	}
 	big := filepath.Join(dir, "big")
 	if err := os.WriteFile(big, make([]byte, MaxFileSize+1), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadFileString(big); !errors.As(err, &re) || !re.TooLarge {
+	if _, _, err := ReadFileString(big); !errors.As(err, &re) || !re.TooLarge {
 		t.Errorf("a file above the ceiling: %v", err)
 	}
 }
