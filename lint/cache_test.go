@@ -39,6 +39,20 @@ func configuredLinter(t *testing.T, dir string) *lint.Linter {
 	return l
 }
 
+// expenseTree writes a config naming a DDL of the expense table into a new directory
+// and returns it with a new cache directory; the racy window is window until the test
+// ends.
+func expenseTree(t *testing.T, window time.Duration) (dir, cacheDir string) {
+	t.Helper()
+	old := cache.RacyWindow
+	t.Cleanup(func() { cache.RacyWindow = old })
+	cache.RacyWindow = window
+	dir, cacheDir = t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\n")
+	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	return dir, cacheDir
+}
+
 func write(t *testing.T, path, text string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
@@ -131,11 +145,7 @@ func TestCacheScope(t *testing.T) {
 // written just before the run gets no stamp.
 func TestCacheStamps(t *testing.T) {
 	_, stamps := cache.StampOf("cache_test.go") // false where the system gives none
-	defer func(w time.Duration) { cache.RacyWindow = w }(cache.RacyWindow)
-	cache.RacyWindow = 50 * time.Millisecond
-	dir, cacheDir := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\n")
-	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	dir, cacheDir := expenseTree(t, 50*time.Millisecond)
 	flow := filepath.Join(dir, "flow.json")
 	write(t, flow, cleanFlow)
 	time.Sleep(150 * time.Millisecond)
@@ -251,11 +261,7 @@ func TestCacheListingsSeeChanges(t *testing.T) {
 	if _, ok := cache.DirStampOf("."); !ok {
 		t.Skip("no stamps on this system: every directory is read")
 	}
-	defer func(w time.Duration) { cache.RacyWindow = w }(cache.RacyWindow)
-	cache.RacyWindow = 50 * time.Millisecond
-	dir, cacheDir := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\n")
-	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	dir, cacheDir := expenseTree(t, 50*time.Millisecond)
 	flows := filepath.Join(dir, "flows")
 	if err := os.MkdirAll(filepath.Join(flows, "sub"), 0o700); err != nil {
 		t.Fatal(err)
@@ -341,8 +347,6 @@ func TestCachedWalkMatchesUncached(t *testing.T) {
 	if _, ok := cache.DirStampOf("."); !ok {
 		t.Skip("no stamps on this system: every directory is read")
 	}
-	defer func(w time.Duration) { cache.RacyWindow = w }(cache.RacyWindow)
-	cache.RacyWindow = 20 * time.Millisecond
 	for seed := range 3 {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) { cachedWalkMatches(t, int64(seed)) })
 	}
@@ -350,9 +354,7 @@ func TestCachedWalkMatchesUncached(t *testing.T) {
 
 func cachedWalkMatches(t *testing.T, seed int64) {
 	rng := rand.New(rand.NewSource(seed))
-	dir, cacheDir := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\n")
-	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	dir, cacheDir := expenseTree(t, 20*time.Millisecond)
 	root := filepath.Join(dir, "flows")
 	dirs := []string{root}
 	var files []string
@@ -477,12 +479,8 @@ func TestCacheListingIsOfTheDirectoryRead(t *testing.T) {
 	if _, ok := cache.DirStampOf("."); !ok {
 		t.Skip("no stamps on this system: every directory is read")
 	}
-	defer func(w time.Duration) { cache.RacyWindow = w }(cache.RacyWindow)
-	cache.RacyWindow = 50 * time.Millisecond
 	defer lint.SetBeforeRead(nil)
-	dir, cacheDir := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\n")
-	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	dir, cacheDir := expenseTree(t, 50*time.Millisecond)
 	sub, other := filepath.Join(dir, "flows", "sub"), filepath.Join(dir, "other")
 	for _, d := range []string{sub, other} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
@@ -531,12 +529,8 @@ func TestCacheStampIsOfTheFileRead(t *testing.T) {
 	if _, ok := cache.StampOf("cache_test.go"); !ok {
 		t.Skip("no stamps on this system: every file is read")
 	}
-	defer func(w time.Duration) { cache.RacyWindow = w }(cache.RacyWindow)
-	cache.RacyWindow = 50 * time.Millisecond
 	defer lint.SetBeforeRead(nil)
-	dir, cacheDir := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(dir, ".dws.yaml"), "version: 1\nsql: { from_ddl: schema.sql }\n")
-	write(t, filepath.Join(dir, "schema.sql"), "CREATE TABLE expense (id bigint, status text);\n")
+	dir, cacheDir := expenseTree(t, 50*time.Millisecond)
 	flow, lent := filepath.Join(dir, "flow.json"), filepath.Join(dir, "lent.json.txt")
 	write(t, flow, strings.Replace(cleanFlow, "SELECT status", "SELECT statux", 1))
 	write(t, lent, cleanFlow)
