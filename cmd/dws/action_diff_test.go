@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v4"
 )
 
 // The composite action's diff step, run by bash as a runner would run it in a checkout
@@ -16,23 +14,7 @@ import (
 // finding as an annotation, the markdown report in the job summary, dws diff's exit
 // status as the step's; with the bump, the step passes.
 func TestActionDiffStep(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot, "action.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var action struct {
-		Inputs map[string]struct{ Default string } `yaml:"inputs"`
-		Runs   struct {
-			Steps []struct {
-				ID  string `yaml:"id"`
-				If  string `yaml:"if"`
-				Run string `yaml:"run"`
-			} `yaml:"steps"`
-		} `yaml:"runs"`
-	}
-	if err := yaml.Unmarshal(data, &action); err != nil {
-		t.Fatal(err)
-	}
+	action := readAction(t)
 	for _, in := range []string{"diff-against", "diff-fail-on", "diff-ack"} {
 		if _, ok := action.Inputs[in]; !ok {
 			t.Errorf("action.yml has no input %q", in)
@@ -47,10 +29,7 @@ func TestActionDiffStep(t *testing.T) {
 	if script == "" || strings.Contains(script, "${{") || !strings.Contains(cond, "inputs.diff-against != ''") || !strings.Contains(cond, "!cancelled()") {
 		t.Fatalf("the diff step: if %q, run %q", cond, script)
 	}
-	bin := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "dws"), ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildDws(t)
 	dir := t.TempDir()
 	env := append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"),
 		"GIT_AUTHOR_NAME=dws", "GIT_AUTHOR_EMAIL=dws@example.com", "GIT_COMMITTER_NAME=dws", "GIT_COMMITTER_EMAIL=dws@example.com")

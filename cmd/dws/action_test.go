@@ -14,24 +14,7 @@ import (
 // the environment the action sets, dws on the PATH): annotations on the log, a SARIF
 // file when asked, and dws's exit status as the step's.
 func TestActionValidateStep(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot, "action.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var action struct {
-		Inputs map[string]struct{ Default string } `yaml:"inputs"`
-		Runs   struct {
-			Using string `yaml:"using"`
-			Steps []struct {
-				ID  string            `yaml:"id"`
-				Env map[string]string `yaml:"env"`
-				Run string            `yaml:"run"`
-			} `yaml:"steps"`
-		} `yaml:"runs"`
-	}
-	if err := yaml.Unmarshal(data, &action); err != nil {
-		t.Fatal(err)
-	}
+	action := readAction(t)
 	for _, in := range []string{"paths", "format", "config", "fail-on", "sarif-file"} {
 		if _, ok := action.Inputs[in]; !ok {
 			t.Errorf("action.yml has no input %q", in)
@@ -49,10 +32,7 @@ func TestActionValidateStep(t *testing.T) {
 			script = st.Run
 		}
 	}
-	bin := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "dws"), ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildDws(t)
 	dir := t.TempDir()
 	hello, _ := os.ReadFile(filepath.Join(repoRoot, "fixtures/sim/hello.json"))
 	bad := strings.Replace(string(hello), `"onSuccess": null`, `"onSuccess": "nowhere"`, 1)
@@ -86,4 +66,41 @@ func TestActionValidateStep(t *testing.T) {
 	if s, err := os.ReadFile(filepath.Join(dir, "dws.sarif")); err != nil || !strings.Contains(string(s), `"ruleId": "dangling-edge"`) {
 		t.Errorf("SARIF file: %v\n%s", err, s)
 	}
+}
+
+// actionFile is what the tests read of action.yml.
+type actionFile struct {
+	Inputs map[string]struct{ Default string } `yaml:"inputs"`
+	Runs   struct {
+		Using string `yaml:"using"`
+		Steps []struct {
+			ID  string            `yaml:"id"`
+			If  string            `yaml:"if"`
+			Env map[string]string `yaml:"env"`
+			Run string            `yaml:"run"`
+		} `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+func readAction(t *testing.T) actionFile {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionFile
+	if err := yaml.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// buildDws builds dws into a new directory, for scripts that find it on the PATH.
+func buildDws(t *testing.T) (dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "dws"), ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir
 }
